@@ -1,0 +1,125 @@
+"""The build pipeline: sheets (template + context) -> HTML -> PDF -> files.
+
+Two phases, the pelican way: callers first load content and roll every die
+into plain render contexts (`Sheet`s); only then does `build` render. PDFs are
+cached by a hash of their HTML (same HTML -> same bytes, so a cache hit is
+exact), and uncached PDFs are made in worker processes so both cores work.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from multiprocessing import get_context
+from pathlib import Path
+from typing import Callable
+
+from sheets import output, rendering
+
+
+@dataclass
+class Sheet:
+    """One PDF to make: a template, its context, and where it goes."""
+
+    filename: str
+    template: str
+    context: dict
+    game: str | None = None
+    forms: bool = False
+    label: str = ""
+    html: str | None = field(default=None, repr=False)
+
+
+@dataclass
+class Built:
+    sheet: Sheet
+    path: Path
+    pages: int | None = None
+    cached: bool = False
+
+
+def render_html(sheet: Sheet, override: Path | None = None) -> str:
+    if sheet.html is None:
+        sheet.html = rendering.render_html(sheet.template, sheet.context, sheet.game, override)
+    return sheet.html
+
+
+def _cache_key(html: str, forms: bool) -> str:
+    h = hashlib.sha256()
+    h.update(rendering.weasyprint_version().encode())
+    h.update(b"forms" if forms else b"flat")
+    h.update(html.encode("utf-8"))
+    return h.hexdigest()
+
+
+def _pdf_worker(html: str, forms: bool) -> bytes:
+    """Runs in a spawned worker: imports WeasyPrint there, not in the parent."""
+    return rendering.html_to_pdf(html, forms=forms)
+
+
+def make_pdfs(htmls: list[tuple[str, bool]], workers: int | None = None,
+              on_done: Callable[[int], None] | None = None) -> list[bytes]:
+    """PDF bytes for each (html, forms), in order, using up to `workers` processes."""
+    results: list[bytes | None] = [None] * len(htmls)
+    workers = workers if workers is not None else min(os.cpu_count() or 1, 2)
+    if workers <= 1 or len(htmls) <= 1:
+        for i, (html, forms) in enumerate(htmls):
+            results[i] = rendering.html_to_pdf(html, forms=forms)
+            if on_done:
+                on_done(i)
+        return results  # type: ignore[return-value]
+    os.environ.setdefault("SOURCE_DATE_EPOCH", rendering.FIXED_EPOCH)
+    with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")) as pool:
+        futures = {pool.submit(_pdf_worker, html, forms): i for i, (html, forms) in enumerate(htmls)}
+        from concurrent.futures import as_completed  # noqa: PLC0415
+
+        for future in as_completed(futures):
+            i = futures[future]
+            results[i] = future.result()
+            if on_done:
+                on_done(i)
+    return results  # type: ignore[return-value]
+
+
+def build(sheets: list[Sheet], out_dir: Path, *, cache_dir: Path | None = None,
+          workers: int | None = None, progress: Callable[[str], None] | None = None,
+          override: Path | None = None) -> list[Built]:
+    """Render every sheet and write it atomically into `out_dir`."""
+    output.ensure_dir(out_dir)
+    htmls = [render_html(s, override) for s in sheets]
+    pdfs: list[bytes | None] = [None] * len(sheets)
+    cached = [False] * len(sheets)
+    keys = [_cache_key(h, s.forms) for h, s in zip(htmls, sheets)]
+    if cache_dir is not None:
+        for i, key in enumerate(keys):
+            hit = cache_dir / f"{key}.pdf"
+            if hit.is_file():
+                pdfs[i] = hit.read_bytes()
+                cached[i] = True
+                if progress:
+                    progress(sheets[i].label or sheets[i].filename)
+    todo = [i for i in range(len(sheets)) if pdfs[i] is None]
+
+    def done(j: int) -> None:
+        if progress:
+            s = sheets[todo[j]]
+            progress(s.label or s.filename)
+
+    made = make_pdfs([(htmls[i], sheets[i].forms) for i in todo], workers, done)
+    for i, pdf in zip(todo, made):
+        pdfs[i] = pdf
+        if cache_dir is not None:
+            output.write_atomic(cache_dir / f"{keys[i]}.pdf", pdf)
+    results = []
+    for sheet, pdf, hit in zip(sheets, pdfs, cached):
+        path = output.write_atomic(out_dir / sheet.filename, pdf)  # type: ignore[arg-type]
+        results.append(Built(sheet, path, cached=hit))
+    return results
+
+
+def build_one(sheet: Sheet, target: Path, override: Path | None = None) -> Path:
+    """Render one sheet to `target` (atomic)."""
+    html = render_html(sheet, override)
+    pdf = rendering.html_to_pdf(html, forms=sheet.forms)
+    return output.write_atomic(target, pdf)

@@ -1,0 +1,160 @@
+"""The `sheets` command line. Thin: parse options, call `sheets.api`, print paths.
+
+User errors (SheetsError) print one readable message and exit 1. Heavy
+imports (WeasyPrint, pydantic models) happen inside commands, so that
+`sheets --help` stays fast.
+"""
+from __future__ import annotations
+
+import functools
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+app = typer.Typer(
+    name="sheets",
+    help="Print-and-play sheets for tabletop war games: playbooks, mission logs, cards, trackers.\n\n"
+         "Output goes to ./output/ unless -o says otherwise. Start with `sheets kit`.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+
+
+class Paper(str, Enum):
+    a4 = "a4"
+    letter = "letter"
+
+
+def _err(message: str) -> None:
+    typer.echo(f"error: {message}", err=True)
+
+
+def user_errors(func):
+    """Map SheetsError to a one-paragraph message and exit code 1 (no traceback)."""
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        from sheets.errors import SheetsError  # noqa: PLC0415
+
+        try:
+            return func(*args, **kwargs)
+        except SheetsError as exc:
+            _err(str(exc))
+            raise typer.Exit(1) from None
+        except KeyboardInterrupt:
+            _err("interrupted; nothing half-written was left behind")
+            raise typer.Exit(130) from None
+
+    return wrapper
+
+
+def wrote(path: Path) -> None:
+    typer.echo(f"wrote {_show(path)}")
+
+
+def _show(path: Path) -> str:
+    try:
+        return str(Path(path).resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
+ContentOpt = typer.Option(None, "--content", help="Content folder to use instead of the bundled one (homebrew).",
+                          exists=False, file_okay=False)
+OutOpt = typer.Option(None, "-o", "--output", help="Output file (.pdf) or folder; default ./output/.")
+SeedOpt = typer.Option(None, "--seed", help="Seed for the dice; the same seed gives the same sheet.")
+DiceOpt = typer.Option(None, "--dice", help="Replay dice rolled at the table, in order, e.g. 3,5,1.")
+PaperOpt = typer.Option(Paper.a4, "--paper", help="Paper size.", case_sensitive=False)
+
+
+@app.command("list")
+@user_errors
+def list_cmd(content: Optional[Path] = ContentOpt) -> None:
+    """List the games, playbooks and sheet kinds available."""
+    from sheets import api  # noqa: PLC0415
+
+    for gid, title, kinds in api.catalogue(content).games:
+        typer.echo(f"{gid:<12} {title}")
+        for kind in kinds:
+            typer.echo(f"{'':<12}   {kind}")
+
+
+@app.command()
+@user_errors
+def validate(content: Optional[Path] = ContentOpt) -> None:
+    """Validate all content; report every problem with file, line and field."""
+    from sheets import api  # noqa: PLC0415
+    from sheets.errors import ContentError  # noqa: PLC0415
+
+    problems = api.validate_content(content)
+    if problems:
+        raise ContentError(problems)
+    typer.echo("content is valid")
+
+
+@app.command()
+@user_errors
+def playbook(
+    name: Optional[str] = typer.Argument(None, help="Playbook: soldier, medic, sniper or operator."),
+    character: Optional[Path] = typer.Option(None, "--character", "-c", help="Character file (YAML) to fill the playbook from."),
+    random: bool = typer.Option(False, "--random", help="Roll a random legal character."),
+    count: int = typer.Option(1, "--count", "-n", help="Roll a squad of N soldiers (one playbook each, one PDF)."),
+    seed: Optional[int] = SeedOpt,
+    dice: Optional[str] = DiceOpt,
+    fillable: bool = typer.Option(False, "--fillable", help="Make every write-in and checkbox a PDF form field."),
+    paper: Paper = PaperOpt,
+    output: Optional[Path] = OutOpt,
+    content: Optional[Path] = ContentOpt,
+) -> None:
+    """A Regiment playbook: blank, filled from --character, or rolled (--random)."""
+    from sheets import api  # noqa: PLC0415
+
+    path, note = api.make_playbook(name, character=character, random=random, count=count, seed=seed,
+                                   dice=dice, fillable=fillable, paper=paper.value, out=output, content=content)
+    if note:
+        typer.echo(note)
+    wrote(path)
+
+
+@app.command()
+@user_errors
+def kit(
+    output: Optional[Path] = typer.Option(None, "-o", "--output", help="Folder for the kit; default ./output/kit/."),
+    game: Optional[str] = typer.Option(None, "--game", help="Only this game's section."),
+    seed: Optional[int] = SeedOpt,
+    paper: Paper = PaperOpt,
+    no_cache: bool = typer.Option(False, "--no-cache", help="Render every PDF again even if unchanged."),
+    content: Optional[Path] = ContentOpt,
+) -> None:
+    """Build the print-and-play kit: every game's sheets, dice already rolled."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn  # noqa: PLC0415
+
+    from sheets import api  # noqa: PLC0415
+
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  transient=True, disable=not sys.stderr.isatty()) as bar:
+        def start(total: int):
+            task = bar.add_task("building kit", total=total)
+
+            def tick(label: str) -> None:
+                bar.update(task, advance=1, description=f"built {label}")
+            return tick
+
+        built, used_seed = api.make_kit(output, seed=seed, paper=paper.value, game=game, content=content,
+                                        progress=start, use_cache=not no_cache)
+    for b in built:
+        wrote(b.path)
+    typer.echo(f"kit: {len(built)} files, dice seed {used_seed} (repeat with --seed {used_seed})")
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,196 @@
+"""Characters of The Regiment: the character-file contract, its checks, and random soldiers.
+
+A character file names a playbook and the player's choices; `resolve_character`
+checks every choice against the playbook and reports all problems at once, each
+with file and line. `roll_character` makes a legal character from dice.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import permutations
+
+from pydantic import Field
+
+from sheets.dice import Dice
+from sheets.errors import ContentError, Problem
+from sheets.games.regiment.models import STATS, Loadout, Move, Playbook, Rank
+from sheets.games.regiment.plugin import RegimentData
+from sheets.validation import Strict, validate
+from sheets.yaml_source import YamlDocument
+
+
+class Squad(Strict):
+    designation: str | None = None
+    op: int | None = Field(None, ge=-3, le=6)
+    leader: str | None = None
+
+
+class CharacterFile(Strict):
+    """The character file format (part of the CLI contract; see README)."""
+
+    playbook: str
+    name: str
+    rank: str
+    profile: str
+    background: str
+    stat_set: int | None = Field(None, ge=1, le=4)
+    stats: dict[str, int] | None = None
+    moves: list[str]
+    loadout: str
+    squad: Squad | None = None
+    bonds: dict[str, int] = {}
+    notes: str = ""
+
+
+@dataclass
+class Character:
+    playbook: Playbook
+    name: str
+    rank: Rank
+    profile: str
+    background: str
+    stats: dict[str, int]
+    moves: list[Move]  # the chosen moves (the playbook's own move is implied)
+    loadout: Loadout
+    stat_set: int | None = None
+    squad: Squad = field(default_factory=Squad)
+    bonds: dict[str, int] = field(default_factory=dict)
+    notes: str = ""
+    origin: str = ""  # "seed 7", "characters/walter.yaml" ...
+
+    @property
+    def move_names(self) -> set[str]:
+        return {self.playbook.own_move.name, *(m.name for m in self.moves)}
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.lower().split())
+
+
+def _match_rank(text: str, ranks: list[Rank]) -> Rank | None:
+    key = _norm(text)
+    for rank in ranks:
+        if key in (_norm(rank.abbr), _norm(rank.name), _norm(rank.full)):
+            return rank
+    return None
+
+
+def _find(text: str, options: list[str]) -> str | None:
+    key = _norm(text)
+    return next((o for o in options if _norm(o) == key), None)
+
+
+def resolve_character(doc: YamlDocument, data: RegimentData) -> Character:
+    """Validate a character document against its playbook; all problems at once."""
+    sheet = validate(CharacterFile, doc)
+    problems: list[Problem] = []
+
+    def bad(loc: tuple, message: str) -> None:
+        problems.append(doc.problem(loc, message))
+
+    try:
+        pb = data.playbook(sheet.playbook)
+    except Exception:  # noqa: BLE001 - reported as a located problem
+        bad(("playbook",), f"unknown playbook {sheet.playbook!r}; choose one of: {', '.join(data.playbooks)}")
+        raise ContentError(problems) from None
+
+    rank = _match_rank(sheet.rank, pb.ranks)
+    if rank is None:
+        allowed = ", ".join(r.full for r in pb.ranks)
+        bad(("rank",), f"rank {sheet.rank!r} is not allowed for a {pb.name}; allowed: {allowed}")
+
+    profile = _find(sheet.profile, data.lists.profiles)
+    if profile is None:
+        bad(("profile",), f"unknown profile {sheet.profile!r}; choose one of the playbook's profiles")
+    background = _find(sheet.background, data.lists.backgrounds)
+    if background is None:
+        bad(("background",), f"unknown background {sheet.background!r}; choose one of the playbook's backgrounds")
+
+    stats: dict[str, int] = {}
+    if pb.stats.stat_sets is not None:
+        if sheet.stats is not None:
+            bad(("stats",), f"a {pb.name} chooses a stat set: use stat_set: 1-{len(pb.stats.stat_sets)} instead of stats")
+        elif sheet.stat_set is None:
+            bad(("stat_set",), f"stat_set is missing: choose 1-{len(pb.stats.stat_sets)}")
+        elif sheet.stat_set > len(pb.stats.stat_sets):
+            bad(("stat_set",), f"stat_set {sheet.stat_set} does not exist; choose 1-{len(pb.stats.stat_sets)}")
+        else:
+            stats = pb.stats.stat_sets[sheet.stat_set - 1].as_dict()
+    else:
+        wanted = sorted(pb.stats.assign or [])
+        shown = ", ".join(f"{v:+d}" if v else "0" for v in sorted(wanted, reverse=True))
+        if sheet.stat_set is not None:
+            bad(("stat_set",), f"a {pb.name} has no stat sets: assign {shown} with stats: {{battle: .., guts: ..}}")
+        elif sheet.stats is None:
+            bad(("stats",), f"stats is missing: assign {shown} to {', '.join(STATS)}")
+        else:
+            keys = {k.lower(): v for k, v in sheet.stats.items()}
+            unknown = sorted(set(keys) - set(STATS))
+            missing = [s for s in STATS if s not in keys]
+            if unknown:
+                bad(("stats",), f"unknown stat(s) {', '.join(unknown)}; the stats are {', '.join(STATS)}")
+            elif missing:
+                bad(("stats",), f"missing stat(s) {', '.join(missing)}; assign {shown} to all five")
+            elif sorted(keys.values()) != wanted:
+                got = ", ".join(f"{s} {keys[s]:+d}" for s in STATS)
+                bad(("stats",), f"the stats ({got}) are not an assignment of {shown}")
+            else:
+                stats = {s: keys[s] for s in STATS}
+
+    chosen: list[Move] = []
+    own = pb.own_move
+    choosable = pb.moves[1:]
+    for i, name in enumerate(sheet.moves):
+        if _norm(name) == _norm(own.name):
+            bad(("moves", i), f"{own.name!r} is the {pb.name}'s own move: every {pb.name} has it, list only the {pb.choose_moves} chosen")
+            continue
+        move = next((m for m in choosable if _norm(m.name) == _norm(name)), None)
+        if move is None:
+            other = next((p.name for p in data.playbooks.values() if p.id != pb.id
+                          and any(_norm(m.name) == _norm(name) for m in p.moves)), None)
+            hint = f" (that is a {other} move)" if other else ""
+            bad(("moves", i), f"{name!r} is not a {pb.name} move{hint}; choose from: {', '.join(m.name for m in choosable)}")
+        elif move in chosen:
+            bad(("moves", i), f"{move.name!r} is chosen twice")
+        else:
+            chosen.append(move)
+    if len(sheet.moves) != pb.choose_moves:
+        bad(("moves",), f"a {pb.name} chooses exactly {pb.choose_moves} moves besides {own.name!r}; this file lists {len(sheet.moves)}")
+
+    loadout = next((lo for lo in pb.loadouts if _norm(lo.name) == _norm(sheet.loadout)), None)
+    if loadout is None:
+        bad(("loadout",), f"unknown loadout {sheet.loadout!r} for a {pb.name}; choose one of: {', '.join(lo.name for lo in pb.loadouts)}")
+
+    if problems:
+        raise ContentError(problems)
+    return Character(
+        playbook=pb, name=sheet.name, rank=rank, profile=profile, background=background,
+        stats=stats, moves=chosen, loadout=loadout, stat_set=sheet.stat_set,
+        squad=sheet.squad or Squad(), bonds=dict(sheet.bonds), notes=sheet.notes, origin=doc.name,
+    )
+
+
+def assignments(values: list[int]) -> list[tuple[int, ...]]:
+    """Every distinct way to assign `values` to the five stats, in a fixed order."""
+    return sorted(set(permutations(values)), reverse=True)
+
+
+def roll_character(data: RegimentData, playbook: Playbook, dice: Dice) -> Character:
+    """A legal character from dice, in a fixed order of rolls."""
+    rank = dice.pick(playbook.ranks, "rank")
+    name = dice.pick(data.lists.names, "name")
+    profile = dice.pick(data.lists.profiles, "profile")
+    background = dice.pick(data.lists.backgrounds, "background")
+    stat_set = None
+    if playbook.stats.stat_sets is not None:
+        stat_set = dice.roll(len(playbook.stats.stat_sets), "stat set")
+        stats = playbook.stats.stat_sets[stat_set - 1].as_dict()
+    else:
+        stats = dict(zip(STATS, dice.pick(assignments(playbook.stats.assign or []), "stats")))
+    moves = dice.sample(playbook.moves[1:], playbook.choose_moves, "move")
+    moves.sort(key=playbook.moves.index)
+    loadout = dice.pick(playbook.loadouts, "loadout")
+    return Character(
+        playbook=playbook, name=name, rank=rank, profile=profile, background=background,
+        stats=stats, moves=moves, loadout=loadout, stat_set=stat_set, origin=dice.describe,
+    )

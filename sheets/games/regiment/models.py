@@ -1,0 +1,261 @@
+"""Content models for The Regiment (validated strictly; see content/regiment)."""
+from __future__ import annotations
+
+from typing import Literal, Union
+
+from pydantic import Field, model_validator
+
+from sheets.blocks import Block, ReferenceDoc
+from sheets.validation import Strict
+
+STATS = ("battle", "guts", "leadership", "lucky", "tactics")
+Stat = Literal["battle", "guts", "leadership", "lucky", "tactics", "bond", "op", "smokes"]
+RANGES = ("tight", "close", "near", "far", "extreme")
+
+
+class Rank(Strict):
+    name: str
+    abbr: str
+
+    @property
+    def full(self) -> str:
+        return f"{self.name} ({self.abbr})"
+
+
+class StatLine(Strict):
+    battle: int = Field(ge=-3, le=3)
+    guts: int = Field(ge=-3, le=3)
+    leadership: int = Field(ge=-3, le=3)
+    lucky: int = Field(ge=-3, le=3)
+    tactics: int = Field(ge=-3, le=3)
+
+    def as_dict(self) -> dict[str, int]:
+        return {s: getattr(self, s) for s in STATS}
+
+
+class StatChoice(Strict):
+    stat_sets: list[StatLine] | None = None
+    assign: list[int] | None = None
+    assign_text: str | None = None
+
+    @model_validator(mode="after")
+    def _one_way(self):
+        if (self.stat_sets is None) == (self.assign is None):
+            raise ValueError("give either stat_sets or assign")
+        if self.assign is not None and len(self.assign) != len(STATS):
+            raise ValueError(f"assign needs {len(STATS)} values, one per stat")
+        return self
+
+
+class Track(Strict):
+    id: str
+    label: str
+    boxes: int = Field(ge=1, le=12)
+    premarked: list[int] = []
+    end_label: str
+
+
+class Experience(Strict):
+    boxes: int = Field(ge=1, le=12)
+    premarked: list[int] = []
+    end_label: str
+
+
+class LabelledItems(Strict):
+    label: str
+    items: list[str]
+
+
+class Improvements(Strict):
+    basic: list[str]
+    advanced: LabelledItems
+    final: LabelledItems
+
+
+class Outcomes(Strict):
+    hit: str | None = None
+    strong: str | None = None
+    weak: str | None = None
+    miss: str | None = None
+
+
+class Move(Strict):
+    name: str
+    roll: Stat | None
+    roll_text: str | None = None
+    tag: str | None = None
+    text: str
+    outcomes: Outcomes | None = None
+    options: list[str] = []
+    extra_blocks: list[Block] = []
+
+
+class Loadout(Strict):
+    name: str
+    text: str
+
+
+class Playbook(Strict):
+    id: str = Field(pattern=r"^[a-z][a-z0-9-]*$")
+    name: str
+    intro: str
+    ranks: list[Rank] = Field(min_length=1)
+    stats: StatChoice
+    tracks: list[Track]
+    experience: Experience
+    improvements: Improvements
+    mark_xp_when: list[str]
+    moves_intro: str
+    choose_moves: int = Field(ge=0)
+    moves: list[Move] = Field(min_length=1)
+    loadouts: list[Loadout] = Field(min_length=1)
+    armor: str | None = None
+    also: str
+
+    @model_validator(mode="after")
+    def _enough_moves(self):
+        if self.choose_moves > len(self.moves) - 1:
+            raise ValueError(f"choose_moves is {self.choose_moves} but only {len(self.moves) - 1} moves can be chosen")
+        return self
+
+    @property
+    def own_move(self) -> Move:
+        return self.moves[0]
+
+
+class VofTable(Strict):
+    header: list[Union[str, int]]
+    rows: list[list[str]]
+    notes: list[str] = []
+
+
+class SheetFields(Strict):
+    title: str
+    edition: str
+    rank: str
+    name: str
+    profile: str
+    background: str
+    deployment: str
+    stats: str
+    stats_choose: str
+    stat_boxes: list[str]
+    squad_heading: str
+    squad: list[str]
+    experience: str
+    improvements: str
+    mark_xp: str
+    moves: str
+    loadout: str
+    loadout_choose: str
+    armor: str
+    also: str
+    other_equipment: str
+
+
+class Lists(Strict):
+    profiles: list[str] = Field(min_length=1)
+    backgrounds: list[str] = Field(min_length=1)
+    names: list[str] = Field(min_length=1)
+    vof: VofTable
+    sheet_fields: SheetFields
+
+
+class MoveGroup(Strict):
+    id: str
+    title: str
+    moves: list[Move]
+
+
+class BasicMoves(Strict):
+    groups: list[MoveGroup]
+    recovery: str
+
+
+# -- GM material ------------------------------------------------------------
+class Weapon(Strict):
+    name: str
+    damage: str | None
+    ranges: list[Literal["tight", "close", "near", "far", "extreme"]]
+    tags: list[str]
+    description: str | None = None
+
+
+class WeaponCategory(Strict):
+    id: str
+    title: str
+    weapons: list[Weapon]
+
+
+class Weapons(Strict):
+    categories: list[WeaponCategory]
+
+
+class Tag(Strict):
+    id: str
+    name: str
+    text: str | None
+
+
+class Tags(Strict):
+    tags: list[Tag]
+
+
+class VehicleWeapon(Strict):
+    mount: str | None = None
+    name: str
+    damage: str | None
+    ranges: list[Literal["tight", "close", "near", "far", "extreme"]]
+    tags: list[str]
+
+
+class Armor(Strict):
+    front: int
+    side: int
+    rear: int
+    top: int
+
+
+class Vehicle(Strict):
+    name: str
+    crew: int
+    weapons: list[VehicleWeapon]
+    armor: Armor | None
+    armor_text: str | None = None
+    advantages: list[str] = []
+
+
+class Vehicles(Strict):
+    intro: str
+    vehicles: list[Vehicle]
+
+
+class BattlePlan(Strict):
+    id: str
+    name: str
+    goal: str
+    methods: list[str]
+    considerations: list[str]
+
+
+class UsingPlans(Strict):
+    title: str
+    blocks: list[Block]
+
+
+class BattlePlans(Strict):
+    plans: list[BattlePlan]
+    using: UsingPlans
+
+
+class GmMoveGroup(Strict):
+    id: str
+    title: str
+    moves: list[str]
+
+
+class GmMoves(Strict):
+    groups: list[GmMoveGroup]
+
+
+Elements = ReferenceDoc

@@ -1,0 +1,102 @@
+"""The Regiment's plugin: loads playbooks and GM data, builds its cards and sheets."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from sheets.blocks import ReferenceDoc
+from sheets.games.regiment.models import (
+    BasicMoves, BattlePlans, Elements, GmMoves, Lists, Playbook, Tags, Vehicles, Weapons,
+)
+from sheets.library import FileLoader, GamePlugin
+
+
+@dataclass
+class RegimentData:
+    playbooks: dict[str, Playbook]
+    lists: Lists
+    basic_moves: BasicMoves
+    weapons: Weapons | None = None
+    tags: Tags | None = None
+    vehicles: Vehicles | None = None
+    battle_plans: BattlePlans | None = None
+    gm_moves: GmMoves | None = None
+    elements: ReferenceDoc | None = None
+
+    def playbook(self, name: str) -> Playbook:
+        from sheets.errors import SheetsError  # noqa: PLC0415
+
+        key = name.strip().lower()
+        for pb in self.playbooks.values():
+            if key in (pb.id, pb.name.lower()):
+                return pb
+        raise SheetsError(f"unknown playbook {name!r}; choose one of: {', '.join(self.playbooks)}")
+
+
+class RegimentPlugin(GamePlugin):
+    sheet_kinds = ("playbooks (" + ", ".join(["soldier", "medic", "sniper", "operator"]) + ")",)
+
+    def load(self, files: FileLoader):
+        before = len(files.problems)
+        playbooks: dict[str, Playbook] = {}
+        for rel in files.glob("playbooks/*.yaml"):
+            pb = files.model(rel, Playbook)
+            if pb is not None:
+                if pb.id != Path(rel).stem:
+                    files.problem(rel, ("id",), f"id {pb.id!r} must equal the file name {Path(rel).stem!r}")
+                playbooks[pb.id] = pb
+        if not playbooks and len(files.problems) == before:
+            files.problem("playbooks", (), "no playbooks found (playbooks/*.yaml)")
+        lists = files.model("lists.yaml", Lists)
+        basic = files.model("basic_moves.yaml", BasicMoves)
+        data = RegimentData(
+            playbooks=playbooks, lists=lists, basic_moves=basic,
+            weapons=files.model("weapons.yaml", Weapons, required=False),
+            tags=files.model("tags.yaml", Tags, required=False),
+            vehicles=files.model("vehicles.yaml", Vehicles, required=False),
+            battle_plans=files.model("battle_plans.yaml", BattlePlans, required=False),
+            gm_moves=files.model("gm_moves.yaml", GmMoves, required=False),
+            elements=files.model("elements.yaml", ReferenceDoc, required=False),
+        )
+        if data.weapons and data.tags:
+            self._check_tags(files, data)
+        if len(files.problems) > before:
+            return None
+        return data
+
+    @staticmethod
+    def _check_tags(files: FileLoader, data: RegimentData) -> None:
+        from sheets.games.regiment.gm import tag_id  # noqa: PLC0415
+
+        known = {t.id for t in data.tags.tags}
+        for c, cat in enumerate(data.weapons.categories):
+            for w, weapon in enumerate(cat.weapons):
+                for t, tag in enumerate(weapon.tags):
+                    if tag_id(tag) not in known:
+                        files.problem("weapons.yaml", ("categories", c, "weapons", w, "tags", t),
+                                      f"tag {tag!r} has no definition in tags.yaml")
+        if data.vehicles:
+            for v, vehicle in enumerate(data.vehicles.vehicles):
+                for w, weapon in enumerate(vehicle.weapons):
+                    for t, tag in enumerate(weapon.tags):
+                        if tag_id(tag) not in known:
+                            files.problem("vehicles.yaml", ("vehicles", v, "weapons", w, "tags", t),
+                                          f"tag {tag!r} has no definition in tags.yaml")
+
+    def card_sets(self, game):
+        from sheets.games.regiment.gm import build_card_sets  # noqa: PLC0415
+
+        return build_card_sets(game.data)
+
+    def reference_sections(self, game):
+        from sheets.games.regiment.sheets import reference_pages  # noqa: PLC0415
+
+        return reference_pages(game)
+
+    def kit_sheets(self, game, options):
+        from sheets.games.regiment.sheets import kit_sheets  # noqa: PLC0415
+
+        return kit_sheets(game, options)
+
+
+plugin = RegimentPlugin()

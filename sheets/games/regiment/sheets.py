@@ -1,0 +1,101 @@
+"""Render contexts for The Regiment's sheets (playbooks, references, kit)."""
+from __future__ import annotations
+
+from sheets.build import Sheet
+from sheets.dice import Dice
+from sheets.games.regiment.characters import Character, roll_character
+from sheets.games.regiment.models import STATS, Playbook
+from sheets.library import Game, KitOptions
+from sheets.rendering import PAPER_SIZES_MM
+
+EQUIPMENT_LINES = 12
+
+
+def page_size(paper: str) -> str:
+    w, h = PAPER_SIZES_MM[paper]
+    return f"{w}mm {h}mm"
+
+
+def playbook_entry(game: Game, pb: Playbook, char: Character | None, index: int, origin: str = "") -> dict:
+    title = f"{game.info.title} · {pb.name} playbook"
+    if char is not None:
+        title += f" · {char.rank.abbr} {char.name}"
+    if origin:
+        title += f" · {origin}"
+    return {
+        "pb": pb,
+        "char": char,
+        "prefix": f"c{index}.",
+        "footer": f"{title} · warsheets",
+        "move_names": char.move_names if char else {pb.own_move.name},
+        "bonds": sorted(char.bonds.items()) if char else [],
+    }
+
+
+def playbook_sheet(game: Game, entries: list[dict], filename: str, paper: str = "a4",
+                   fillable: bool = False, title: str = "") -> Sheet:
+    data = game.data
+    context = {
+        "title": title or f"{game.info.title} playbooks",
+        "page_size": page_size(paper),
+        "entries": entries,
+        "fields": data.lists.sheet_fields,
+        "lists": data.lists,
+        "vof": data.lists.vof,
+        "stat_names": STATS,
+        "stat_pairs": [("battle", "lucky"), ("guts", "tactics"), ("leadership", "forward")],
+        "fill": fillable,
+        "equipment_lines": EQUIPMENT_LINES,
+    }
+    return Sheet(filename=filename, template="playbook.html.j2", context=context, game=game.id,
+                 forms=fillable, label=title or filename)
+
+
+def blank_playbook(game: Game, pb: Playbook, paper: str = "a4", fillable: bool = False) -> Sheet:
+    suffix = "-fillable" if fillable else ""
+    return playbook_sheet(game, [playbook_entry(game, pb, None, 0)], f"regiment-{pb.id}{suffix}.pdf",
+                          paper, fillable, f"{pb.name} playbook (blank)")
+
+
+def filled_playbooks(game: Game, chars: list[Character], filename: str, paper: str = "a4",
+                     fillable: bool = False) -> Sheet:
+    entries = []
+    for i, ch in enumerate(chars):
+        origin = ch.origin
+        if len(chars) > 1 and origin.startswith(("seed", "dice")):
+            origin = f"{origin} · soldier {i + 1} of {len(chars)}"
+        entries.append(playbook_entry(game, ch.playbook, ch, i, origin))
+    return playbook_sheet(game, entries, filename, paper, fillable,
+                          f"{len(chars)} filled playbook{'s' if len(chars) != 1 else ''}")
+
+
+def roll_squad(game: Game, dice: Dice, count: int, playbook: Playbook | None = None) -> list[Character]:
+    """`count` random soldiers; with no playbook given, each soldier's playbook is rolled too."""
+    squad = []
+    playbooks = list(game.data.playbooks.values())
+    for _ in range(count):
+        pb = playbook or dice.pick(playbooks, "playbook")
+        ch = roll_character(game.data, pb, dice)
+        squad.append(ch)
+    return squad
+
+
+def reference_pages(game: Game) -> list[dict]:
+    """The moves reference (and, with GM data, the GM pages), as reference parts."""
+    data = game.data
+    parts: list[dict] = [{"kind": "moves", "title": "The Regiment: Moves", "groups": data.basic_moves.groups,
+                          "recovery": data.basic_moves.recovery}]
+    if data.elements is not None:
+        parts.append({"kind": "doc", "title": data.elements.title, "sections": data.elements.sections,
+                      "extra": {"vof": data.lists.vof, "tags": data.tags.tags if data.tags else []}})
+    if data.gm_moves is not None:
+        parts.append({"kind": "gm_moves", "title": "The Regiment: GM Toolkit", "groups": data.gm_moves.groups})
+    return parts
+
+
+def kit_sheets(game: Game, options: KitOptions) -> list[Sheet]:
+    sheets = [blank_playbook(game, pb, options.paper) for pb in game.data.playbooks.values()]
+    dice = Dice.seeded(options.seed)
+    squad = roll_squad(game, dice, 4)
+    sheets.append(filled_playbooks(game, squad, "regiment-random-squad.pdf", options.paper))
+    return sheets

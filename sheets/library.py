@@ -1,0 +1,231 @@
+"""Loading and validating a content folder.
+
+`content/<game>/game.yaml` makes a folder a game. Generic printables are found
+by file name — `reference.yaml`, `cards/*.yaml`, `trackers.yaml`,
+`tokens.yaml` — and a game's plugin (named in game.yaml) loads the rest. Every
+file is validated against a strict model; all problems of all files are
+collected and reported together, each with file, line and field.
+"""
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, Field
+
+from sheets import paths
+from sheets.blocks import ReferenceDoc
+from sheets.errors import ContentError, Problem, SheetsError
+from sheets.printables import CardSet, PrintGeometry, TokenSheet, TrackerFile, TrackerKind
+from sheets.validation import Strict, collect
+from sheets.yaml_source import YamlDocument, load_yaml
+
+M = TypeVar("M", bound=BaseModel)
+
+SHARED_DIR = "_print"  # print geometry shared by all games
+
+
+class GameInfo(Strict):
+    id: str = Field(pattern=r"^[a-z][a-z0-9-]*$")
+    title: str
+    subtitle: str | None = None
+    source: str
+    plugin: str | None = Field(None, pattern=r"^[a-z][a-z0-9_]*$")
+
+
+class FileLoader:
+    """Loads files of one content folder, collecting problems instead of stopping."""
+
+    def __init__(self, root: Path, folder: Path, problems: list[Problem]):
+        self.root = root
+        self.folder = folder
+        self.problems = problems
+
+    def name(self, path: Path) -> str:
+        try:
+            return str(path.relative_to(self.root.parent))
+        except ValueError:
+            return str(path)
+
+    def exists(self, rel: str) -> bool:
+        return (self.folder / rel).is_file()
+
+    def document(self, rel: str) -> YamlDocument | None:
+        path = self.folder / rel
+        try:
+            return load_yaml(path, self.name(path))
+        except ContentError as exc:
+            self.problems.extend(exc.problems)
+            return None
+
+    def model(self, rel: str, model: type[M], required: bool = True) -> M | None:
+        if not self.exists(rel):
+            if required:
+                self.problems.append(Problem(self.name(self.folder / rel), None, "", "required file is missing"))
+            return None
+        doc = self.document(rel)
+        if doc is None:
+            return None
+        return collect(self.problems, model, doc)
+
+    def glob(self, pattern: str) -> list[str]:
+        return sorted(str(p.relative_to(self.folder)) for p in self.folder.glob(pattern) if p.is_file())
+
+    def problem(self, rel: str, loc: tuple, message: str) -> None:
+        doc = self.document(rel)
+        if doc is not None:
+            self.problems.append(doc.problem(loc, message))
+        else:
+            self.problems.append(Problem(self.name(self.folder / rel), None, "", message))
+
+
+class GamePlugin:
+    """What a game adds beyond generic content. Subclasses override the hooks."""
+
+    #: extra sheet kinds the plugin makes (shown by `sheets list`)
+    sheet_kinds: tuple[str, ...] = ()
+
+    def load(self, files: FileLoader) -> Any:
+        """Load and validate the game's own files; record problems in `files`."""
+        return None
+
+    def card_sets(self, game: "Game") -> dict[str, CardSet]:
+        """Card sets built from the game's structured data."""
+        return {}
+
+    def reference_sections(self, game: "Game") -> list[dict]:
+        """Extra reference pages, as render contexts for `reference` templates."""
+        return []
+
+    def kit_sheets(self, game: "Game", options: "KitOptions") -> list:
+        """Game-specific sheets for the kit (a list of build.Sheet)."""
+        return []
+
+
+@dataclass
+class KitOptions:
+    seed: int
+    paper: str = "a4"
+
+
+@dataclass
+class Game:
+    info: GameInfo
+    folder: Path
+    plugin: GamePlugin | None
+    data: Any = None
+    reference: ReferenceDoc | None = None
+    card_sets: dict[str, CardSet] = field(default_factory=dict)
+    trackers: dict[str, TrackerKind] = field(default_factory=dict)
+    tokens: TokenSheet | None = None
+
+    @property
+    def id(self) -> str:
+        return self.info.id
+
+    def printables(self) -> list[str]:
+        kinds = []
+        if self.reference is not None or (self.plugin and self.plugin.reference_sections(self)):
+            kinds.append("reference")
+        if self.card_sets:
+            kinds.append("cards (" + ", ".join(self.card_sets) + ")")
+        if self.trackers:
+            kinds.append("trackers (" + ", ".join(self.trackers) + ")")
+        if self.tokens is not None:
+            kinds.append("tokens")
+        if self.plugin:
+            kinds = list(self.plugin.sheet_kinds) + kinds
+        return kinds
+
+
+def _load_plugin(name: str) -> GamePlugin:
+    module = importlib.import_module(f"sheets.games.{name}")
+    return module.plugin
+
+
+class Library:
+    """All games of one content folder, loaded on demand and cached."""
+
+    def __init__(self, root: Path | None = None):
+        self.root = Path(root) if root else paths.content_dir()
+        if not self.root.is_dir():
+            raise SheetsError(f"content folder {self.root} does not exist")
+        self._games: dict[str, Game] = {}
+        self._geometry: PrintGeometry | None = None
+
+    def game_ids(self) -> list[str]:
+        return sorted(p.parent.name for p in self.root.glob("*/game.yaml") if not p.parent.name.startswith("_"))
+
+    def game(self, game_id: str) -> Game:
+        if game_id not in self._games:
+            if game_id not in self.game_ids():
+                known = ", ".join(self.game_ids()) or "none"
+                raise SheetsError(f"unknown game {game_id!r}; the content folder has: {known}")
+            problems: list[Problem] = []
+            game = self._load_game(self.root / game_id, problems)
+            if problems or game is None:
+                raise ContentError(problems)
+            self._games[game_id] = game
+        return self._games[game_id]
+
+    def geometry(self) -> PrintGeometry:
+        if self._geometry is None:
+            problems: list[Problem] = []
+            files = FileLoader(self.root, self.root / SHARED_DIR, problems)
+            geometry = files.model("layouts.yaml", PrintGeometry)
+            if problems or geometry is None:
+                raise ContentError(problems)
+            self._geometry = geometry
+        return self._geometry
+
+    def validate(self) -> list[Problem]:
+        """Load everything; return every problem found (empty when all is well)."""
+        problems: list[Problem] = []
+        try:
+            self.geometry()
+        except ContentError as exc:
+            problems += exc.problems
+        for game_id in self.game_ids():
+            try:
+                self.game(game_id)
+            except ContentError as exc:
+                problems += exc.problems
+        return problems
+
+    # -- loading -----------------------------------------------------------
+    def _load_game(self, folder: Path, problems: list[Problem]) -> Game | None:
+        files = FileLoader(self.root, folder, problems)
+        info = files.model("game.yaml", GameInfo)
+        if info is None:
+            return None
+        if info.id != folder.name:
+            files.problem("game.yaml", ("id",), f"id {info.id!r} must equal the folder name {folder.name!r}")
+        plugin = None
+        if info.plugin:
+            try:
+                plugin = _load_plugin(info.plugin)
+            except ImportError:
+                files.problem("game.yaml", ("plugin",), f"no game plugin named {info.plugin!r} in sheets.games")
+        game = Game(info=info, folder=folder, plugin=plugin)
+        game.reference = files.model("reference.yaml", ReferenceDoc, required=False)
+        for rel in files.glob("cards/*.yaml"):
+            card_set = files.model(rel, CardSet)
+            if card_set is not None:
+                if card_set.id != Path(rel).stem:
+                    files.problem(rel, ("id",), f"id {card_set.id!r} must equal the file name {Path(rel).stem!r}")
+                game.card_sets[card_set.id] = card_set
+        tracker_file = files.model("trackers.yaml", TrackerFile, required=False)
+        if tracker_file is not None:
+            for i, tracker in enumerate(tracker_file.trackers):
+                if tracker.id in game.trackers:
+                    files.problem("trackers.yaml", ("trackers", i, "id"), f"tracker id {tracker.id!r} is used twice")
+                game.trackers[tracker.id] = tracker
+        game.tokens = files.model("tokens.yaml", TokenSheet, required=False)
+        if plugin is not None:
+            game.data = plugin.load(files)
+            if game.data is not None:
+                for set_id, card_set in plugin.card_sets(game).items():
+                    game.card_sets.setdefault(set_id, card_set)
+        return game

@@ -1,0 +1,62 @@
+"""Writing results: atomic files in the output folder.
+
+A PDF is written to a temporary file beside its target and renamed into
+place, so a failure never leaves a half-written PDF behind.
+"""
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+from sheets.errors import SheetsError
+
+
+class OutputError(SheetsError):
+    """The output folder or file cannot be written."""
+
+
+def ensure_dir(folder: Path) -> Path:
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise OutputError(f"cannot create output folder {folder}: {exc.strerror or exc}") from None
+    if not folder.is_dir():
+        raise OutputError(f"output folder {folder} is not a folder")
+    if not os.access(folder, os.W_OK):
+        raise OutputError(f"output folder {folder} is not writable (permission denied)")
+    return folder
+
+
+def write_atomic(path: Path, data: bytes) -> Path:
+    """Write `data` to `path` via a temp file + rename; returns the path."""
+    path = Path(path)
+    ensure_dir(path.parent)
+    tmp_name = None
+    try:
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp_name, 0o644)
+        os.replace(tmp_name, path)
+        tmp_name = None
+    except OSError as exc:
+        raise OutputError(f"cannot write {path}: {exc.strerror or exc}") from None
+    finally:
+        if tmp_name and os.path.exists(tmp_name):
+            os.unlink(tmp_name)
+    return path
+
+
+def resolve_target(output: Path | None, default_dir: Path, default_name: str) -> Path:
+    """-o FILE.pdf, -o DIR/, or the default folder + name."""
+    if output is None:
+        return default_dir / default_name
+    output = Path(output)
+    if output.is_dir() or str(output).endswith(os.sep):
+        return output / default_name
+    if output.suffix.lower() not in (".pdf", ".json"):
+        raise OutputError(f"-o {output}: give a file ending in .pdf or an existing folder")
+    return output

@@ -1,0 +1,30 @@
+"""Where the bundled content and templates live.
+
+In a repository checkout they are the top-level `content/` and `templates/`
+folders; in an installed wheel they are carried inside the package.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+
+
+def _find(name: str) -> Path:
+    for candidate in (PACKAGE_DIR / name, PACKAGE_DIR.parent / name):
+        if candidate.is_dir():
+            return candidate
+    raise RuntimeError(f"bundled {name}/ folder not found next to {PACKAGE_DIR}")
+
+
+def content_dir() -> Path:
+    return _find("content")
+
+
+def templates_dir() -> Path:
+    return _find("templates")
+
+
+def default_output_dir() -> Path:
+    """output/ in the current folder (created on demand)."""
+    return Path.cwd() / "output"

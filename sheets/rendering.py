@@ -1,0 +1,209 @@
+"""Templates to HTML (Jinja2) and HTML to PDF (WeasyPrint).
+
+Jinja runs with autoescape and StrictUndefined; a template error names the
+template file and line. WeasyPrint is imported only when a PDF is actually
+made (its import alone costs about a second), gets a URL fetcher that serves
+files under the template/content folders and nothing else, and writes
+byte-identical PDFs for identical HTML.
+"""
+from __future__ import annotations
+
+import logging
+import os
+import re
+import sys
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterable
+
+import jinja2
+from markupsafe import Markup, escape
+
+from sheets import paths
+from sheets.errors import SheetsError
+
+# fontTools stamps the current time into subset fonts unless this is set.
+FIXED_EPOCH = "946684800"  # 2000-01-01T00:00:00Z
+
+PAPER_SIZES_MM = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
+
+
+class TemplateError(SheetsError):
+    """A template is broken; the message names the template file and line."""
+
+
+# -- inline markup ---------------------------------------------------------
+_BOLD = re.compile(r"\*\*(.+?)\*\*", re.S)
+_ITALIC = re.compile(r"(?<![*\w])\*(?!\s)(.+?)(?<!\s)\*(?![*\w])", re.S)
+
+
+def inline_markup(text: Any) -> Markup:
+    """Escape text, then turn **bold** and *italic* into tags."""
+    if text is None:
+        return Markup("&#8212;")
+    html = str(escape(str(text)))
+    html = _BOLD.sub(r"<strong>\1</strong>", html)
+    html = _ITALIC.sub(r"<em>\1</em>", html)
+    return Markup(html)
+
+
+def plain(text: Any) -> str:
+    """Strip inline markup: '**Medic:** x' -> 'Medic: x'."""
+    if text is None:
+        return "—"
+    return str(text).replace("**", "").replace("*", "")
+
+
+def dash(value: Any) -> Any:
+    """Unknown values (None) print as an em dash."""
+    return "—" if value is None or value == "" and False else value
+
+
+def signed(value: int | None, zero: str = "=0") -> str:
+    """+2 / =0 / -1, as the playbooks print stats (`zero` for how 0 reads)."""
+    if value is None:
+        return "—"
+    return f"+{value}" if value > 0 else (zero if value == 0 else str(value))
+
+
+# -- Jinja -----------------------------------------------------------------
+def template_search_path(game: str | None, override: Path | None = None) -> list[Path]:
+    """User override folder -> game templates -> _base."""
+    root = paths.templates_dir()
+    dirs: list[Path] = []
+    if override is not None:
+        if game:
+            dirs.append(override / game)
+        dirs.append(override)
+    if game:
+        dirs.append(root / game)
+    dirs.append(root / "_base")
+    return [d for d in dirs if d.is_dir()]
+
+
+@lru_cache(maxsize=None)
+def _environment(search_path: tuple[Path, ...]) -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader([str(p) for p in search_path]),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=False,
+    )
+    env.filters["md"] = inline_markup
+    env.filters["plain"] = plain
+    env.filters["signed"] = signed
+    env.filters["dash"] = lambda v: "—" if v is None else v
+    return env
+
+
+def environment(game: str | None, override: Path | None = None) -> jinja2.Environment:
+    return _environment(tuple(template_search_path(game, override)))
+
+
+def _display(path: str | None) -> str:
+    if not path:
+        return "<template>"
+    try:
+        return str(Path(path).resolve().relative_to(paths.templates_dir().parent))
+    except ValueError:
+        return path
+
+
+def render_html(template: str, context: dict, game: str | None = None, override: Path | None = None) -> str:
+    """Render a template to an HTML string; template bugs become TemplateError."""
+    env = environment(game, override)
+    try:
+        return env.get_template(template).render(**context)
+    except jinja2.TemplateSyntaxError as exc:
+        raise TemplateError(f"{_display(exc.filename)}:{exc.lineno}: template error: {exc.message}") from None
+    except jinja2.TemplateNotFound as exc:
+        raise TemplateError(f"template not found: {exc.name} (looked in {', '.join(map(str, env.loader.searchpath))})") from None
+    except Exception as exc:  # noqa: BLE001 - locate any error raised inside a template
+        where = _template_frame(exc)
+        if where is None:
+            raise
+        raise TemplateError(f"{where}: template error: {type(exc).__name__}: {exc}") from None
+
+
+def _template_frame(exc: BaseException) -> str | None:
+    tb = exc.__traceback__
+    found = None
+    while tb is not None:
+        name = tb.tb_frame.f_code.co_filename
+        if name.endswith(".j2"):
+            found = f"{_display(name)}:{tb.tb_lineno}"
+        tb = tb.tb_next
+    return found
+
+
+# -- WeasyPrint ------------------------------------------------------------
+class RenderWarnings(logging.Handler):
+    """Collects WeasyPrint's warnings (dropped CSS etc.) so tests can fail on them."""
+
+    def __init__(self) -> None:
+        super().__init__(level=logging.WARNING)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.messages.append(record.getMessage())
+
+
+_warnings = RenderWarnings()
+
+
+def render_warnings() -> list[str]:
+    return list(_warnings.messages)
+
+
+@lru_cache(maxsize=1)
+def _weasy():
+    os.environ.setdefault("SOURCE_DATE_EPOCH", FIXED_EPOCH)
+    import weasyprint  # noqa: PLC0415 - deliberately lazy
+    from weasyprint.text.fonts import FontConfiguration  # noqa: PLC0415
+    from weasyprint.urls import FatalURLFetchingError, URLFetcher  # noqa: PLC0415
+
+    logger = logging.getLogger("weasyprint")
+    if _warnings not in logger.handlers:
+        logger.addHandler(_warnings)
+    logger.propagate = False
+
+    roots = [paths.templates_dir().resolve(), paths.content_dir().resolve()]
+
+    class SandboxFetcher(URLFetcher):
+        """Serve data: URIs and files under the bundled folders; refuse the rest."""
+
+        def __init__(self) -> None:
+            super().__init__(allowed_protocols={"file", "data"}, allow_redirects=False)
+
+        def fetch(self, url, headers=None):
+            if url.startswith("data:"):
+                return super().fetch(url, headers)
+            if url.startswith("file:"):
+                from urllib.parse import unquote, urlparse  # noqa: PLC0415
+
+                target = Path(unquote(urlparse(url).path)).resolve()
+                if any(target.is_relative_to(root) for root in roots) and target.is_file():
+                    return super().fetch(url, headers)
+            raise FatalURLFetchingError(f"refused to fetch {url!r}: only bundled template/content files may be used")
+
+    return weasyprint, FontConfiguration(), SandboxFetcher, FatalURLFetchingError
+
+
+def html_to_pdf(html: str, forms: bool = False, base_url: Path | None = None) -> bytes:
+    """One HTML document to PDF bytes (deterministic for identical HTML)."""
+    weasyprint, fonts, fetcher_cls, fatal = _weasy()
+    base = str(base_url or paths.templates_dir()) + "/"
+    try:
+        document = weasyprint.HTML(string=html, base_url=base, url_fetcher=fetcher_cls())
+        return document.write_pdf(font_config=fonts, pdf_forms=forms, uncompressed_pdf=False)
+    except fatal as exc:
+        raise SheetsError(str(exc)) from None
+
+
+def weasyprint_version() -> str:
+    """Without importing WeasyPrint (for cache keys)."""
+    from importlib.metadata import version  # noqa: PLC0415
+
+    return version("weasyprint")

@@ -1,0 +1,82 @@
+"""Strict models and located validation errors.
+
+Every content and input model derives from `Strict` (unknown keys are errors,
+the rendercv way); `validate` turns pydantic's errors into `Problem`s that
+name file, line and field, all of them at once.
+"""
+from __future__ import annotations
+
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from sheets.errors import ContentError, Problem
+from sheets.yaml_source import YamlDocument
+
+M = TypeVar("M", bound=BaseModel)
+
+
+class Strict(BaseModel):
+    """Base for all content models: unknown keys are errors, values are frozen."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=False)
+
+
+def _message(err: dict) -> str:
+    kind = err.get("type", "")
+    if kind == "extra_forbidden":
+        return "unknown key (check the spelling; allowed keys are listed in the README)"
+    if kind == "missing":
+        return "required key is missing"
+    msg = err.get("msg", "invalid value")
+    msg = msg.removeprefix("Value error, ")
+    return msg
+
+
+def _data_loc(loc: tuple, data: Any) -> tuple:
+    """Drop the parts of a pydantic loc that are not in the data (union tags)."""
+    out: list = []
+    value = data
+    for part in loc:
+        try:
+            if isinstance(value, dict) and part in value:
+                value = value[part]
+                out.append(part)
+                continue
+            if isinstance(value, list) and isinstance(part, int) and 0 <= part < len(value):
+                value = value[part]
+                out.append(part)
+                continue
+        except TypeError:
+            pass
+        if isinstance(part, str) and (("[" in part) or part[:1].isupper() or "-" in part):
+            continue  # a union member / function validator name, not a data key
+        out.append(part)  # a missing or unknown key: keep it for the message
+        value = None
+    return tuple(out)
+
+
+def problems_from(exc: ValidationError, doc: YamlDocument, prefix: tuple = ()) -> list[Problem]:
+    problems = []
+    for err in exc.errors():
+        loc = _data_loc(tuple(err["loc"]), doc.data)
+        problems.append(doc.problem(prefix + loc, _message(err)) if not prefix else
+                        doc.problem(prefix + loc, _message(err)))
+    return problems
+
+
+def validate(model: type[M], doc: YamlDocument, context: dict | None = None) -> M:
+    """Validate a whole YAML document against `model`, or raise located errors."""
+    try:
+        return model.model_validate(doc.data, context=context)
+    except ValidationError as exc:
+        raise ContentError(problems_from(exc, doc)) from None
+
+
+def collect(problems: list[Problem], model: type[M], doc: YamlDocument, context: dict | None = None) -> M | None:
+    """Like `validate`, but add problems to a list so that all files are checked."""
+    try:
+        return validate(model, doc, context)
+    except ContentError as exc:
+        problems.extend(exc.problems)
+        return None
