@@ -104,6 +104,30 @@ def make_playbook(name: str | None, *, character: Path | None = None, random: bo
     return build_one(sheet, target), note
 
 
+def reference_sheet(game: Game, paper: str = "a4") -> Sheet:
+    """The game's reference pages: its reference.yaml plus what its plugin adds."""
+    from sheets.rendering import page_size  # noqa: PLC0415
+
+    parts: list[dict] = []
+    if game.reference is not None:
+        parts.append({"kind": "doc", "title": game.reference.title, "sections": game.reference.sections})
+    if game.plugin is not None:
+        parts += game.plugin.reference_sections(game)
+    if not parts:
+        raise SheetsError(f"{game.info.title} has no reference sheet (no reference.yaml)")
+    context = {"title": f"{game.info.title} reference", "page_size": page_size(paper), "parts": parts,
+               "footer": f"{game.info.title} · reference · warsheets"}
+    return Sheet(filename=f"{game.id}-reference.pdf", template="reference.html.j2", context=context,
+                 game=game.id, label=f"{game.info.title} reference")
+
+
+def make_reference(game_id: str, *, paper: str = "a4", out: Path | None = None,
+                   content: Path | None = None) -> Path:
+    game = library(content).game(game_id)
+    sheet = reference_sheet(game, paper)
+    return build_one(sheet, output.resolve_target(out, paths.default_output_dir(), sheet.filename))
+
+
 def kit_sheets(lib: Library, seed: int, paper: str = "a4", games: list[str] | None = None) -> list[Sheet]:
     """Every sheet of the default kit, all dice rolled (phase one)."""
     options = KitOptions(seed=seed, paper=paper)
@@ -112,6 +136,8 @@ def kit_sheets(lib: Library, seed: int, paper: str = "a4", games: list[str] | No
         game = lib.game(gid)
         if game.plugin is not None:
             sheets += game.plugin.kit_sheets(game, options)
+        if game.reference is not None or (game.plugin and game.plugin.reference_sections(game)):
+            sheets.append(reference_sheet(game, paper))
     return sheets
 
 

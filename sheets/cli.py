@@ -152,6 +152,20 @@ def kit(
     typer.echo(f"kit: {len(built)} files, dice seed {used_seed} (repeat with --seed {used_seed})")
 
 
+@app.command()
+@user_errors
+def reference(
+    game: str = typer.Argument(..., help="Game: regiment, wotw, downrange, platoon or masscombat."),
+    paper: Paper = PaperOpt,
+    output: Optional[Path] = OutOpt,
+    content: Optional[Path] = ContentOpt,
+) -> None:
+    """A game's reference sheets (moves, tables, rules summaries)."""
+    from sheets import api  # noqa: PLC0415
+
+    wrote(api.make_reference(game, paper=paper.value, out=output, content=content))
+
+
 def main() -> None:
     app()
 

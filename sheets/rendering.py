@@ -66,6 +66,14 @@ def signed(value: int | None, zero: str = "=0") -> str:
     return f"+{value}" if value > 0 else (zero if value == 0 else str(value))
 
 
+def page_size(paper: str) -> str:
+    """CSS @page size for a paper name."""
+    if paper not in PAPER_SIZES_MM:
+        raise SheetsError(f"unknown paper {paper!r}; choose one of: {', '.join(PAPER_SIZES_MM)}")
+    w, h = PAPER_SIZES_MM[paper]
+    return f"{w}mm {h}mm"
+
+
 # -- Jinja -----------------------------------------------------------------
 def template_search_path(game: str | None, override: Path | None = None) -> list[Path]:
     """User override folder -> game templates -> _base."""
@@ -146,8 +154,13 @@ class RenderWarnings(logging.Handler):
         super().__init__(level=logging.WARNING)
         self.messages: list[str] = []
 
+    #: machine-specific notices, not problems of our sheets
+    IGNORED = ("Using fontTools instead of HarfBuzz-Subset",)
+
     def emit(self, record: logging.LogRecord) -> None:
-        self.messages.append(record.getMessage())
+        message = record.getMessage()
+        if not message.startswith(self.IGNORED):
+            self.messages.append(message)
 
 
 _warnings = RenderWarnings()

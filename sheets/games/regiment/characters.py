@@ -63,6 +63,11 @@ class Character:
         return {self.playbook.own_move.name, *(m.name for m in self.moves)}
 
 
+def a(name: str) -> str:
+    """'Operator' -> 'an Operator', 'Medic' -> 'a Medic'."""
+    return f"{'an' if name[:1].lower() in 'aeiou' else 'a'} {name}"
+
+
 def _norm(text: str) -> str:
     return " ".join(text.lower().split())
 
@@ -97,7 +102,7 @@ def resolve_character(doc: YamlDocument, data: RegimentData) -> Character:
     rank = _match_rank(sheet.rank, pb.ranks)
     if rank is None:
         allowed = ", ".join(r.full for r in pb.ranks)
-        bad(("rank",), f"rank {sheet.rank!r} is not allowed for a {pb.name}; allowed: {allowed}")
+        bad(("rank",), f"rank {sheet.rank!r} is not allowed for {a(pb.name)}; allowed: {allowed}")
 
     profile = _find(sheet.profile, data.lists.profiles)
     if profile is None:
@@ -109,7 +114,7 @@ def resolve_character(doc: YamlDocument, data: RegimentData) -> Character:
     stats: dict[str, int] = {}
     if pb.stats.stat_sets is not None:
         if sheet.stats is not None:
-            bad(("stats",), f"a {pb.name} chooses a stat set: use stat_set: 1-{len(pb.stats.stat_sets)} instead of stats")
+            bad(("stats",), f"{a(pb.name)} chooses a stat set: use stat_set: 1-{len(pb.stats.stat_sets)} instead of stats")
         elif sheet.stat_set is None:
             bad(("stat_set",), f"stat_set is missing: choose 1-{len(pb.stats.stat_sets)}")
         elif sheet.stat_set > len(pb.stats.stat_sets):
@@ -120,7 +125,7 @@ def resolve_character(doc: YamlDocument, data: RegimentData) -> Character:
         wanted = sorted(pb.stats.assign or [])
         shown = ", ".join(f"{v:+d}" if v else "0" for v in sorted(wanted, reverse=True))
         if sheet.stat_set is not None:
-            bad(("stat_set",), f"a {pb.name} has no stat sets: assign {shown} with stats: {{battle: .., guts: ..}}")
+            bad(("stat_set",), f"{a(pb.name)} has no stat sets: assign {shown} with stats: {{battle: .., guts: ..}}")
         elif sheet.stats is None:
             bad(("stats",), f"stats is missing: assign {shown} to {', '.join(STATS)}")
         else:
@@ -148,18 +153,18 @@ def resolve_character(doc: YamlDocument, data: RegimentData) -> Character:
         if move is None:
             other = next((p.name for p in data.playbooks.values() if p.id != pb.id
                           and any(_norm(m.name) == _norm(name) for m in p.moves)), None)
-            hint = f" (that is a {other} move)" if other else ""
-            bad(("moves", i), f"{name!r} is not a {pb.name} move{hint}; choose from: {', '.join(m.name for m in choosable)}")
+            hint = f" (that is {a(other)} move)" if other else ""
+            bad(("moves", i), f"{name!r} is not {a(pb.name)} move{hint}; choose from: {', '.join(m.name for m in choosable)}")
         elif move in chosen:
             bad(("moves", i), f"{move.name!r} is chosen twice")
         else:
             chosen.append(move)
     if len(sheet.moves) != pb.choose_moves:
-        bad(("moves",), f"a {pb.name} chooses exactly {pb.choose_moves} moves besides {own.name!r}; this file lists {len(sheet.moves)}")
+        bad(("moves",), f"{a(pb.name)} chooses exactly {pb.choose_moves} moves besides {own.name!r}; this file lists {len(sheet.moves)}")
 
     loadout = next((lo for lo in pb.loadouts if _norm(lo.name) == _norm(sheet.loadout)), None)
     if loadout is None:
-        bad(("loadout",), f"unknown loadout {sheet.loadout!r} for a {pb.name}; choose one of: {', '.join(lo.name for lo in pb.loadouts)}")
+        bad(("loadout",), f"unknown loadout {sheet.loadout!r} for {a(pb.name)}; choose one of: {', '.join(lo.name for lo in pb.loadouts)}")
 
     if problems:
         raise ContentError(problems)

@@ -6,14 +6,9 @@ from sheets.dice import Dice
 from sheets.games.regiment.characters import Character, roll_character
 from sheets.games.regiment.models import STATS, Playbook
 from sheets.library import Game, KitOptions
-from sheets.rendering import PAPER_SIZES_MM
+from sheets.rendering import page_size
 
 EQUIPMENT_LINES = 12
-
-
-def page_size(paper: str) -> str:
-    w, h = PAPER_SIZES_MM[paper]
-    return f"{w}mm {h}mm"
 
 
 def playbook_entry(game: Game, pb: Playbook, char: Character | None, index: int, origin: str = "") -> dict:
@@ -81,15 +76,20 @@ def roll_squad(game: Game, dice: Dice, count: int, playbook: Playbook | None = N
 
 
 def reference_pages(game: Game) -> list[dict]:
-    """The moves reference (and, with GM data, the GM pages), as reference parts."""
+    """The moves reference, elements of warfare (with the weapon tags) and GM moves."""
+    from sheets.blocks import Block, Section, Term  # noqa: PLC0415
+
     data = game.data
     parts: list[dict] = [{"kind": "moves", "title": "The Regiment: Moves", "groups": data.basic_moves.groups,
                           "recovery": data.basic_moves.recovery}]
     if data.elements is not None:
-        parts.append({"kind": "doc", "title": data.elements.title, "sections": data.elements.sections,
-                      "extra": {"vof": data.lists.vof, "tags": data.tags.tags if data.tags else []}})
+        sections = list(data.elements.sections)
+        if data.tags is not None:
+            terms = [Term(term=f"{t.name}:", text=t.text) for t in data.tags.tags]
+            sections.append(Section(id="weapon-tags", title="Weapon tags", blocks=[Block(terms=terms)]))
+        parts.append({"kind": "doc", "title": data.elements.title, "sections": sections})
     if data.gm_moves is not None:
-        parts.append({"kind": "gm_moves", "title": "The Regiment: GM Toolkit", "groups": data.gm_moves.groups})
+        parts.append({"kind": "gm_moves", "title": "The Regiment: GM Moves", "groups": data.gm_moves.groups})
     return parts
 
 

@@ -1,0 +1,84 @@
+"""Shared helpers: run the CLI in-process, read PDFs back, copy content to tamper with."""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+from pathlib import Path
+
+import pypdf
+import pytest
+from typer.testing import CliRunner
+
+os.environ.setdefault("SOURCE_DATE_EPOCH", "946684800")
+
+from sheets import paths  # noqa: E402
+from sheets.cli import app  # noqa: E402
+
+REPO = Path(__file__).resolve().parent.parent
+DATA = Path(__file__).resolve().parent / "data"
+
+
+class Result:
+    def __init__(self, result):
+        self.exit_code = result.exit_code
+        self.stdout = result.stdout
+        self.stderr = result.stderr
+        self.exception = result.exception
+
+    def __repr__(self):
+        return f"<exit {self.exit_code}\nstdout: {self.stdout}\nstderr: {self.stderr}>"
+
+
+@pytest.fixture
+def cli(tmp_path, monkeypatch):
+    """Run `sheets ARGS` in-process from a fresh working folder."""
+    monkeypatch.chdir(tmp_path)
+
+    def run(*args: str) -> Result:
+        result = CliRunner().invoke(app, [str(a) for a in args], catch_exceptions=True)
+        if result.exception and not isinstance(result.exception, SystemExit):
+            raise result.exception
+        return Result(result)
+
+    return run
+
+
+def pdf_text(path: Path) -> str:
+    reader = pypdf.PdfReader(str(path))
+    return "\n".join(page.extract_text() or "" for page in reader.pages)
+
+
+def squash(text: str) -> str:
+    """Remove whitespace and inline markup, to compare text across line breaks."""
+    text = text.replace("**", "").replace("*", "")
+    return re.sub(r"\s+", "", text)
+
+
+def pages(path: Path) -> int:
+    return len(pypdf.PdfReader(str(path)).pages)
+
+
+def page_size_mm(path: Path, index: int = 0) -> tuple[float, float]:
+    box = pypdf.PdfReader(str(path)).pages[index].mediabox
+    return round(float(box.width) * 25.4 / 72, 1), round(float(box.height) * 25.4 / 72, 1)
+
+
+@pytest.fixture
+def content_copy(tmp_path) -> Path:
+    """A writable copy of the bundled content, to break on purpose."""
+    target = tmp_path / "content"
+    shutil.copytree(paths.content_dir(), target)
+    return target
+
+
+@pytest.fixture(scope="session")
+def library():
+    from sheets.library import Library
+
+    return Library()
+
+
+@pytest.fixture(scope="session")
+def regiment(library):
+    return library.game("regiment")

@@ -1,0 +1,32 @@
+"""The main job: `sheets kit` builds every section into one folder."""
+from conftest import pages, pdf_text
+
+
+def test_kit_builds_every_section(cli, tmp_path):
+    result = cli("kit", "--seed", "11", "-o", tmp_path / "kit")
+    assert result.exit_code == 0, result
+    kit = tmp_path / "kit"
+    for name in ["regiment-soldier.pdf", "regiment-medic.pdf", "regiment-sniper.pdf", "regiment-operator.pdf",
+                 "regiment-random-squad.pdf", "regiment-reference.pdf"]:
+        assert (kit / name).is_file(), name
+        assert f"{name}" in result.stdout
+    assert pages(kit / "regiment-random-squad.pdf") == 8
+    assert "seed 11 · soldier 4 of 4" in pdf_text(kit / "regiment-random-squad.pdf")
+    assert "dice seed 11" in result.stdout
+
+
+def test_kit_is_deterministic_and_cached(cli, tmp_path):
+    assert cli("kit", "--seed", "5", "--game", "regiment", "-o", tmp_path / "a").exit_code == 0
+    first = {p.name: p.read_bytes() for p in (tmp_path / "a").glob("*.pdf")}
+    # a second build reuses the cache and gives the same bytes
+    assert cli("kit", "--seed", "5", "--game", "regiment", "-o", tmp_path / "a").exit_code == 0
+    assert {p.name: p.read_bytes() for p in (tmp_path / "a").glob("*.pdf")} == first
+    # a fresh folder without cache renders again: still the same bytes
+    assert cli("kit", "--seed", "5", "--game", "regiment", "--no-cache", "-o", tmp_path / "b").exit_code == 0
+    assert {p.name: p.read_bytes() for p in (tmp_path / "b").glob("*.pdf")} == first
+
+
+def test_kit_unknown_game(cli, tmp_path):
+    result = cli("kit", "--game", "chess", "-o", tmp_path / "k")
+    assert result.exit_code == 1
+    assert "unknown game 'chess'" in result.stderr
