@@ -121,6 +121,54 @@ def playbook(
     wrote(path)
 
 
+class Theatre(str, Enum):
+    france_1944 = "france-1944"
+    russia_1943 = "russia-1943"
+    winter_1942 = "winter-1942"
+    sicily_1943 = "sicily-1943"
+    finland_1940 = "finland-1940"
+
+
+class Nation(str, Enum):
+    us = "us"
+    german = "german"
+    russian = "russian"
+    italian = "italian"
+    finnish = "finnish"
+
+
+@app.command()
+@user_errors
+def mission(
+    theatre: Theatre = typer.Option(Theatre.france_1944, "--theatre", help="Theatre of operations."),
+    nation: Optional[Nation] = typer.Option(None, "--nation", help="Your nation (must fight in the theatre); default: the theatre's first."),
+    airborne: bool = typer.Option(False, "--airborne", help="Optional rule #1: roll for an airborne mission."),
+    beachhead: bool = typer.Option(False, "--beachhead", help="Optional rule #2: roll for a beachhead mission."),
+    engineers: bool = typer.Option(False, "--engineers", help="Optional rule #3: an Engineer may strike one step."),
+    strike_step: Optional[int] = typer.Option(None, "--strike-step", help="With --engineers: the step to strike."),
+    seed: Optional[int] = SeedOpt,
+    dice: Optional[str] = DiceOpt,
+    count: int = typer.Option(1, "--count", "-n", help="Roll a campaign of N missions (one PDF, plus a campaign page)."),
+    team: Optional[Path] = typer.Option(None, "--team", help="Team file (YAML) to fill the roster from."),
+    as_json: bool = typer.Option(False, "--json", help="Print the briefing as JSON instead of writing a PDF."),
+    paper: Paper = PaperOpt,
+    output: Optional[Path] = OutOpt,
+    content: Optional[Path] = ContentOpt,
+) -> None:
+    """Way of the Warrior: roll a mission briefing and print its log sheet."""
+    from sheets import api  # noqa: PLC0415
+
+    req = api.MissionRequest(theatre=theatre.value, nation=nation.value if nation else None, airborne=airborne,
+                             beachhead=beachhead, engineers=engineers, strike_step=strike_step, count=count,
+                             seed=seed, dice=dice, team=team, paper=paper.value)
+    if as_json:
+        typer.echo(api.mission_json(req, content))
+        return
+    path, note = api.make_mission(req, output, content)
+    typer.echo(note)
+    wrote(path)
+
+
 @app.command()
 @user_errors
 def kit(

@@ -19,7 +19,7 @@ class DiceError(SheetsError):
     """Scripted dice ran out or did not fit the die rolled."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Roll:
     """One physical die: how many sides, what it showed, what it was for."""
 
@@ -72,7 +72,8 @@ class Dice:
     def roll(self, sides: int, purpose: str = "") -> int:
         """One die with `sides` faces, 1..sides."""
         if self._rng is not None:
-            value = self._rng.randint(1, sides)
+            # one Mersenne-Twister double per die: fast and the same on every platform
+            value = 1 + int(self._rng.random() * sides)
         else:
             assert self.script is not None
             if self._next >= len(self.script):

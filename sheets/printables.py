@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, Union
 
-from pydantic import Field, model_validator
+from pydantic import Field, field_validator, model_validator
 
 from sheets.blocks import Block
 from sheets.validation import Strict
@@ -59,9 +59,10 @@ class PaperSize(Strict):
 
 
 class CardSize(Strict):
-    width_mm: float
-    height_mm: float
-    font_pt: float = 7.5
+    width_mm: float = Field(gt=0)
+    height_mm: float = Field(gt=0)
+    font_pt: float = Field(7.5, ge=4, le=14)
+    margin_mm: float = Field(3, ge=0, le=20)  # safe area: text keeps this far inside the cut line
 
 
 class Layout(Strict):
@@ -84,7 +85,7 @@ class PrintGeometry(Strict):
     papers: dict[str, PaperSize]
     card_sizes: dict[str, CardSize]
     layouts: list[Layout]
-    default_layouts: dict[str, str]  # card size -> layout id (on A4)
+    default_layouts: dict[str, dict[str, str]]  # card size -> {paper: layout id}, for --paper a4 / letter
 
     @model_validator(mode="after")
     def _references(self):
@@ -98,20 +99,68 @@ class PrintGeometry(Strict):
             need_h = lay.rows * (card.height_mm + 2 * lay.bleed_mm) + (lay.rows - 1) * lay.gutter_mm
             if need_w > paper.width_mm or need_h > paper.height_mm:
                 raise ValueError(f"layout {lay.id!r}: {lay.columns}x{lay.rows} cards do not fit on {lay.paper}")
-        ids = {lay.id for lay in self.layouts}
-        for size, lay_id in self.default_layouts.items():
-            if lay_id not in ids:
-                raise ValueError(f"default_layouts.{size}: unknown layout {lay_id!r}")
+        by_id = {lay.id: lay for lay in self.layouts}
+        if len(by_id) != len(self.layouts):
+            raise ValueError("two layouts have the same id")
+        for size, choices in self.default_layouts.items():
+            if size not in self.card_sizes:
+                raise ValueError(f"default_layouts: unknown card size {size!r}")
+            for paper, lay_id in choices.items():
+                if lay_id not in by_id:
+                    raise ValueError(f"default_layouts.{size}.{paper}: unknown layout {lay_id!r}")
+                if by_id[lay_id].card != size:
+                    raise ValueError(f"default_layouts.{size}.{paper}: layout {lay_id!r} is for {by_id[lay_id].card} cards")
         return self
 
     def layout(self, layout_id: str) -> Layout:
         for lay in self.layouts:
             if lay.id == layout_id:
                 return lay
-        raise KeyError(layout_id)
+        from sheets.errors import SheetsError  # noqa: PLC0415
+
+        raise SheetsError(f"unknown layout {layout_id!r}; the layouts are: {', '.join(lay.id for lay in self.layouts)}")
+
+    def default_layout(self, size: str, paper: str) -> Layout:
+        """The layout a card set of `size` uses on `paper` when no --layout is given."""
+        from sheets.errors import SheetsError  # noqa: PLC0415
+
+        if size not in self.card_sizes:
+            raise SheetsError(f"unknown card size {size!r}; the sizes are: {', '.join(self.card_sizes)}")
+        choices = self.default_layouts.get(size, {})
+        if paper not in choices:
+            raise SheetsError(f"no default layout for {size} cards on {paper} paper; "
+                              f"give --layout (see `sheets layouts`)")
+        return self.layout(choices[paper])
 
 
 # -- trackers --------------------------------------------------------------
+def summary_text(template: str, **values: int) -> str:
+    """A tracker's `summary`, rendered as a sandboxed Jinja template over plain numbers.
+
+    Content may compute with the numbers (`{{ units // 2 }}`) but can reach nothing
+    else: the sandbox blocks attribute tricks and an unknown name is an error.
+    """
+    import jinja2  # noqa: PLC0415
+    from jinja2.sandbox import SandboxedEnvironment  # noqa: PLC0415
+
+    env = SandboxedEnvironment(undefined=jinja2.StrictUndefined, autoescape=False)
+    try:
+        return env.from_string(template).render(**values)
+    except jinja2.TemplateSyntaxError as exc:
+        raise ValueError(f"summary: template syntax error: {exc.message}") from None
+    except Exception as exc:  # noqa: BLE001 - any failure of content's expression is a content error
+        known = ", ".join(values)
+        raise ValueError(f"summary: {type(exc).__name__}: {exc} (the names known here are {known})") from None
+
+
+def _check_position(key: str, pos: int, boxes: int) -> int:
+    """1-based box position; negative counts from the end (-1 is the last box)."""
+    resolved = pos + boxes + 1 if pos < 0 else pos
+    if pos == 0 or not 1 <= resolved <= boxes:
+        raise ValueError(f"{key}: position {pos} is outside 1..{boxes} (or -{boxes}..-1 counting from the end)")
+    return resolved
+
+
 class BoxTracker(Strict):
     """Rows of units, each with groups of boxes (e.g. a team of soldiers)."""
 
@@ -123,22 +172,32 @@ class BoxTracker(Strict):
     groups: int = Field(1, ge=1, le=50)
     boxes: int = Field(ge=1, le=50)
     box_labels: list[str] = []
-    circles: list[int] = []
-    premarked: list[int] = []
+    circles: list[int] = []     # box positions drawn as circles, 1-based; -1 is the last box
+    premarked: list[int] = []   # box positions already filled in
     notes: bool = True
-    names: list[str] = []  # designations to roll for units (optional)
-    summary: str | None = None  # Jinja expression text, e.g. "MCP {{ units // 2 }}"
+    names: list[Annotated[str, Field(min_length=1)]] = []  # designations `--names` rolls for units
+    summary: str | None = None  # Jinja text over units, groups, boxes, e.g. "MCP {{ units // 2 }}"
     footer: str | None = None
 
     @model_validator(mode="after")
     def _positions(self):
         for key in ("circles", "premarked"):
             for pos in getattr(self, key):
-                if not 1 <= pos <= self.boxes:
-                    raise ValueError(f"{key}: position {pos} is outside 1..{self.boxes}")
+                _check_position(key, pos, self.boxes)
         if self.box_labels and len(self.box_labels) != self.boxes:
             raise ValueError(f"box_labels has {len(self.box_labels)} labels for {self.boxes} boxes")
+        if self.summary is not None:
+            self.summary_text()
         return self
+
+    def positions(self, key: str) -> set[int]:
+        """The 1-based positions of `circles` or `premarked`, negatives resolved."""
+        return {_check_position(key, pos, self.boxes) for pos in getattr(self, key)}
+
+    def summary_text(self) -> str | None:
+        if self.summary is None:
+            return None
+        return summary_text(self.summary, units=self.units, groups=self.groups, boxes=self.boxes)
 
 
 class GridTracker(Strict):
@@ -149,16 +208,30 @@ class GridTracker(Strict):
     kind: Literal["grid"]
     columns: list[str]
     rows: int = Field(ge=1, le=200)
-    prefill: dict[str, str] = {}
-    summary: str | None = None
+    prefill: dict[str, str] = {}  # column -> text written in every row; "{n}" is the row number
+    summary: str | None = None    # Jinja text over rows and columns (the number of columns)
     footer: str | None = None
+
+    @field_validator("columns")
+    @classmethod
+    def _some_columns(cls, columns: list[str]) -> list[str]:
+        if not columns:
+            raise ValueError("a grid needs at least one column")
+        return columns
 
     @model_validator(mode="after")
     def _prefill_columns(self):
         for col in self.prefill:
             if col not in self.columns:
                 raise ValueError(f"prefill: {col!r} is not one of the columns")
+        if self.summary is not None:
+            self.summary_text()
         return self
+
+    def summary_text(self) -> str | None:
+        if self.summary is None:
+            return None
+        return summary_text(self.summary, rows=self.rows, columns=len(self.columns))
 
 
 TrackerKind = Union[BoxTracker, GridTracker]

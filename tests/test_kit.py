@@ -7,12 +7,14 @@ def test_kit_builds_every_section(cli, tmp_path):
     assert result.exit_code == 0, result
     kit = tmp_path / "kit"
     for name in ["regiment-soldier.pdf", "regiment-medic.pdf", "regiment-sniper.pdf", "regiment-operator.pdf",
-                 "regiment-random-squad.pdf", "regiment-reference.pdf"]:
+                 "regiment-random-squad.pdf", "regiment-reference.pdf", "wotw-log-sheet.pdf", "wotw-reference.pdf"]:
         assert (kit / name).is_file(), name
         assert f"{name}" in result.stdout
     assert pages(kit / "regiment-random-squad.pdf") == 8
     assert "seed 11 · soldier 4 of 4" in pdf_text(kit / "regiment-random-squad.pdf")
     assert "dice seed 11" in result.stdout
+    log = pdf_text(kit / "wotw-log-sheet.pdf")
+    assert "MISSION 1" in log and "seed 11" in log and "France 1944" in log
 
 
 def test_kit_is_deterministic_and_cached(cli, tmp_path):

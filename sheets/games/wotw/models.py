@@ -1,0 +1,202 @@
+"""Content models for The Way of the Warrior (see content/wotw/*.yaml headers)."""
+from __future__ import annotations
+
+from typing import Any, Literal, Union
+
+from pydantic import Field
+
+from sheets.blocks import Section
+from sheets.tables import RandomTable, TableRow
+from sheets.validation import Strict
+
+Range = Literal["short", "medium", "long"]
+Cover = Literal["light", "heavy"]
+Quality = Literal["V", "P", "G"]
+FF = Union[int, Literal["-"]]
+
+
+class TheatreTables(Strict):
+    steps: str
+    objective: str
+    events: str
+
+
+class TheatreWeather(Strict):
+    table: str
+    conditions: list[str]
+    text: str
+
+
+class Theatre(Strict):
+    id: str = Field(pattern=r"^[a-z0-9-]+$")
+    name: str
+    nations: list[str] = Field(min_length=2, max_length=2)
+    tables: TheatreTables
+    weather: TheatreWeather | None
+
+
+class Theatres(Strict):
+    rule: str
+    theatres: list[Theatre]
+
+
+class Recruit(Strict):
+    quality: Literal["Veteran", "Private", "Green"]
+    cp: int = Field(ge=0)
+    weapon: str
+    crew: int = Field(1, ge=1, le=3)
+
+
+class WeaponFF(Strict):
+    name: str
+    ff: str
+    short: FF
+    medium: FF
+    long: FF
+    notes: str = ""
+
+
+class Trait(Strict):
+    id: str
+    name: str
+    text: str
+
+
+class Nation(Strict):
+    id: str
+    name: str
+    max_team_size: int = Field(ge=1)
+    starting_cp: int = Field(ge=0)
+    medical_expertise_cp: int = Field(ge=0)
+    recruits: list[Recruit]
+    weapons: list[WeaponFF]
+    traits: list[Trait] = []
+
+    def weapon(self, name: str) -> WeaponFF | None:
+        key = name.strip().lower()
+        return next((w for w in self.weapons if w.name.lower() == key), None)
+
+
+class Teams(Strict):
+    nations: list[Nation]
+
+
+class Force(Strict):
+    weapon: str
+    quality: Quality
+    grenade: bool = False
+
+
+class Then(Strict):
+    table: str
+    count: str
+
+
+class Stage(Strict):
+    terrain: str
+    count: str
+
+
+class WotwRow(TableRow):
+    """One row of any WotW table; which payload keys a table needs is checked on load."""
+
+    steps: list[str] | None = None
+    then: Then | None = None
+    name: str | None = None
+    enemy: str | None = None
+    forces: list[Force] | None = None
+    range: Range | None = None
+    weather: str | None = None
+    text: str | None = None
+    airborne: bool | None = None
+    beachhead: bool | None = None
+    stages: list[Stage] | None = None
+
+
+class Tables(Strict):
+    tables: list[RandomTable[WotwRow]]
+
+
+class Event(Strict):
+    roll: str
+    text: str
+    patrol_modifier: int | None = None
+    forces: list[Force] | None = None
+    range: Range | None = None
+
+
+class Terrain(Strict):
+    name: str
+    abbr: str | None = None
+    cover: Cover | None
+    events: list[Event]
+    note: str | None = None
+
+
+class Place(Strict):
+    name: str
+    label: str
+    terrain: str | None
+    cover: Cover | None
+
+
+class EventGroup(Strict):
+    id: str
+    title: str
+    dice: Literal["2d6"]
+    default_range: Range
+    notes: list[str] = []
+    terrains: list[Terrain]
+    places: list[Place] = []
+
+
+class Events(Strict):
+    groups: list[EventGroup]
+
+
+class Morale(Strict):
+    test: str
+    values: dict[str, int]
+
+
+class Skill(Strict):
+    id: str
+    name: str
+    text: str
+    requires: list[str]
+
+
+class Skills(Strict):
+    cost_xp: int
+    list: list[Skill]
+
+
+class WeatherCondition(Strict):
+    id: str
+    name: str
+    combat_shift: int
+    patrol_modifier: int
+    roll_table: str | None
+    text: str
+
+
+class LogSheet(Strict):
+    title: str
+    roster_title: str | None
+    roster_columns: list[str]
+    roster_rows: int | None
+    track_title: str
+    track_columns: list[str]
+    track_rows: int | None
+
+
+class Rules(Strict):
+    title: str
+    sections: list[Section]
+    dice: dict[str, str]
+    morale: Morale
+    skills: Skills
+    weather_conditions: list[WeatherCondition]
+    campaign: dict[str, Any]
+    engineer: dict[str, Any]
+    log_sheet: LogSheet

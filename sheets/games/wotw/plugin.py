@@ -1,0 +1,170 @@
+"""The Way of the Warrior's plugin: loads and cross-checks its tables."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from sheets.games.wotw.models import Events, EventGroup, Nation, Rules, Tables, Teams, Terrain, Theatre, Theatres
+from sheets.library import FileLoader, GamePlugin
+from sheets.tables import RandomTable, parse_roll
+
+#: payload keys each kind of table needs (by table id or id prefix)
+REQUIRED = {
+    "steps": ("steps",),
+    "village": ("steps",),
+    "town": ("steps",),
+    "objective": ("name", "steps", "enemy", "range"),
+    "patrol": ("name", "enemy"),
+    "weather-": ("weather", "text"),
+    "airborne": ("airborne", "stages"),
+    "beachhead": ("beachhead", "stages"),
+}
+
+
+@dataclass
+class Resolved:
+    """What a step's terrain name means: its cover, events and where they come from."""
+
+    name: str
+    cover: str | None
+    terrain: Terrain | None  # the Event-table terrain whose events apply (None: none)
+
+
+@dataclass
+class WotwData:
+    theatres: Theatres
+    teams: Teams
+    tables: Tables
+    events: Events
+    rules: Rules
+    _tables: dict[str, RandomTable] = field(default_factory=dict)
+    _terrains: dict[tuple[str, str], Resolved] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self._tables = {t.id: t for t in self.tables.tables}
+        for group in self.events.groups:
+            for t in group.terrains:
+                self._terrains[(group.id, t.name)] = Resolved(t.name, t.cover, t)
+            for place in group.places:
+                terrain = next((t for t in group.terrains if t.name == place.terrain), None)
+                self._terrains[(group.id, place.name)] = Resolved(place.name, place.cover, terrain)
+
+    def table(self, table_id: str) -> RandomTable:
+        return self._tables[table_id]
+
+    def terrain(self, group: str, name: str) -> Resolved | None:
+        return self._terrains.get((group, name))
+
+    def group(self, group_id: str) -> EventGroup:
+        return next(g for g in self.events.groups if g.id == group_id)
+
+    def theatre(self, theatre_id: str) -> Theatre:
+        from sheets.errors import SheetsError  # noqa: PLC0415
+
+        for t in self.theatres.theatres:
+            if t.id == theatre_id:
+                return t
+        raise SheetsError(f"unknown theatre {theatre_id!r}; choose one of: {', '.join(t.id for t in self.theatres.theatres)}")
+
+    def nation(self, nation_id: str) -> Nation:
+        from sheets.errors import SheetsError  # noqa: PLC0415
+
+        for n in self.teams.nations:
+            if n.id == nation_id:
+                return n
+        raise SheetsError(f"unknown nation {nation_id!r}; choose one of: {', '.join(n.id for n in self.teams.nations)}")
+
+    def condition(self, condition_id: str):
+        return next((c for c in self.rules.weather_conditions if c.id == condition_id), None)
+
+
+def _check(files: FileLoader, data: WotwData) -> None:
+    """Coverage, payloads and cross references; every problem located."""
+    table_ids = {t.id for t in data.tables.tables}
+    group_ids = {g.id for g in data.events.groups}
+    for ti, table in enumerate(data.tables.tables):
+        for loc, message in table.coverage_problems():
+            files.problem("tables.yaml", ("tables", ti) + loc, message)
+        required = next((keys for prefix, keys in REQUIRED.items()
+                         if table.id == prefix or (prefix.endswith("-") and table.id.startswith(prefix))), ())
+        for ri, row in enumerate(table.rows):
+            for key in required:
+                if getattr(row, key) is None:
+                    files.problem("tables.yaml", ("tables", ti, "rows", ri), f"table {table.id!r} needs {key!r} in every row")
+            if row.then is not None and row.then.table not in table_ids:
+                files.problem("tables.yaml", ("tables", ti, "rows", ri, "then", "table"), f"unknown table {row.then.table!r}")
+    # every step name must be known in the event group it is looked up in
+    main_groups = {t.tables.events for t in data.theatres.theatres}
+    for ti, table in enumerate(data.tables.tables):
+        for ri, row in enumerate(table.rows):
+            names = [(("steps", si), s, None) for si, s in enumerate(row.steps or [])]
+            names += [(("stages", si, "terrain"), st.terrain, table.id) for si, st in enumerate(row.stages or [])]
+            for loc, name, group in names:
+                groups = [group] if group else sorted(main_groups)
+                for g in groups:
+                    if g in group_ids and data.terrain(g, name) is None:
+                        files.problem("tables.yaml", ("tables", ti, "rows", ri) + loc,
+                                      f"terrain {name!r} has no entry in events.yaml (group {g!r}): add it or a place with its cover")
+    for ti, theatre in enumerate(data.theatres.theatres):
+        for key in ("steps", "objective"):
+            if getattr(theatre.tables, key) not in table_ids:
+                files.problem("theatres.yaml", ("theatres", ti, "tables", key), f"unknown table {getattr(theatre.tables, key)!r}")
+        if theatre.tables.events not in group_ids:
+            files.problem("theatres.yaml", ("theatres", ti, "tables", "events"), f"unknown event group {theatre.tables.events!r}")
+        if theatre.weather and theatre.weather.table not in table_ids:
+            files.problem("theatres.yaml", ("theatres", ti, "weather", "table"), f"unknown table {theatre.weather.table!r}")
+        for ni, nation in enumerate(theatre.nations):
+            if nation not in {n.id for n in data.teams.nations}:
+                files.problem("theatres.yaml", ("theatres", ti, "nations", ni), f"unknown nation {nation!r} (teams.yaml)")
+    for gi, group in enumerate(data.events.groups):
+        for te, terrain in enumerate(group.terrains):
+            owner: dict[int, int] = {}
+            for ei, event in enumerate(terrain.events):
+                loc = ("groups", gi, "terrains", te, "events", ei, "roll")
+                try:
+                    covered = parse_roll(event.roll, group.dice)
+                except ValueError as exc:
+                    files.problem("events.yaml", loc, f"bad roll {event.roll!r}: {exc}")
+                    continue
+                for r in covered:
+                    if r in owner:
+                        files.problem("events.yaml", loc, f"{terrain.name}: result {r} has two events")
+                    owner[r] = ei
+    for ni, nation in enumerate(data.teams.nations):
+        for ri, recruit in enumerate(nation.recruits):
+            if nation.weapon(recruit.weapon) is None:
+                files.problem("teams.yaml", ("nations", ni, "recruits", ri, "weapon"),
+                              f"{nation.name} has no fire factors for {recruit.weapon!r}")
+
+
+class WotwPlugin(GamePlugin):
+    sheet_kinds = ("mission log sheets (sheets mission)",)
+
+    def load(self, files: FileLoader):
+        before = len(files.problems)
+        parts = dict(
+            theatres=files.model("theatres.yaml", Theatres),
+            teams=files.model("teams.yaml", Teams),
+            tables=files.model("tables.yaml", Tables),
+            events=files.model("events.yaml", Events),
+            rules=files.model("rules.yaml", Rules),
+        )
+        if len(files.problems) > before:
+            return None
+        data = WotwData(**parts)
+        _check(files, data)
+        if len(files.problems) > before:
+            return None
+        return data
+
+    def reference_sections(self, game):
+        from sheets.games.wotw.sheets import reference_parts  # noqa: PLC0415
+
+        return reference_parts(game)
+
+    def kit_sheets(self, game, options):
+        from sheets.games.wotw.sheets import kit_sheets  # noqa: PLC0415
+
+        return kit_sheets(game, options)
+
+
+plugin = WotwPlugin()
