@@ -57,51 +57,12 @@ def catalogue(content: Path | None = None) -> Catalogue:
     return cat
 
 
-def regiment_game(lib: Library) -> Game:
+def game_with_plugin(lib: Library, plugin: str) -> Game:
     for gid in lib.game_ids():
         game = lib.game(gid)
-        if game.info.plugin == "regiment":
+        if game.info.plugin == plugin:
             return game
-    raise SheetsError("the content folder has no game with playbooks")
-
-
-def make_playbook(name: str | None, *, character: Path | None = None, random: bool = False,
-                  count: int = 1, seed: int | None = None, dice: str | None = None,
-                  fillable: bool = False, paper: str = "a4", out: Path | None = None,
-                  content: Path | None = None) -> tuple[Path, str]:
-    """A blank, filled or random playbook PDF; returns (path, a note for the user)."""
-    from sheets.games.regiment.characters import resolve_character  # noqa: PLC0415
-    from sheets.games.regiment.sheets import blank_playbook, filled_playbooks, roll_squad  # noqa: PLC0415
-    from sheets.yaml_source import load_yaml  # noqa: PLC0415
-
-    lib = library(content)
-    game = regiment_game(lib)
-    if count < 1:
-        raise SheetsError("--count must be 1 or more")
-    random = random or count > 1 or seed is not None or dice is not None
-    if character is not None and random:
-        raise SheetsError("--character fills a playbook from a file; --random/--count/--seed/--dice roll one: use one or the other")
-    note = ""
-    if character is not None:
-        char = resolve_character(load_yaml(Path(character)), game.data)
-        if name is not None and game.data.playbook(name).id != char.playbook.id:
-            raise SheetsError(f"{character} is a {char.playbook.name}, not a {game.data.playbook(name).name}")
-        sheet = filled_playbooks(game, [char], f"regiment-{char.playbook.id}-{slug(char.name)}.pdf", paper, fillable)
-    elif random:
-        pb = game.data.playbook(name) if name else None
-        rolled = make_dice(seed, dice)
-        squad = roll_squad(game, rolled, count, pb)
-        stem = f"regiment-{pb.id if pb else 'squad'}-random"
-        stem += f"-{count}" if count > 1 else ""
-        stem += f"-seed{rolled.seed}" if rolled.seed is not None else "-dice"
-        sheet = filled_playbooks(game, squad, f"{stem}{'-fillable' if fillable else ''}.pdf", paper, fillable)
-        note = f"rolled with {rolled.describe}" + (f" (repeat with --seed {rolled.seed})" if rolled.seed is not None else "")
-    else:
-        if name is None:
-            raise SheetsError(f"name a playbook ({', '.join(game.data.playbooks)}) or give --character FILE")
-        sheet = blank_playbook(game, game.data.playbook(name), paper, fillable)
-    target = output.resolve_target(out, paths.default_output_dir(), sheet.filename)
-    return build_one(sheet, target), note
+    raise SheetsError(f"the content folder has no game with the {plugin!r} plugin")
 
 
 def reference_sheet(game: Game, paper: str = "a4") -> Sheet:
@@ -126,70 +87,6 @@ def make_reference(game_id: str, *, paper: str = "a4", out: Path | None = None,
     game = library(content).game(game_id)
     sheet = reference_sheet(game, paper)
     return build_one(sheet, output.resolve_target(out, paths.default_output_dir(), sheet.filename))
-
-
-def game_with_plugin(lib: Library, plugin: str) -> Game:
-    for gid in lib.game_ids():
-        game = lib.game(gid)
-        if game.info.plugin == plugin:
-            return game
-    raise SheetsError(f"the content folder has no game with the {plugin!r} plugin")
-
-
-@dataclass
-class MissionRequest:
-    theatre: str = "france-1944"
-    nation: str | None = None
-    airborne: bool = False
-    beachhead: bool = False
-    engineers: bool = False
-    strike_step: int | None = None
-    count: int = 1
-    seed: int | None = None
-    dice: str | None = None
-    team: Path | None = None
-    paper: str = "a4"
-
-
-def roll_missions(req: MissionRequest, content: Path | None = None):
-    """Phase one of `sheets mission`: the missions (and team), all dice rolled."""
-    from sheets.games.wotw.sheets import roll_missions as roll  # noqa: PLC0415
-
-    if req.count < 1:
-        raise SheetsError("--count must be 1 or more")
-    game = game_with_plugin(library(content), "wotw")
-    dice = make_dice(req.seed, req.dice)
-    missions = roll(game, dice, req.count, req.theatre, req.nation, airborne=req.airborne,
-                    beachhead=req.beachhead, engineers=req.engineers, strike_step=req.strike_step)
-    return game, missions
-
-
-def mission_json(req: MissionRequest, content: Path | None = None) -> str:
-    import json  # noqa: PLC0415
-
-    _, missions = roll_missions(req, content)
-    data = [m.as_json() for m in missions]
-    return json.dumps(data[0] if len(data) == 1 else data, indent=2, ensure_ascii=False)
-
-
-def make_mission(req: MissionRequest, out: Path | None = None, content: Path | None = None) -> tuple[Path, str]:
-    from sheets.games.wotw.sheets import log_sheet  # noqa: PLC0415
-    from sheets.games.wotw.team import resolve_team  # noqa: PLC0415
-    from sheets.yaml_source import load_yaml  # noqa: PLC0415
-
-    game, missions = roll_missions(req, content)
-    team = None
-    if req.team is not None:
-        campaign = game.data.rules.campaign
-        team = resolve_team(load_yaml(Path(req.team)), game.data.nation(missions[0].nation),
-                            int(campaign.get("min_team_size", 3)), int(campaign.get("grenades_per_soldier", 4)))
-    first = missions[0]
-    stem = f"wotw-{'campaign' if req.count > 1 else 'mission'}-{first.theatre}"
-    stem += f"-seed{first.seed}" if first.seed is not None else "-dice"
-    sheet = log_sheet(game, missions, f"{stem}.pdf", req.paper, team)
-    target = output.resolve_target(out, paths.default_output_dir(), sheet.filename)
-    note = f"rolled with {first.dice if first.seed is None else 'seed ' + str(first.seed)}"
-    return build_one(sheet, target), note
 
 
 def kit_sheets(lib: Library, seed: int, paper: str = "a4", games: list[str] | None = None) -> list[Sheet]:

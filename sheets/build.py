@@ -4,6 +4,10 @@ Two phases, the pelican way: callers first load content and roll every die
 into plain render contexts (`Sheet`s); only then does `build` render. PDFs are
 cached by a hash of their HTML (same HTML -> same bytes, so a cache hit is
 exact), and uncached PDFs are made in worker processes so both cores work.
+
+A sheet whose PDF is not WeasyPrint's output as is (n-up card sheets) names a
+`finish` step: WeasyPrint renders its HTML, then the step turns those pages into
+the final PDF, in the same worker. The step's `key` joins the cache key.
 """
 from __future__ import annotations
 
@@ -13,9 +17,22 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing import get_context
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Protocol
 
 from sheets import output, rendering
+
+
+class Finisher(Protocol):
+    """Turns the PDF WeasyPrint made of a sheet's HTML into the final PDF.
+
+    It runs in worker processes, so it must pickle; it must be deterministic; and
+    `key` must name everything that changes its output (it joins the cache key).
+    It may raise SheetsError (e.g. a card whose text does not fit).
+    """
+
+    key: str
+
+    def __call__(self, pdf: bytes) -> bytes: ...
 
 
 @dataclass
@@ -29,6 +46,7 @@ class Sheet:
     forms: bool = False
     label: str = ""
     html: str | None = field(default=None, repr=False)
+    finish: Finisher | None = None  # e.g. card imposition; None: WeasyPrint's PDF is the sheet
 
 
 @dataclass
@@ -45,33 +63,37 @@ def render_html(sheet: Sheet, override: Path | None = None) -> str:
     return sheet.html
 
 
-def _cache_key(html: str, forms: bool) -> str:
+def _cache_key(html: str, forms: bool, finish: Finisher | None = None) -> str:
     h = hashlib.sha256()
     h.update(rendering.weasyprint_version().encode())
     h.update(b"forms" if forms else b"flat")
+    if finish is not None:
+        h.update(b"finish:" + finish.key.encode("utf-8") + b"\0")
     h.update(html.encode("utf-8"))
     return h.hexdigest()
 
 
-def _pdf_worker(html: str, forms: bool) -> bytes:
+def _pdf_worker(html: str, forms: bool, finish: Finisher | None = None) -> bytes:
     """Runs in a spawned worker: imports WeasyPrint there, not in the parent."""
-    return rendering.html_to_pdf(html, forms=forms)
+    pdf = rendering.html_to_pdf(html, forms=forms)
+    return finish(pdf) if finish is not None else pdf
 
 
-def make_pdfs(htmls: list[tuple[str, bool]], workers: int | None = None,
+def make_pdfs(htmls: list[tuple], workers: int | None = None,
               on_done: Callable[[int], None] | None = None) -> list[bytes]:
-    """PDF bytes for each (html, forms), in order, using up to `workers` processes."""
-    results: list[bytes | None] = [None] * len(htmls)
+    """PDF bytes for each (html, forms[, finish]), in order, using up to `workers` processes."""
+    jobs = [(job[0], job[1], job[2] if len(job) > 2 else None) for job in htmls]
+    results: list[bytes | None] = [None] * len(jobs)
     workers = workers if workers is not None else min(os.cpu_count() or 1, 2)
-    if workers <= 1 or len(htmls) <= 1:
-        for i, (html, forms) in enumerate(htmls):
-            results[i] = rendering.html_to_pdf(html, forms=forms)
+    if workers <= 1 or len(jobs) <= 1:
+        for i, job in enumerate(jobs):
+            results[i] = _pdf_worker(*job)
             if on_done:
                 on_done(i)
         return results  # type: ignore[return-value]
     os.environ.setdefault("SOURCE_DATE_EPOCH", rendering.FIXED_EPOCH)
     with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")) as pool:
-        futures = {pool.submit(_pdf_worker, html, forms): i for i, (html, forms) in enumerate(htmls)}
+        futures = {pool.submit(_pdf_worker, *job): i for i, job in enumerate(jobs)}
         from concurrent.futures import as_completed  # noqa: PLC0415
 
         for future in as_completed(futures):
@@ -90,7 +112,7 @@ def build(sheets: list[Sheet], out_dir: Path, *, cache_dir: Path | None = None,
     htmls = [render_html(s, override) for s in sheets]
     pdfs: list[bytes | None] = [None] * len(sheets)
     cached = [False] * len(sheets)
-    keys = [_cache_key(h, s.forms) for h, s in zip(htmls, sheets)]
+    keys = [_cache_key(h, s.forms, s.finish) for h, s in zip(htmls, sheets)]
     if cache_dir is not None:
         for i, key in enumerate(keys):
             hit = cache_dir / f"{key}.pdf"
@@ -106,7 +128,7 @@ def build(sheets: list[Sheet], out_dir: Path, *, cache_dir: Path | None = None,
             s = sheets[todo[j]]
             progress(s.label or s.filename)
 
-    made = make_pdfs([(htmls[i], sheets[i].forms) for i in todo], workers, done)
+    made = make_pdfs([(htmls[i], sheets[i].forms, sheets[i].finish) for i in todo], workers, done)
     for i, pdf in zip(todo, made):
         pdfs[i] = pdf
         if cache_dir is not None:
@@ -121,5 +143,4 @@ def build(sheets: list[Sheet], out_dir: Path, *, cache_dir: Path | None = None,
 def build_one(sheet: Sheet, target: Path, override: Path | None = None) -> Path:
     """Render one sheet to `target` (atomic)."""
     html = render_html(sheet, override)
-    pdf = rendering.html_to_pdf(html, forms=sheet.forms)
-    return output.write_atomic(target, pdf)
+    return output.write_atomic(target, _pdf_worker(html, sheet.forms, sheet.finish))

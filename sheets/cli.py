@@ -112,9 +112,9 @@ def playbook(
     content: Optional[Path] = ContentOpt,
 ) -> None:
     """A Regiment playbook: blank, filled from --character, or rolled (--random)."""
-    from sheets import api  # noqa: PLC0415
+    from sheets.games.regiment.commands import make_playbook  # noqa: PLC0415
 
-    path, note = api.make_playbook(name, character=character, random=random, count=count, seed=seed,
+    path, note = make_playbook(name, character=character, random=random, count=count, seed=seed,
                                    dice=dice, fillable=fillable, paper=paper.value, out=output, content=content)
     if note:
         typer.echo(note)
@@ -156,7 +156,7 @@ def mission(
     content: Optional[Path] = ContentOpt,
 ) -> None:
     """Way of the Warrior: roll a mission briefing and print its log sheet."""
-    from sheets import api  # noqa: PLC0415
+    from sheets.games.wotw import commands as api  # noqa: PLC0415
 
     req = api.MissionRequest(theatre=theatre.value, nation=nation.value if nation else None, airborne=airborne,
                              beachhead=beachhead, engineers=engineers, strike_step=strike_step, count=count,

@@ -195,6 +195,13 @@ class Library:
         return problems
 
     # -- loading -----------------------------------------------------------
+    def _card_sizes(self) -> list[str] | None:
+        """The card sizes the print geometry defines (None if it does not load: reported apart)."""
+        try:
+            return list(self.geometry().card_sizes)
+        except ContentError:
+            return None
+
     def _load_game(self, folder: Path, problems: list[Problem]) -> Game | None:
         files = FileLoader(self.root, folder, problems)
         info = files.model("game.yaml", GameInfo)
@@ -215,6 +222,10 @@ class Library:
             if card_set is not None:
                 if card_set.id != Path(rel).stem:
                     files.problem(rel, ("id",), f"id {card_set.id!r} must equal the file name {Path(rel).stem!r}")
+                sizes = self._card_sizes()
+                if sizes is not None and card_set.size not in sizes:
+                    files.problem(rel, ("size",), f"unknown card size {card_set.size!r}; "
+                                                  f"the sizes in _print/layouts.yaml are: {', '.join(sizes)}")
                 game.card_sets[card_set.id] = card_set
         tracker_file = files.model("trackers.yaml", TrackerFile, required=False)
         if tracker_file is not None:

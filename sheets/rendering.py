@@ -11,10 +11,9 @@ from __future__ import annotations
 import logging
 import os
 import re
-import sys
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 import jinja2
 from markupsafe import Markup, escape

@@ -1,9 +1,19 @@
-"""The Regiment's GM material as generic cards: weapons, vehicles, battle plans."""
+"""The Regiment's GM material as generic cards: weapons, vehicles, battle plans.
+
+The rules live once in content (weapons.yaml, tags.yaml, vehicles.yaml,
+battle_plans.yaml, basic_moves.yaml); this module only arranges them as card sets,
+which the generic card core renders, checks and imposes.
+"""
 from __future__ import annotations
 
 import re
 
 from sheets.printables import CardSet
+
+#: card sizes chosen so that the longest card of each set passes the pre-flight
+WEAPON_CARD = "poker"
+VEHICLE_CARD = "poker"
+PLAN_CARD = "tarot"
 
 
 def tag_id(tag: str) -> str:
@@ -11,5 +21,108 @@ def tag_id(tag: str) -> str:
     return re.sub(r"^[#\d]+-?", "", tag.strip()).lower() or tag.strip().lower()
 
 
+def card_id(name: str) -> str:
+    """'Mortar, Light' -> 'mortar-light'."""
+    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+
+
+def ranges_text(ranges: list[str]) -> str | None:
+    """['near', 'far'] -> 'Near / Far' (as the seed prints 'near/far')."""
+    return " / ".join(r.capitalize() for r in ranges) or None
+
+
+def tag_term(printed: str, name: str) -> str:
+    """How a tag is named on a card: '2-crew' keeps its number, 'HEAT' gets its long name."""
+    return printed if printed[:1].isdigit() else name
+
+
+def weapon_cards(data) -> dict:
+    tags = {t.id: t for t in data.tags.tags} if data.tags else {}
+    cards = []
+    for category in data.weapons.categories:
+        for weapon in category.weapons:
+            blocks: list[dict] = []
+            if weapon.description:
+                blocks.append({"p": f"*{weapon.description}*"})
+            terms = []
+            for printed in weapon.tags:
+                tag = tags.get(tag_id(printed))
+                # an undefined tag prints with a dash (text None), never silently vanishes
+                terms.append({"term": f"{tag_term(printed, tag.name) if tag else printed}:",
+                              "text": tag.text if tag else None})
+            if terms:
+                blocks += [{"h": "Tags"}, {"terms": terms}]
+            else:
+                blocks.append({"p": "No tags."})
+            cards.append({
+                "id": card_id(weapon.name), "title": weapon.name, "subtitle": category.title,
+                "stats": [{"label": "Damage", "value": weapon.damage},
+                          {"label": "Range", "value": ranges_text(weapon.ranges)}],
+                "blocks": blocks,
+            })
+    return {"id": "weapons", "title": "Weapons", "size": WEAPON_CARD, "cards": cards}
+
+
+def _move(data, name: str):
+    for group in data.basic_moves.groups:
+        for move in group.moves:
+            if move.name.lower() == name.lower():
+                return move
+    return None
+
+
+def vehicle_cards(data) -> dict:
+    cards = []
+    for vehicle in data.vehicles.vehicles:
+        stats = [{"label": "Crew", "value": vehicle.crew}]
+        if vehicle.armor is not None:
+            stats += [{"label": facing.capitalize(), "value": getattr(vehicle.armor, facing)}
+                      for facing in ("front", "side", "rear", "top")]
+        else:
+            stats.append({"label": "Armor", "value": vehicle.armor_text})
+        lines = []
+        for w in vehicle.weapons:
+            mount = f"({w.mount}) " if w.mount else ""
+            detail = " · ".join(x for x in (w.damage or "—", "/".join(w.ranges), ", ".join(w.tags)) if x)
+            lines.append(f"{mount}**{w.name}** {detail}")
+        blocks: list[dict] = [{"h": "Weapons"}, {"list": lines}]
+        if vehicle.armor is not None:
+            blocks.append({"p": "**Armor** by facing: front, side, rear, top (badges above)."})
+        if vehicle.advantages:
+            blocks.append({"p": "**Advantages:** " + ", ".join(vehicle.advantages)})
+        cards.append({"id": card_id(vehicle.name), "title": vehicle.name, "subtitle": "Vehicle",
+                      "stats": stats, "blocks": blocks})
+    back: dict = {"title": "Vehicles", "subtitle": None, "blocks": [{"p": data.vehicles.intro}]}
+    attack = _move(data, "Attack a Vehicle")
+    if attack is not None:
+        back = {"title": attack.name, "subtitle": attack.roll_text,
+                "blocks": [{"p": attack.text}, *[b.model_dump(by_alias=True, exclude_none=True)
+                                                 for b in attack.extra_blocks]]}
+    return {"id": "vehicles", "title": "Vehicles", "size": VEHICLE_CARD, "back": back, "cards": cards}
+
+
+def battle_plan_cards(data) -> dict:
+    cards = []
+    for plan in data.battle_plans.plans:
+        cards.append({
+            "id": plan.id, "title": plan.name, "subtitle": "Battle plan",
+            "blocks": [{"p": f"**Goal:** {plan.goal}"},
+                       {"h": "Methods"}, {"list": plan.methods},
+                       {"h": "Considerations"}, {"list": plan.considerations}],
+        })
+    using = data.battle_plans.using
+    cards.append({"id": "using-battle-plans", "title": using.title, "subtitle": "Battle plans",
+                  "blocks": [b.model_dump(by_alias=True, exclude_none=True) for b in using.blocks]})
+    return {"id": "battle-plans", "title": "Battle plans", "size": PLAN_CARD, "cards": cards}
+
+
 def build_card_sets(data) -> dict[str, CardSet]:
-    return {}
+    """The GM card sets the loaded content supports (a missing file means no such set)."""
+    sets: dict[str, CardSet] = {}
+    if data.weapons is not None:
+        sets["weapons"] = CardSet.model_validate(weapon_cards(data))
+    if data.vehicles is not None:
+        sets["vehicles"] = CardSet.model_validate(vehicle_cards(data))
+    if data.battle_plans is not None:
+        sets["battle-plans"] = CardSet.model_validate(battle_plan_cards(data))
+    return sets

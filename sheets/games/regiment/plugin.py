@@ -6,7 +6,7 @@ from pathlib import Path
 
 from sheets.blocks import ReferenceDoc
 from sheets.games.regiment.models import (
-    BasicMoves, BattlePlans, Elements, GmMoves, Lists, Playbook, Tags, Vehicles, Weapons,
+    BasicMoves, BattlePlans, GmMoves, Lists, Playbook, Tags, Vehicles, Weapons,
 )
 from sheets.library import FileLoader, GamePlugin
 

@@ -1,0 +1,68 @@
+"""A new game is content plus (optional) templates: the core names no game."""
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from conftest import pdf_text, squash
+from sheets import paths
+
+SHEETS = Path(__file__).resolve().parent.parent / "sheets"
+FIXTURE = Path(__file__).resolve().parent / "data" / "fixture-content"
+
+
+def game_ids() -> list[str]:
+    return sorted(p.parent.name for p in paths.content_dir().glob("*/game.yaml"))
+
+
+def test_core_modules_name_no_game():
+    """Core = sheets/*.py except the CLI (whose command names are the contract) and sheets/games/."""
+    ids = game_ids()
+    assert {"regiment", "wotw", "downrange", "platoon", "masscombat"} <= set(ids)
+    offenders = []
+    for module in sorted(SHEETS.glob("*.py")):
+        if module.name == "cli.py":
+            continue
+        text = module.read_text().lower()
+        for gid in ids:
+            if re.search(rf"\b{gid}\b", text):
+                offenders.append(f"{module.name} names {gid}")
+    assert offenders == []
+
+
+def test_base_templates_name_no_game():
+    ids = game_ids()
+    for template in (paths.templates_dir() / "_base").iterdir():
+        text = template.read_text().lower()
+        assert not [gid for gid in ids if re.search(rf"\b{gid}\b", text)], template.name
+
+
+@pytest.fixture
+def fixture_content(tmp_path) -> Path:
+    """The bundled print geometry plus one made-up game."""
+    root = tmp_path / "content"
+    shutil.copytree(FIXTURE, root)
+    shutil.copytree(paths.content_dir() / "_print", root / "_print")
+    return root
+
+
+def test_fixture_game_validates_and_is_listed(cli, fixture_content):
+    assert cli("validate", "--content", fixture_content).exit_code == 0
+    listing = cli("list", "--content", fixture_content)
+    assert "skirmish" in listing.stdout and "Pocket Skirmish" in listing.stdout
+
+
+def test_fixture_game_reference_renders(cli, fixture_content, tmp_path):
+    result = cli("reference", "skirmish", "--content", fixture_content, "-o", tmp_path / "ref.pdf")
+    assert result.exit_code == 0, result
+    text = squash(pdf_text(tmp_path / "ref.pdf"))
+    assert "PocketSkirmish—Reference" in text
+    assert "Eachsideactivatesoneunitatatime." in text
+    assert "7—" in text  # the unknown value prints as a dash
+
+
+def test_fixture_game_in_the_kit(cli, fixture_content, tmp_path):
+    result = cli("kit", "--content", fixture_content, "--seed", "1", "-o", tmp_path / "kit")
+    assert result.exit_code == 0, result
+    assert (tmp_path / "kit" / "skirmish-reference.pdf").is_file()
