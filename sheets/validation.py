@@ -28,6 +28,11 @@ def _message(err: dict) -> str:
         return "unknown key (check the spelling; allowed keys are listed in the README)"
     if kind == "missing":
         return "required key is missing"
+    if kind in ("model_type", "model_attributes_type", "dict_type"):
+        got = err.get("input")
+        if got is None:
+            return "empty: a mapping of keys was expected"
+        return f"expected a mapping of keys (key: value), found {type(got).__name__} {str(got)[:40]!r}"
     msg = err.get("msg", "invalid value")
     msg = msg.removeprefix("Value error, ")
     return msg

@@ -69,8 +69,9 @@ def test_blank_playbook_has_the_vof_table(blank_pdfs, regiment, name):
         assert track in text
 
 
-def test_letter_paper(cli, tmp_path):
-    result = cli("playbook", "medic", "--paper", "letter", "-o", tmp_path / "m.pdf")
+@pytest.mark.parametrize("name", PLAYBOOKS)
+def test_letter_paper_filled_still_two_pages(cli, tmp_path, name):
+    result = cli("playbook", name, "--random", "--seed", "1", "--paper", "letter", "-o", tmp_path / "m.pdf")
     assert result.exit_code == 0, result
     assert page_size_mm(tmp_path / "m.pdf") == (215.9, 279.4)
     assert pages(tmp_path / "m.pdf") == 2
