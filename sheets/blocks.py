@@ -6,7 +6,7 @@ sections made of blocks, so a new game needs data, not code.
 """
 from __future__ import annotations
 
-from typing import Union
+from typing import Literal, Union
 
 from pydantic import Field, model_validator
 
@@ -74,8 +74,17 @@ class Section(Strict):
     blocks: list[Block]
 
 
+class RefLayout(Strict):
+    """How dense a reference prints: columns, type size, orientation (e.g. a one-page summary)."""
+
+    columns: int = Field(1, ge=1, le=4)
+    font_pt: float = Field(8, ge=5, le=12)
+    orientation: Literal["portrait", "landscape"] = "portrait"
+
+
 class ReferenceDoc(Strict):
     title: str
+    layout: RefLayout = RefLayout()
     sections: list[Section]
 
     @model_validator(mode="after")

@@ -65,11 +65,13 @@ def signed(value: int | None, zero: str = "=0") -> str:
     return f"+{value}" if value > 0 else (zero if value == 0 else str(value))
 
 
-def page_size(paper: str) -> str:
+def page_size(paper: str, landscape: bool = False) -> str:
     """CSS @page size for a paper name."""
     if paper not in PAPER_SIZES_MM:
         raise SheetsError(f"unknown paper {paper!r}; choose one of: {', '.join(PAPER_SIZES_MM)}")
     w, h = PAPER_SIZES_MM[paper]
+    if landscape:
+        w, h = h, w
     return f"{w}mm {h}mm"
 
 
