@@ -82,9 +82,28 @@ class RefLayout(Strict):
     orientation: Literal["portrait", "landscape"] = "portrait"
 
 
+class QuickRefCard(Strict):
+    """One quick-reference card made of some of the reference's sections."""
+
+    id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
+    title: str
+    sections: list[str] = Field(min_length=1)
+
+
+class QuickRefCards(Strict):
+    """Quick-reference cards cut from the reference document (a derived card set)."""
+
+    id: str = Field("quickref", pattern=r"^[a-z0-9][a-z0-9-]*$")
+    title: str
+    size: str = "half-page"
+    back_title: str | None = None
+    cards: list[QuickRefCard] = Field(min_length=1)
+
+
 class ReferenceDoc(Strict):
     title: str
     layout: RefLayout = RefLayout()
+    cards: QuickRefCards | None = None
     sections: list[Section]
 
     @model_validator(mode="after")
@@ -95,3 +114,6 @@ class ReferenceDoc(Strict):
                 raise ValueError(f"section id {s.id!r} is used twice")
             seen.add(s.id)
         return self
+
+    def section(self, section_id: str) -> Section | None:
+        return next((s for s in self.sections if s.id == section_id), None)

@@ -140,6 +140,33 @@ class Game:
         return kinds
 
 
+def _quickref_cards(reference: ReferenceDoc, files: FileLoader) -> CardSet | None:
+    """Cards cut from the reference: each card shows the sections it names, in order."""
+    from sheets.blocks import Block  # noqa: PLC0415
+    from sheets.printables import Card, CardBack  # noqa: PLC0415
+
+    spec = reference.cards
+    cards = []
+    ok = True
+    for ci, card in enumerate(spec.cards):
+        blocks: list[Block] = []
+        for si, section_id in enumerate(card.sections):
+            section = reference.section(section_id)
+            if section is None:
+                files.problem("reference.yaml", ("cards", "cards", ci, "sections", si),
+                              f"no section with id {section_id!r} in this file")
+                ok = False
+                continue
+            if len(card.sections) > 1:
+                blocks.append(Block(h=section.title))
+            blocks.extend(section.blocks)
+        cards.append(Card(id=card.id, title=card.title, blocks=blocks))
+    if not ok:
+        return None
+    back = CardBack(title=spec.back_title or reference.title, subtitle="Quick reference")
+    return CardSet(id=spec.id, title=spec.title, size=spec.size, back=back, cards=cards)
+
+
 def _load_plugin(name: str) -> GamePlugin:
     module = importlib.import_module(f"sheets.games.{name}")
     return module.plugin
@@ -217,6 +244,10 @@ class Library:
                 files.problem("game.yaml", ("plugin",), f"no game plugin named {info.plugin!r} in sheets.games")
         game = Game(info=info, folder=folder, plugin=plugin)
         game.reference = files.model("reference.yaml", ReferenceDoc, required=False)
+        if game.reference is not None and game.reference.cards is not None:
+            derived = _quickref_cards(game.reference, files)
+            if derived is not None:
+                game.card_sets[derived.id] = derived
         for rel in files.glob("cards/*.yaml"):
             card_set = files.model(rel, CardSet)
             if card_set is not None:
