@@ -70,13 +70,17 @@ def reference_sheet(game: Game, paper: str = "a4") -> Sheet:
     from sheets.rendering import page_size  # noqa: PLC0415
 
     parts: list[dict] = []
+    landscape = False
     if game.reference is not None:
-        parts.append({"kind": "doc", "title": game.reference.title, "sections": game.reference.sections})
+        layout = game.reference.layout
+        landscape = layout.orientation == "landscape"
+        parts.append({"kind": "doc", "title": game.reference.title, "sections": game.reference.sections,
+                      "layout": layout})
     if game.plugin is not None:
         parts += game.plugin.reference_sections(game)
     if not parts:
         raise SheetsError(f"{game.info.title} has no reference sheet (no reference.yaml)")
-    context = {"title": f"{game.info.title} reference", "page_size": page_size(paper), "parts": parts,
+    context = {"title": f"{game.info.title} reference", "page_size": page_size(paper, landscape), "parts": parts,
                "footer": f"{game.info.title} · reference · warsheets"}
     return Sheet(filename=f"{game.id}-reference.pdf", template="reference.html.j2", context=context,
                  game=game.id, label=f"{game.info.title} reference")
@@ -99,6 +103,7 @@ def kit_sheets(lib: Library, seed: int, paper: str = "a4", games: list[str] | No
             sheets += game.plugin.kit_sheets(game, options)
         if game.reference is not None or (game.plugin and game.plugin.reference_sections(game)):
             sheets.append(reference_sheet(game, paper))
+        sheets += table_sheets(lib, game, paper)
     return sheets
 
 
@@ -118,3 +123,118 @@ def make_kit(out_dir: Path | None = None, *, seed: int | None = None, paper: str
     tick = progress(len(sheets)) if progress else None
     cache = (out_dir / ".cache") if use_cache else None
     return build(sheets, out_dir, cache_dir=cache, progress=tick), seed
+
+
+# -- cards, trackers, tokens: generic, driven by what each game's content has ------
+def table_sheets(lib: Library, game: Game, paper: str = "a4") -> list[Sheet]:
+    """The kit's table material for a game: trackers, every card set, tokens (as it has them)."""
+    from sheets.cards import card_sheet  # noqa: PLC0415
+    from sheets.tokens import token_sheet  # noqa: PLC0415
+    from sheets.trackers import tracker_sheet  # noqa: PLC0415
+
+    sheets: list[Sheet] = []
+    if game.trackers:
+        sheets.append(tracker_sheet(game, list(game.trackers.values()), paper=paper))
+    for card_set in game.card_sets.values():
+        sheets.append(card_sheet(game, card_set, lib.geometry(), paper=paper))
+    if game.tokens is not None:
+        sheets.append(token_sheet(game, lib.geometry().papers[paper]))
+    return sheets
+
+
+def card_sheets(lib: Library, game: Game, which: str = "all", *, layout: str | None = None,
+                paper: str = "a4", backs: bool = False, duplex: str = "long",
+                crop_marks: bool | None = None) -> list[Sheet]:
+    from sheets.cards import card_sheet, pick_sets  # noqa: PLC0415
+
+    geometry = lib.geometry()
+    chosen = geometry.layout(layout) if layout is not None else None
+    return [card_sheet(game, s, geometry, layout=chosen, paper=paper, backs=backs, duplex=duplex,
+                       crop_marks=crop_marks) for s in pick_sets(game, which)]
+
+
+def make_cards(game_id: str, *, which: str = "all", layout: str | None = None, paper: str = "a4",
+               backs: bool = False, duplex: str = "long", crop_marks: bool | None = None,
+               out: Path | None = None, content: Path | None = None) -> list[Path]:
+    """One imposed PDF per card set; `-o` is a file for one set, a folder for several."""
+    lib = library(content)
+    sheets = card_sheets(lib, lib.game(game_id), which, layout=layout, paper=paper, backs=backs,
+                         duplex=duplex, crop_marks=crop_marks)
+    if out is not None and Path(out).suffix.lower() == ".pdf" and not Path(out).is_dir():
+        if len(sheets) > 1:
+            raise SheetsError(f"-o {out}: {len(sheets)} card sets make {len(sheets)} files; give a folder "
+                              f"(or one set with --set)")
+        return [build_one(sheets[0], Path(out))]
+    out_dir = Path(out) if out is not None else paths.default_output_dir()
+    return [b.path for b in build(sheets, out_dir)]
+
+
+@dataclass
+class LayoutRow:
+    id: str
+    description: str
+    paper: str
+    card: str
+    per_page: int
+    default_for: list[str]
+
+
+def layouts(content: Path | None = None) -> list[LayoutRow]:
+    """Every card layout the content defines (`sheets layouts`)."""
+    geometry = library(content).geometry()
+    defaults: dict[str, list[str]] = {}
+    for size, choices in geometry.default_layouts.items():
+        for paper, lay_id in choices.items():
+            defaults.setdefault(lay_id, []).append(f"{size} on {paper}")
+    return [LayoutRow(lay.id, lay.description, lay.paper, lay.card, lay.columns * lay.rows,
+                      defaults.get(lay.id, [])) for lay in geometry.layouts]
+
+
+def make_trackers(game_id: str, *, tracker: str | None = None, units: int | None = None,
+                  groups: int | None = None, boxes: int | None = None, names: bool = False,
+                  seed: int | None = None, dice: str | None = None, paper: str = "a4",
+                  out: Path | None = None, content: Path | None = None) -> tuple[Path, str]:
+    """A tracker sheet; numbers from content unless given; designations rolled with --names."""
+    from sheets.printables import BoxTracker  # noqa: PLC0415
+    from sheets.trackers import (  # noqa: PLC0415
+        Overrides, apply_overrides, pick_trackers, roll_designations, tracker_sheet,
+    )
+
+    game = library(content).game(game_id)
+    chosen = pick_trackers(game, tracker)
+    overrides = Overrides(units, groups, boxes)
+    if overrides.any() and len(chosen) > 1:
+        raise SheetsError(f"{game.info.title} has {len(chosen)} trackers ({', '.join(t.id for t in chosen)}): "
+                          f"name one with --tracker to change its numbers")
+    chosen = [apply_overrides(t, overrides) for t in chosen]
+    if (seed is not None or dice is not None) and not names:
+        raise SheetsError("--seed/--dice roll designations: add --names")
+    designations: dict[str, list[str]] = {}
+    note = origin = ""
+    if names:
+        rollable = [t for t in chosen if isinstance(t, BoxTracker)]
+        if not rollable:
+            raise SheetsError("--names rolls designations for units, and no chosen tracker has units")
+        rolled = make_dice(seed, dice)
+        for t in rollable:
+            designations[t.id] = roll_designations(t, rolled)
+        origin = rolled.describe
+        note = f"designations rolled with {origin}"
+        if rolled.seed is not None:
+            note += f" (repeat with --seed {rolled.seed})"
+    name = f"{game.id}-trackers" + (f"-{chosen[0].id}" if tracker else "") + (f"-{slug(origin)}" if origin else "")
+    name += ".pdf"
+    sheet = tracker_sheet(game, chosen, paper=paper, designations=designations, origin=origin, filename=name)
+    return build_one(sheet, output.resolve_target(out, paths.default_output_dir(), sheet.filename)), note
+
+
+def make_tokens(game_id: str, *, copies: int = 1, paper: str = "a4", out: Path | None = None,
+                content: Path | None = None) -> Path:
+    from sheets.tokens import token_sheet  # noqa: PLC0415
+
+    lib = library(content)
+    geometry = lib.geometry()
+    if paper not in geometry.papers:
+        raise SheetsError(f"unknown paper {paper!r}; choose one of: {', '.join(geometry.papers)}")
+    sheet = token_sheet(lib.game(game_id), geometry.papers[paper], copies)
+    return build_one(sheet, output.resolve_target(out, paths.default_output_dir(), sheet.filename))

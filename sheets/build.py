@@ -93,7 +93,9 @@ def make_pdfs(htmls: list[tuple], workers: int | None = None,
         return results  # type: ignore[return-value]
     os.environ.setdefault("SOURCE_DATE_EPOCH", rendering.FIXED_EPOCH)
     with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")) as pool:
-        futures = {pool.submit(_pdf_worker, *job): i for i, job in enumerate(jobs)}
+        # longest documents first, so that the workers finish at about the same time
+        order = sorted(range(len(jobs)), key=lambda i: -len(jobs[i][0]))
+        futures = {pool.submit(_pdf_worker, *jobs[i]): i for i in order}
         from concurrent.futures import as_completed  # noqa: PLC0415
 
         for future in as_completed(futures):

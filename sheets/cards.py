@@ -225,7 +225,8 @@ def preflight(reader, spec: Imposition) -> None:
         raise CardOverflowError("\n".join(problems) + "\nshorten the text or choose a bigger card size "
                                 "(`size:` in the card set, or --layout; see `sheets layouts`)")
     if total != len(wanted):
-        raise SheetsError(f"the card document of set {spec.set_id!r} has {total} pages for {len(wanted)} cards and backs")
+        raise SheetsError(f"the card document of set {spec.set_id!r} has {total} pages "
+                          f"for {len(wanted)} cards and backs")
     want_w, want_h = spec.grid.cell_w * MM, spec.grid.cell_h * MM
     for i, page in enumerate(reader.pages):
         box = page.mediabox
@@ -240,7 +241,8 @@ def _form_xobject(writer, page):
     from pypdf.generic import ArrayObject, DecodedStreamObject, FloatObject, NameObject  # noqa: PLC0415
 
     form = DecodedStreamObject()
-    form.set_data(page.get_contents().get_data())
+    contents = page.get_contents()
+    form.set_data(contents.get_data() if contents is not None else b"")
     form[NameObject("/Type")] = NameObject("/XObject")
     form[NameObject("/Subtype")] = NameObject("/Form")
     form[NameObject("/BBox")] = ArrayObject([FloatObject(float(v)) for v in page.mediabox])
@@ -350,6 +352,7 @@ def card_sheet(game: "Game", card_set: CardSet, geometry: PrintGeometry, *, layo
         "title": spec.title,
         "page_size": f"{grid.cell_w:g}mm {grid.cell_h:g}mm",
         "inset_mm": round(layout.bleed_mm + size.margin_mm, 3),
+        "margin_mm": size.margin_mm,
         "font_pt": size.font_pt,
         "card_h_mm": size.height_mm,
         "set_label": f"{game.info.title} · {card_set.title}",

@@ -214,6 +214,93 @@ def reference(
     wrote(api.make_reference(game, paper=paper.value, out=output, content=content))
 
 
+class Duplex(str, Enum):
+    long = "long"
+    short = "short"
+
+
+GameArg = typer.Argument(..., help="Game id (see `sheets list`).")
+
+
+@app.command()
+@user_errors
+def cards(
+    game: str = GameArg,
+    card_set: str = typer.Option("all", "--set", help="Card set id (see `sheets list`), or all: one PDF per set."),
+    layout: Optional[str] = typer.Option(None, "--layout", help="Card layout (see `sheets layouts`); "
+                                         "default: the set's card size on --paper."),
+    paper: Paper = PaperOpt,
+    backs: bool = typer.Option(False, "--backs", help="Add a page of card backs after each page of fronts."),
+    duplex: Duplex = typer.Option(Duplex.long, "--duplex", case_sensitive=False,
+                                  help="Which edge the printer flips on, so backs land behind their fronts."),
+    crop_marks: Optional[bool] = typer.Option(None, "--crop-marks/--no-crop-marks",
+                                              help="Crop marks outside the cut lines (default: as the layout says)."),
+    output: Optional[Path] = typer.Option(None, "-o", "--output",
+                                          help="Output file (.pdf, one set) or folder; default ./output/."),
+    content: Optional[Path] = ContentOpt,
+) -> None:
+    """Print-and-play cards, imposed n-up with crop marks (and backs for duplex)."""
+    from sheets import api  # noqa: PLC0415
+
+    for path in api.make_cards(game, which=card_set, layout=layout, paper=paper.value, backs=backs,
+                               duplex=duplex.value, crop_marks=crop_marks, out=output, content=content):
+        wrote(path)
+
+
+@app.command()
+@user_errors
+def layouts(content: Optional[Path] = ContentOpt) -> None:
+    """List the card layouts (paper, card size, cards per page) the content defines."""
+    from sheets import api  # noqa: PLC0415
+
+    for row in api.layouts(content):
+        default = f"  (default for {', '.join(row.default_for)})" if row.default_for else ""
+        typer.echo(f"{row.id:<20} {row.per_page:>2} {row.card} on {row.paper}: {row.description}{default}")
+
+
+@app.command()
+@user_errors
+def trackers(
+    game: str = GameArg,
+    tracker: Optional[str] = typer.Option(None, "--tracker", help="Tracker id (default: every tracker of the game)."),
+    units: Optional[int] = typer.Option(None, "--units", "--teams",
+                                        help="Units (rows) instead of the content's number."),
+    groups: Optional[int] = typer.Option(None, "--groups", "--soldiers",
+                                         help="Groups of boxes per unit (e.g. soldiers per team)."),
+    boxes: Optional[int] = typer.Option(None, "--boxes", "--strength",
+                                        help="Boxes per group (e.g. strength per soldier)."),
+    names: bool = typer.Option(False, "--names", help="Roll a designation for every unit."),
+    seed: Optional[int] = SeedOpt,
+    dice: Optional[str] = DiceOpt,
+    paper: Paper = PaperOpt,
+    output: Optional[Path] = OutOpt,
+    content: Optional[Path] = ContentOpt,
+) -> None:
+    """Trackers to tick off (NPC strength, squads, waves), drawn from numbers in content."""
+    from sheets import api  # noqa: PLC0415
+
+    path, note = api.make_trackers(game, tracker=tracker, units=units, groups=groups, boxes=boxes, names=names,
+                                   seed=seed, dice=dice, paper=paper.value, out=output, content=content)
+    if note:
+        typer.echo(note)
+    wrote(path)
+
+
+@app.command()
+@user_errors
+def tokens(
+    game: str = GameArg,
+    copies: int = typer.Option(1, "--copies", help="Print every token N times as often as content says."),
+    paper: Paper = PaperOpt,
+    output: Optional[Path] = OutOpt,
+    content: Optional[Path] = ContentOpt,
+) -> None:
+    """A sheet of round counters to cut out."""
+    from sheets import api  # noqa: PLC0415
+
+    wrote(api.make_tokens(game, copies=copies, paper=paper.value, out=output, content=content))
+
+
 def main() -> None:
     app()
 

@@ -109,7 +109,8 @@ class PrintGeometry(Strict):
                 if lay_id not in by_id:
                     raise ValueError(f"default_layouts.{size}.{paper}: unknown layout {lay_id!r}")
                 if by_id[lay_id].card != size:
-                    raise ValueError(f"default_layouts.{size}.{paper}: layout {lay_id!r} is for {by_id[lay_id].card} cards")
+                    raise ValueError(f"default_layouts.{size}.{paper}: layout {lay_id!r} "
+                                     f"is for {by_id[lay_id].card} cards")
         return self
 
     def layout(self, layout_id: str) -> Layout:

@@ -42,8 +42,11 @@ def _data_loc(loc: tuple, data: Any) -> tuple:
     """Drop the parts of a pydantic loc that are not in the data (union tags)."""
     out: list = []
     value = data
-    for part in loc:
+    for i, part in enumerate(loc):
         try:
+            if (isinstance(value, dict) and isinstance(part, str) and i + 1 < len(loc)
+                    and part in value.values() and not isinstance(value.get(part), (dict, list))):
+                continue  # a discriminated union's tag (kind: boxes), even when a key has its name
             if isinstance(value, dict) and part in value:
                 value = value[part]
                 out.append(part)

@@ -7,10 +7,13 @@ def test_kit_builds_every_section(cli, tmp_path):
     assert result.exit_code == 0, result
     kit = tmp_path / "kit"
     for name in ["regiment-soldier.pdf", "regiment-medic.pdf", "regiment-sniper.pdf", "regiment-operator.pdf",
-                 "regiment-random-squad.pdf", "regiment-reference.pdf", "wotw-log-sheet.pdf", "wotw-reference.pdf"]:
+                 "regiment-random-squad.pdf", "regiment-reference.pdf", "wotw-log-sheet.pdf", "wotw-reference.pdf",
+                 "regiment-trackers.pdf", "regiment-cards-weapons.pdf", "regiment-cards-vehicles.pdf",
+                 "regiment-cards-battle-plans.pdf"]:
         assert (kit / name).is_file(), name
         assert f"{name}" in result.stdout
     assert pages(kit / "regiment-random-squad.pdf") == 8
+    assert pages(kit / "regiment-trackers.pdf") == 1  # one page of NPC trackers
     assert "seed 11 · soldier 4 of 4" in pdf_text(kit / "regiment-random-squad.pdf")
     assert "dice seed 11" in result.stdout
     log = pdf_text(kit / "wotw-log-sheet.pdf")

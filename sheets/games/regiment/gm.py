@@ -74,30 +74,32 @@ def _move(data, name: str):
 def vehicle_cards(data) -> dict:
     cards = []
     for vehicle in data.vehicles.vehicles:
-        stats = [{"label": "Crew", "value": vehicle.crew}]
+        blocks: list[dict] = [{"h": "Armor"}]
         if vehicle.armor is not None:
-            stats += [{"label": facing.capitalize(), "value": getattr(vehicle.armor, facing)}
-                      for facing in ("front", "side", "rear", "top")]
+            facings = ("front", "side", "rear", "top")
+            blocks.append({"table": {"header": [f.capitalize() for f in facings],
+                                     "rows": [[getattr(vehicle.armor, f) for f in facings]]}})
         else:
-            stats.append({"label": "Armor", "value": vehicle.armor_text})
+            blocks.append({"p": vehicle.armor_text})
         lines = []
         for w in vehicle.weapons:
             mount = f"({w.mount}) " if w.mount else ""
             detail = " · ".join(x for x in (w.damage or "—", "/".join(w.ranges), ", ".join(w.tags)) if x)
             lines.append(f"{mount}**{w.name}** {detail}")
-        blocks: list[dict] = [{"h": "Weapons"}, {"list": lines}]
-        if vehicle.armor is not None:
-            blocks.append({"p": "**Armor** by facing: front, side, rear, top (badges above)."})
+        blocks += [{"h": "Weapons"}, {"list": lines}]
         if vehicle.advantages:
             blocks.append({"p": "**Advantages:** " + ", ".join(vehicle.advantages)})
         cards.append({"id": card_id(vehicle.name), "title": vehicle.name, "subtitle": "Vehicle",
-                      "stats": stats, "blocks": blocks})
-    back: dict = {"title": "Vehicles", "subtitle": None, "blocks": [{"p": data.vehicles.intro}]}
+                      "stats": [{"label": "Crew", "value": vehicle.crew}], "blocks": blocks})
+    # every vehicle's back: how to hurt it (the attack-a-vehicle move with its major and
+    # minor conditions, from basic_moves.yaml) and what armor means (vehicles.yaml)
+    back: dict = {"title": "Vehicles", "blocks": [{"p": data.vehicles.intro}]}
     attack = _move(data, "Attack a Vehicle")
     if attack is not None:
         back = {"title": attack.name, "subtitle": attack.roll_text,
-                "blocks": [{"p": attack.text}, *[b.model_dump(by_alias=True, exclude_none=True)
-                                                 for b in attack.extra_blocks]]}
+                "blocks": [{"p": attack.text},
+                           *[b.model_dump(by_alias=True, exclude_none=True) for b in attack.extra_blocks],
+                           {"p": data.vehicles.intro}]}
     return {"id": "vehicles", "title": "Vehicles", "size": VEHICLE_CARD, "back": back, "cards": cards}
 
 

@@ -9,6 +9,7 @@ from sheets.library import Game, KitOptions
 from sheets.rendering import page_size
 
 EQUIPMENT_LINES = 12
+NPC_TRACKER = "npc-strength"  # trackers.yaml: printed on the reference's NPC page too
 
 
 def playbook_entry(game: Game, pb: Playbook, char: Character | None, index: int, origin: str = "") -> dict:
@@ -86,8 +87,21 @@ def reference_pages(game: Game) -> list[dict]:
         sections = list(data.elements.sections)
         if data.tags is not None:
             terms = [Term(term=f"{t.name}:", text=t.text) for t in data.tags.tags]
-            sections.append(Section(id="weapon-tags", title="Weapon tags", blocks=[Block(terms=terms)]))
+            tags = Section(id="weapon-tags", title="Weapon tags", blocks=[Block(terms=terms)])
+            # where the seed prints them: right after the weapon ranges
+            after = next((i + 1 for i, s in enumerate(sections) if s.id == "weapon-ranges"), len(sections))
+            sections.insert(after, tags)
+        npcs = next((s for s in sections if s.id == "npcs"), None)
+        tracker = game.trackers.get(NPC_TRACKER)
+        if npcs is not None and tracker is not None:
+            sections.remove(npcs)
         parts.append({"kind": "doc", "title": data.elements.title, "sections": sections})
+        if npcs is not None and tracker is not None:
+            # the seed's NPC page: the rule, then the team strength tracks it says are "included below"
+            from sheets.trackers import TrackerPage  # noqa: PLC0415
+
+            page = TrackerPage(tracker.model_copy(update={"footer": None}), tracker.summary_text())
+            parts.append({"kind": "tracker", "title": "The Regiment: NPCs", "sections": [npcs], "tracker": page})
     if data.gm_moves is not None:
         parts.append({"kind": "gm_moves", "title": "The Regiment: GM Moves", "groups": data.gm_moves.groups})
     return parts
