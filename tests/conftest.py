@@ -72,6 +72,15 @@ def content_copy(tmp_path) -> Path:
     return target
 
 
+@pytest.fixture
+def fixture_content(tmp_path) -> Path:
+    """The bundled print geometry plus one made-up game (tests/data/fixture-content)."""
+    root = tmp_path / "fixture"
+    shutil.copytree(DATA / "fixture-content", root)
+    shutil.copytree(paths.content_dir() / "_print", root / "_print")
+    return root
+
+
 @pytest.fixture(scope="session")
 def library():
     from sheets.library import Library

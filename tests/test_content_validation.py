@@ -70,3 +70,16 @@ def test_missing_required_file(content_copy: Path):
     (content_copy / "regiment" / "lists.yaml").unlink()
     problems = Library(content_copy).validate()
     assert any(p.file.endswith("regiment/lists.yaml") and "required file is missing" in p.message for p in problems)
+
+
+def test_a_weapon_tag_without_a_definition_is_located(cli, content_copy: Path):
+    tags = content_copy / "regiment" / "tags.yaml"
+    text = tags.read_text()
+    tags.write_text(text.replace("id: suppress", "id: suppression", 1))
+    result = cli("validate", "--content", content_copy)
+    assert result.exit_code == 1
+    weapons = (content_copy / "regiment" / "weapons.yaml").read_text().splitlines()
+    lmg = next(i for i, line in enumerate(weapons, 1) if 'name: "LMG"' in line)
+    tags_line = next(i for i, line in enumerate(weapons[lmg:], lmg + 1) if "tags:" in line)
+    assert f"content/regiment/weapons.yaml:{tags_line}: categories[0].weapons[6].tags[1]: tag 'suppress' has no definition" in result.stderr
+    assert "content/regiment/vehicles.yaml:" in result.stderr and "tag 'suppress' has no definition" in result.stderr

@@ -1,15 +1,12 @@
 """A new game is content plus (optional) templates: the core names no game."""
 import re
-import shutil
 from pathlib import Path
 
-import pytest
 
 from conftest import pdf_text, squash
 from sheets import paths
 
 SHEETS = Path(__file__).resolve().parent.parent / "sheets"
-FIXTURE = Path(__file__).resolve().parent / "data" / "fixture-content"
 
 
 def game_ids() -> list[str]:
@@ -36,15 +33,6 @@ def test_base_templates_name_no_game():
     for template in (paths.templates_dir() / "_base").iterdir():
         text = template.read_text().lower()
         assert not [gid for gid in ids if re.search(rf"\b{gid}\b", text)], template.name
-
-
-@pytest.fixture
-def fixture_content(tmp_path) -> Path:
-    """The bundled print geometry plus one made-up game."""
-    root = tmp_path / "content"
-    shutil.copytree(FIXTURE, root)
-    shutil.copytree(paths.content_dir() / "_print", root / "_print")
-    return root
 
 
 def test_fixture_game_validates_and_is_listed(cli, fixture_content):

@@ -3,23 +3,12 @@ from __future__ import annotations
 
 import math
 import re
-import shutil
 from pathlib import Path
 
 import pytest
 
 from conftest import page_size_mm, pages, pdf_text, squash
-from sheets import paths
 
-FIXTURE = Path(__file__).resolve().parent / "data" / "fixture-content"
-
-
-@pytest.fixture
-def fixture_content(tmp_path) -> Path:
-    root = tmp_path / "fixture"
-    shutil.copytree(FIXTURE, root)
-    shutil.copytree(paths.content_dir() / "_print", root / "_print")
-    return root
 
 
 def token_html(content: Path, paper: str = "a4", copies: int = 1) -> str:

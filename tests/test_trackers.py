@@ -1,7 +1,6 @@
 """Trackers are drawn from numbers in content (and on the command line), not by hand."""
 from __future__ import annotations
 
-import shutil
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -9,9 +8,7 @@ import pypdf
 import pytest
 
 from conftest import pages, pdf_text, squash
-from sheets import paths
 
-FIXTURE = Path(__file__).resolve().parent / "data" / "fixture-content"
 
 
 class TrackerHTML(HTMLParser):
@@ -45,14 +42,6 @@ def tracker_html(game_id: str, content: Path | None = None, **numbers) -> Tracke
     parser = TrackerHTML()
     parser.feed(render_html(tracker_sheet(game, chosen)))
     return parser
-
-
-@pytest.fixture
-def fixture_content(tmp_path) -> Path:
-    root = tmp_path / "fixture"
-    shutil.copytree(FIXTURE, root)
-    shutil.copytree(paths.content_dir() / "_print", root / "_print")
-    return root
 
 
 def test_twelve_teams_of_five_soldiers_of_three(cli, tmp_path):

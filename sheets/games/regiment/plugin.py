@@ -69,19 +69,15 @@ class RegimentPlugin(GamePlugin):
         from sheets.games.regiment.gm import tag_id  # noqa: PLC0415
 
         known = {t.id for t in data.tags.tags}
-        for c, cat in enumerate(data.weapons.categories):
-            for w, weapon in enumerate(cat.weapons):
-                for t, tag in enumerate(weapon.tags):
-                    if tag_id(tag) not in known:
-                        files.problem("weapons.yaml", ("categories", c, "weapons", w, "tags", t),
-                                      f"tag {tag!r} has no definition in tags.yaml")
+        armed = [("weapons.yaml", ("categories", c, "weapons", w), weapon)
+                 for c, cat in enumerate(data.weapons.categories) for w, weapon in enumerate(cat.weapons)]
         if data.vehicles:
-            for v, vehicle in enumerate(data.vehicles.vehicles):
-                for w, weapon in enumerate(vehicle.weapons):
-                    for t, tag in enumerate(weapon.tags):
-                        if tag_id(tag) not in known:
-                            files.problem("vehicles.yaml", ("vehicles", v, "weapons", w, "tags", t),
-                                          f"tag {tag!r} has no definition in tags.yaml")
+            armed += [("vehicles.yaml", ("vehicles", v, "weapons", w), weapon)
+                      for v, vehicle in enumerate(data.vehicles.vehicles) for w, weapon in enumerate(vehicle.weapons)]
+        for file, loc, weapon in armed:
+            for t, tag in enumerate(weapon.tags):
+                if tag_id(tag) not in known:
+                    files.problem(file, loc + ("tags", t), f"tag {tag!r} has no definition in tags.yaml")
 
     def card_sets(self, game):
         from sheets.games.regiment.gm import build_card_sets  # noqa: PLC0415

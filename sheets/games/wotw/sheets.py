@@ -1,8 +1,6 @@
 """Render contexts for The Way of the Warrior: log sheets, campaign page, reference."""
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from sheets.blocks import Block, Section, TableBlock
 from sheets.build import Sheet
 from sheets.dice import Dice
@@ -14,20 +12,6 @@ from sheets.rendering import page_size
 KIT_THEATRE = "france-1944"
 
 
-def event_summary(data, step) -> list[tuple[str, str]]:
-    """The Event-table entries of a step's terrain, for the small print beside it."""
-    resolved = data.terrain(step.group, step.terrain)
-    if resolved is None or resolved.terrain is None:
-        return []
-    return [(e.roll, e.text) for e in resolved.terrain.events]
-
-
-@dataclass
-class LogOptions:
-    paper: str = "a4"
-    team: Team | None = None
-
-
 def mission_context(game: Game, mission: Mission, team: Team | None) -> dict:
     data = game.data
     nation, enemy = data.nation(mission.nation), data.nation(mission.enemy)
@@ -35,10 +19,11 @@ def mission_context(game: Game, mission: Mission, team: Team | None) -> dict:
     rows = []
     for i, step in enumerate(mission.track):
         last = i == len(mission.track) - 1
+        resolved = data.terrain(step.group, step.terrain)
+        terrain = resolved.terrain if resolved else None
         rows.append({"step": step, "last": last,
-                     "events": [] if last else event_summary(data, step),
-                     "note": data.terrain(step.group, step.terrain).terrain.note
-                     if data.terrain(step.group, step.terrain) and data.terrain(step.group, step.terrain).terrain else None})
+                     "events": [] if last or terrain is None else [(e.roll, e.text) for e in terrain.events],
+                     "note": terrain.note if terrain else None})
     roster_rows = max(nation.max_team_size, team.size if team else 0)
     return {
         "m": mission, "nation": nation, "enemy": enemy, "condition": condition, "rows": rows,
