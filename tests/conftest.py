@@ -91,3 +91,8 @@ def library():
 @pytest.fixture(scope="session")
 def regiment(library):
     return library.game("regiment")
+
+
+def pytest_addoption(parser):
+    parser.addoption("--update-golden", action="store_true", default=False,
+                     help="rewrite tests/golden/*.html from the current templates and content")
