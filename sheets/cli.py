@@ -302,7 +302,14 @@ def tokens(
 
 
 def main() -> None:
-    app()
+    try:
+        app()
+    except SystemExit as exc:
+        # Click reports a bad option value or a missing argument with exit code 2; like
+        # every other bad input, that is exit code 1 here.
+        if exc.code == 2:
+            raise SystemExit(1) from None
+        raise
 
 
 if __name__ == "__main__":

@@ -64,3 +64,11 @@ def test_no_css_is_dropped_by_weasyprint(regiment):
     before = len(rendering.render_warnings())
     rendering.html_to_pdf(render_html(blank_playbook(regiment, regiment.data.playbook("operator"))))
     assert rendering.render_warnings()[before:] == []
+
+
+def test_a_bad_option_value_is_exit_code_1_with_a_message():
+    out = subprocess.run([sys.executable, "-m", "sheets", "mission", "--theatre", "mars"],
+                         capture_output=True, text=True)
+    assert out.returncode == 1
+    assert "Invalid value for '--theatre'" in out.stderr and "france-1944" in out.stderr
+    assert "Traceback" not in out.stderr

@@ -235,6 +235,10 @@ def test_log_sheet_prints_events_beside_steps(cli, tmp_path):
     assert squash("Cliff none 4 Patrol (+1)") in flat
     assert "Howthismissionwasrolled" in flat
     assert squash("steps 1·6 → 16 (row 14-16): Road, Cliff, Hill Top") in flat
+    # the fire factors of both sides, so the player needs no other sheet at the table
+    assert squash("Fire factors: German (you)").upper() in flat.upper()
+    assert squash("Fire factors: Russian (enemy)").upper() in flat.upper()
+    assert squash("Five-man fire group: Russians can create a Fire Group with 5 soldiers.") in flat
 
 
 def test_campaign_rolls_consecutive_missions(cli, tmp_path):
