@@ -35,3 +35,16 @@ def test_kit_unknown_game(cli, tmp_path):
     result = cli("kit", "--game", "chess", "-o", tmp_path / "k")
     assert result.exit_code == 1
     assert "unknown game 'chess'" in result.stderr
+
+
+def test_letter_kit_is_letter_on_every_page(cli, tmp_path):
+    import pypdf
+
+    result = cli("kit", "--seed", "2", "--paper", "letter", "--no-cache", "-o", tmp_path / "kit")
+    assert result.exit_code == 0, result
+    files = sorted((tmp_path / "kit").glob("*.pdf"))
+    assert len(files) >= 20
+    for pdf in files:
+        for page in pypdf.PdfReader(str(pdf)).pages:
+            size = sorted(round(float(v) * 25.4 / 72, 1) for v in (page.mediabox.width, page.mediabox.height))
+            assert size == [215.9, 279.4], pdf.name
