@@ -150,3 +150,14 @@ def test_random_characters_are_always_legal(regiment):
                 record["stats"] = ch.stats
             again = resolve_character(parse_yaml(yaml.safe_dump(record), "rolled.yaml"), regiment.data)
             assert again.stats == ch.stats
+
+
+def test_the_bundled_example_characters_are_valid(regiment):
+    from sheets import paths
+    from sheets.games.regiment.characters import resolve_character
+    from sheets.yaml_source import load_yaml
+
+    examples = sorted((paths.content_dir() / "regiment" / "characters").glob("*.yaml"))
+    assert len(examples) >= 2
+    for path in examples:
+        assert resolve_character(load_yaml(path), regiment.data).name

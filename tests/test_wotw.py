@@ -292,3 +292,13 @@ def test_reference_sheet(cli, tmp_path):
     for needle in ["Firetable", "Patroltable", "Sequence", "Sharpshooter", "Morale", "Event table (Europe)",
                    "Teamtable:German", "Teamtable:Russian", "AssaultRifle321", "Five-manfiregroup"]:
         assert squash(needle).lower() in flat.lower(), needle
+
+
+def test_the_bundled_example_team_is_valid(wotw):
+    from sheets import paths
+    from sheets.games.wotw.team import resolve_team
+    from sheets.yaml_source import load_yaml
+
+    team = resolve_team(load_yaml(paths.content_dir() / "wotw" / "examples" / "german-team.yaml"),
+                        wotw.data.nation("german"))
+    assert team.size == 4 and team.cp_spent == 5 and team.cp_saved == 0
