@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+from functools import lru_cache
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing import get_context
@@ -53,19 +54,23 @@ class Sheet:
 class Built:
     sheet: Sheet
     path: Path
-    pages: int | None = None
-    cached: bool = False
+    cached: bool = False  # taken from the cache, not rendered again
 
 
-def render_html(sheet: Sheet, override: Path | None = None) -> str:
+def render_html(sheet: Sheet) -> str:
     if sheet.html is None:
-        sheet.html = rendering.render_html(sheet.template, sheet.context, sheet.game, override)
+        sheet.html = rendering.render_html(sheet.template, sheet.context, sheet.game)
     return sheet.html
+
+
+@lru_cache(maxsize=1)
+def _engine_version() -> str:
+    return rendering.weasyprint_version()
 
 
 def _cache_key(html: str, forms: bool, finish: Finisher | None = None) -> str:
     h = hashlib.sha256()
-    h.update(rendering.weasyprint_version().encode())
+    h.update(_engine_version().encode())
     h.update(b"forms" if forms else b"flat")
     if finish is not None:
         h.update(b"finish:" + finish.key.encode("utf-8") + b"\0")
@@ -79,10 +84,12 @@ def _pdf_worker(html: str, forms: bool, finish: Finisher | None = None) -> bytes
     return finish(pdf) if finish is not None else pdf
 
 
-def make_pdfs(htmls: list[tuple], workers: int | None = None,
+Job = tuple[str, bool, "Finisher | None"]  # html, forms, finish step
+
+
+def make_pdfs(jobs: list[Job], workers: int | None = None,
               on_done: Callable[[int], None] | None = None) -> list[bytes]:
-    """PDF bytes for each (html, forms[, finish]), in order, using up to `workers` processes."""
-    jobs = [(job[0], job[1], job[2] if len(job) > 2 else None) for job in htmls]
+    """PDF bytes for each job, in order, using up to `workers` processes."""
     results: list[bytes | None] = [None] * len(jobs)
     workers = workers if workers is not None else min(os.cpu_count() or 1, 2)
     if workers <= 1 or len(jobs) <= 1:
@@ -107,11 +114,10 @@ def make_pdfs(htmls: list[tuple], workers: int | None = None,
 
 
 def build(sheets: list[Sheet], out_dir: Path, *, cache_dir: Path | None = None,
-          workers: int | None = None, progress: Callable[[str], None] | None = None,
-          override: Path | None = None) -> list[Built]:
+          workers: int | None = None, progress: Callable[[str], None] | None = None) -> list[Built]:
     """Render every sheet and write it atomically into `out_dir`."""
     output.ensure_dir(out_dir)
-    htmls = [render_html(s, override) for s in sheets]
+    htmls = [render_html(s) for s in sheets]
     pdfs: list[bytes | None] = [None] * len(sheets)
     cached = [False] * len(sheets)
     keys = [_cache_key(h, s.forms, s.finish) for h, s in zip(htmls, sheets)]
@@ -142,7 +148,7 @@ def build(sheets: list[Sheet], out_dir: Path, *, cache_dir: Path | None = None,
     return results
 
 
-def build_one(sheet: Sheet, target: Path, override: Path | None = None) -> Path:
+def build_one(sheet: Sheet, target: Path) -> Path:
     """Render one sheet to `target` (atomic)."""
-    html = render_html(sheet, override)
+    html = render_html(sheet)
     return output.write_atomic(target, _pdf_worker(html, sheet.forms, sheet.finish))

@@ -197,7 +197,9 @@ def kit(
                                         progress=start, use_cache=not no_cache)
     for b in built:
         wrote(b.path)
-    typer.echo(f"kit: {len(built)} files, dice seed {used_seed} (repeat with --seed {used_seed})")
+    unchanged = sum(b.cached for b in built)
+    reused = f" ({unchanged} unchanged, taken from the cache)" if unchanged else ""
+    typer.echo(f"kit: {len(built)} files{reused}, dice seed {used_seed} (repeat with --seed {used_seed})")
 
 
 @app.command()

@@ -84,8 +84,9 @@ class FileLoader:
 class GamePlugin:
     """What a game adds beyond generic content. Subclasses override the hooks."""
 
-    #: extra sheet kinds the plugin makes (shown by `sheets list`)
-    sheet_kinds: tuple[str, ...] = ()
+    def sheet_kinds(self, game: "Game") -> list[str]:
+        """Extra sheet kinds the plugin makes (shown by `sheets list`)."""
+        return []
 
     def load(self, files: FileLoader) -> Any:
         """Load and validate the game's own files; record problems in `files`."""
@@ -136,7 +137,7 @@ class Game:
         if self.tokens is not None:
             kinds.append("tokens")
         if self.plugin:
-            kinds = list(self.plugin.sheet_kinds) + kinds
+            kinds = self.plugin.sheet_kinds(self) + kinds
         return kinds
 
 

@@ -53,11 +53,6 @@ def plain(text: Any) -> str:
     return str(text).replace("**", "").replace("*", "")
 
 
-def dash(value: Any) -> Any:
-    """Unknown values (None) print as an em dash."""
-    return "—" if value is None or value == "" and False else value
-
-
 def signed(value: int | None, zero: str = "=0") -> str:
     """+2 / =0 / -1, as the playbooks print stats (`zero` for how 0 reads)."""
     if value is None:

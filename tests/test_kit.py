@@ -24,7 +24,9 @@ def test_kit_is_deterministic_and_cached(cli, tmp_path):
     assert cli("kit", "--seed", "5", "--game", "regiment", "-o", tmp_path / "a").exit_code == 0
     first = {p.name: p.read_bytes() for p in (tmp_path / "a").glob("*.pdf")}
     # a second build reuses the cache and gives the same bytes
-    assert cli("kit", "--seed", "5", "--game", "regiment", "-o", tmp_path / "a").exit_code == 0
+    again = cli("kit", "--seed", "5", "--game", "regiment", "-o", tmp_path / "a")
+    assert again.exit_code == 0
+    assert f"kit: {len(first)} files ({len(first)} unchanged, taken from the cache)" in again.stdout
     assert {p.name: p.read_bytes() for p in (tmp_path / "a").glob("*.pdf")} == first
     # a fresh folder without cache renders again: still the same bytes
     assert cli("kit", "--seed", "5", "--game", "regiment", "--no-cache", "-o", tmp_path / "b").exit_code == 0

@@ -34,7 +34,8 @@ class RegimentData:
 
 
 class RegimentPlugin(GamePlugin):
-    sheet_kinds = ("playbooks (" + ", ".join(["soldier", "medic", "sniper", "operator"]) + ")",)
+    def sheet_kinds(self, game):
+        return [f"playbooks ({', '.join(game.data.playbooks)})"]
 
     def load(self, files: FileLoader):
         before = len(files.problems)

@@ -137,7 +137,9 @@ def _check(files: FileLoader, data: WotwData) -> None:
 
 
 class WotwPlugin(GamePlugin):
-    sheet_kinds = ("mission log sheets (sheets mission)",)
+    def sheet_kinds(self, game):
+        theatres = ", ".join(t.id for t in game.data.theatres.theatres)
+        return [f"mission log sheets (sheets mission; theatres {theatres})"]
 
     def load(self, files: FileLoader):
         before = len(files.problems)
