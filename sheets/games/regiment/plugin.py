@@ -34,6 +34,8 @@ class RegimentData:
 
 
 class RegimentPlugin(GamePlugin):
+    extra_files = ("characters/*.yaml",)  # examples, read by their own commands and tests
+
     def sheet_kinds(self, game):
         return [f"playbooks ({', '.join(game.data.playbooks)})"]
 
