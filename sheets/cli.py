@@ -14,6 +14,8 @@ from typing import Optional
 
 import typer
 
+from sheets import limits
+
 app = typer.Typer(
     name="sheets",
     help="Print-and-play sheets for tabletop war games: playbooks, mission logs, cards, trackers.\n\n"
@@ -39,10 +41,17 @@ def user_errors(func):
 
     @functools.wraps(func)
     def wrapper(*args, **kwargs):
+        from sheets.dice import forget_scripted, unused_dice  # noqa: PLC0415
         from sheets.errors import SheetsError  # noqa: PLC0415
 
+        forget_scripted()
         try:
-            return func(*args, **kwargs)
+            result = func(*args, **kwargs)
+            left = unused_dice()
+            if left:
+                typer.echo(f"warning: {left} of the dice given with --dice {'was' if left == 1 else 'were'} "
+                           f"not used (the rolls needed fewer)", err=True)
+            return result
         except SheetsError as exc:
             _err(str(exc))
             raise typer.Exit(1) from None
@@ -67,8 +76,10 @@ def _show(path: Path) -> str:
 ContentOpt = typer.Option(None, "--content", help="Content folder to use instead of the bundled one (homebrew).",
                           exists=False, file_okay=False)
 OutOpt = typer.Option(None, "-o", "--output", help="Output file (.pdf) or folder; default ./output/.")
-SeedOpt = typer.Option(None, "--seed", help="Seed for the dice; the same seed gives the same sheet.")
-DiceOpt = typer.Option(None, "--dice", help="Replay dice rolled at the table, in order, e.g. 3,5,1.")
+SeedOpt = typer.Option(None, "--seed", min=0, max=limits.MAX_SEED,
+                       help="Seed for the dice; the same seed gives the same sheet.")
+DiceOpt = typer.Option(None, "--dice", help="Replay dice rolled at the table, in order, e.g. 3,5,1 "
+                       f"(ASCII digits, at most {limits.MAX_DICE} dice).")
 PaperOpt = typer.Option(Paper.a4, "--paper", help="Paper size.", case_sensitive=False)
 
 
@@ -103,7 +114,8 @@ def playbook(
     name: Optional[str] = typer.Argument(None, help="Playbook: soldier, medic, sniper or operator."),
     character: Optional[Path] = typer.Option(None, "--character", "-c", help="Character file (YAML) to fill the playbook from."),
     random: bool = typer.Option(False, "--random", help="Roll a random legal character."),
-    count: int = typer.Option(1, "--count", "-n", help="Roll a squad of N soldiers (one playbook each, one PDF)."),
+    count: int = typer.Option(1, "--count", "-n", min=1, max=limits.MAX_SOLDIERS,
+                              help="Roll a squad of N soldiers (one playbook each, one PDF)."),
     seed: Optional[int] = SeedOpt,
     dice: Optional[str] = DiceOpt,
     fillable: bool = typer.Option(False, "--fillable", help="Make every write-in and checkbox a PDF form field."),
@@ -145,10 +157,12 @@ def mission(
     airborne: bool = typer.Option(False, "--airborne", help="Optional rule #1: roll for an airborne mission."),
     beachhead: bool = typer.Option(False, "--beachhead", help="Optional rule #2: roll for a beachhead mission."),
     engineers: bool = typer.Option(False, "--engineers", help="Optional rule #3: an Engineer may strike one step."),
-    strike_step: Optional[int] = typer.Option(None, "--strike-step", help="With --engineers: the step to strike."),
+    strike_step: Optional[int] = typer.Option(None, "--strike-step", min=1, max=limits.MAX_STEP,
+                                              help="With --engineers: the step to strike."),
     seed: Optional[int] = SeedOpt,
     dice: Optional[str] = DiceOpt,
-    count: int = typer.Option(1, "--count", "-n", help="Roll a campaign of N missions (one PDF, plus a campaign page)."),
+    count: int = typer.Option(1, "--count", "-n", min=1, max=limits.MAX_MISSIONS,
+                              help="Roll a campaign of N missions (one PDF, plus a campaign page)."),
     team: Optional[Path] = typer.Option(None, "--team", help="Team file (YAML) to fill the roster from."),
     as_json: bool = typer.Option(False, "--json", help="Print the briefing as JSON instead of writing a PDF."),
     paper: Paper = PaperOpt,
@@ -265,12 +279,13 @@ def layouts(content: Optional[Path] = ContentOpt) -> None:
 def trackers(
     game: str = GameArg,
     tracker: Optional[str] = typer.Option(None, "--tracker", help="Tracker id (default: every tracker of the game)."),
-    units: Optional[int] = typer.Option(None, "--units", "--teams",
+    units: Optional[int] = typer.Option(None, "--units", "--teams", min=1, max=limits.MAX_TEAMS,
                                         help="Units (rows) instead of the content's number."),
-    groups: Optional[int] = typer.Option(None, "--groups", "--soldiers",
+    groups: Optional[int] = typer.Option(None, "--groups", "--soldiers", min=1, max=limits.MAX_GROUPS,
                                          help="Groups of boxes per unit (e.g. soldiers per team)."),
-    boxes: Optional[int] = typer.Option(None, "--boxes", "--strength",
-                                        help="Boxes per group (e.g. strength per soldier)."),
+    boxes: Optional[int] = typer.Option(None, "--boxes", "--strength", min=1, max=limits.MAX_BOXES,
+                                        help="Boxes per group (e.g. strength per soldier)"
+                                             f"; units x groups x boxes at most {limits.MAX_TRACKER_BOXES}."),
     names: bool = typer.Option(False, "--names", help="Roll a designation for every unit."),
     seed: Optional[int] = SeedOpt,
     dice: Optional[str] = DiceOpt,
@@ -292,7 +307,8 @@ def trackers(
 @user_errors
 def tokens(
     game: str = GameArg,
-    copies: int = typer.Option(1, "--copies", help="Print every token N times as often as content says."),
+    copies: int = typer.Option(1, "--copies", min=1, max=limits.MAX_COPIES,
+                               help="Print every token N times as often as content says."),
     paper: Paper = PaperOpt,
     output: Optional[Path] = OutOpt,
     content: Optional[Path] = ContentOpt,
@@ -303,9 +319,29 @@ def tokens(
     wrote(api.make_tokens(game, copies=copies, paper=paper.value, out=output, content=content))
 
 
+class Terminated(BaseException):
+    """SIGTERM arrived: unwind like Ctrl-C (temporary files are removed on the way out)."""
+
+
+def _on_sigterm(signum, frame) -> None:  # noqa: ARG001 - signal handler signature
+    raise Terminated()
+
+
 def main() -> None:
+    import signal  # noqa: PLC0415
+
+    try:
+        signal.signal(signal.SIGTERM, _on_sigterm)
+    except ValueError:  # not the main thread (embedded use): leave SIGTERM alone
+        pass
     try:
         app()
+    except KeyboardInterrupt:
+        _err("interrupted; nothing half-written was left behind")
+        raise SystemExit(130) from None
+    except Terminated:
+        _err("terminated; nothing half-written was left behind")
+        raise SystemExit(143) from None
     except SystemExit as exc:
         # Click reports a bad option value or a missing argument with exit code 2; like
         # every other bad input, that is exit code 1 here.

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from sheets.errors import SheetsError
+from sheets.limits import MAX_COPIES
 from sheets.printables import PaperSize, Token, TokenSheet
 
 if TYPE_CHECKING:
@@ -23,7 +24,6 @@ MARGIN_MM = 10.0    # printers cannot print to the edge
 HEADER_MM = 9.0     # the sheet's title line
 FOOTER_MM = 6.0
 GAP_MM = 2.5        # room for scissors between two circles
-MAX_COPIES = 50
 
 
 @dataclass(frozen=True)
