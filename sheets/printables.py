@@ -42,7 +42,7 @@ class CardSet(Strict):
     title: str
     size: str = "poker"
     back: CardBack | None = None
-    cards: list[Card]
+    cards: list[Card] = Field(min_length=1)
 
     @model_validator(mode="after")
     def _unique_ids(self):
@@ -252,3 +252,9 @@ class TokenSheet(Strict):
     title: str
     diameter_mm: float = Field(20, ge=8, le=60)
     tokens: list[Token]
+
+    @model_validator(mode="after")
+    def _something_to_print(self):
+        if not any(t.count for t in self.tokens):
+            raise ValueError("every token has count 0 (or there are none), so there is nothing to print")
+        return self

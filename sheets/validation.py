@@ -98,6 +98,8 @@ def _data_loc(loc: tuple, data: Any) -> tuple:
             pass
         if isinstance(part, str) and (("[" in part) or part[:1].isupper() or "-" in part):
             continue  # a union member / function validator name, not a data key
+        if isinstance(part, str) and value is not None and not isinstance(value, (dict, list)) and i + 1 == len(loc):
+            continue  # a union member's name (value.float, value.str) after a plain value
         out.append(part)  # a missing or unknown key: keep it for the message
         value = None
     return tuple(out)
@@ -122,12 +124,13 @@ def _narrow(loc: tuple, message: str, data: Any) -> tuple[tuple, str]:
 
 
 def problems_from(exc: ValidationError, doc: YamlDocument, prefix: tuple = ()) -> list[Problem]:
-    problems = []
+    messages: dict[tuple, list[str]] = {}
     for err in exc.errors():
         loc = _data_loc(tuple(err["loc"]), doc.data)
         loc, message = _narrow(prefix + loc, _message(err), doc.data)
-        problems.append(doc.problem(loc, message))
-    return problems
+        if message not in messages.setdefault(loc, []):
+            messages[loc].append(message)  # a union's members each complain: one problem, all reasons
+    return [doc.problem(loc, "; or ".join(found)) for loc, found in messages.items()]
 
 
 def validate(model: type[M], doc: YamlDocument, context: dict | None = None) -> M:

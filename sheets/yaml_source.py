@@ -158,6 +158,9 @@ def parse_yaml(text: str, name: str) -> YamlDocument:
         raise ContentError.single(name, line, "", f"malformed YAML: {reason}") from None
     except yaml.YAMLError as exc:
         raise ContentError.single(name, None, "", f"malformed YAML: {exc}") from None
+    except (ValueError, TypeError, OverflowError, RecursionError) as exc:
+        # a scalar PyYAML cannot turn into a value (a 5,000-digit number, a date that is no date)
+        raise ContentError.single(name, None, "", f"a value cannot be read: {str(exc)[:200]}") from None
     finally:
         loader.dispose()
     if problems:
