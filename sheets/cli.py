@@ -308,7 +308,8 @@ def trackers(
 def tokens(
     game: str = GameArg,
     copies: int = typer.Option(1, "--copies", min=1, max=limits.MAX_COPIES,
-                               help="Print every token N times as often as content says."),
+                               help="Print every token N times as often as content says "
+                                    f"(at most {limits.MAX_TOKENS} tokens in all)."),
     paper: Paper = PaperOpt,
     output: Optional[Path] = OutOpt,
     content: Optional[Path] = ContentOpt,

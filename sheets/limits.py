@@ -20,6 +20,7 @@ MAX_GROUPS = 50         # sheets trackers --soldiers/--groups N (groups of boxes
 MAX_BOXES = 50          # sheets trackers --strength/--boxes N (boxes per group)
 MAX_TRACKER_BOXES = 10_000  # units x groups x boxes of one tracker (every box is drawn)
 MAX_COPIES = 50         # --copies N (tokens; kit copies)
+MAX_TOKENS = 2_000      # tokens on one token sheet (counts in content x --copies)
 MAX_PLAYERS = 12        # --players N
 MAX_SEED = 2**32 - 1    # --seed S (0 .. MAX_SEED)
 MAX_STEP = 99           # --strike-step and other step numbers

@@ -257,4 +257,8 @@ class TokenSheet(Strict):
     def _something_to_print(self):
         if not any(t.count for t in self.tokens):
             raise ValueError("every token has count 0 (or there are none), so there is nothing to print")
+        total = sum(t.count for t in self.tokens)
+        if total > limits.MAX_TOKENS:
+            raise ValueError(f"the counts add up to {total:,} tokens, more than the {limits.MAX_TOKENS:,} "
+                             f"one sheet may have")
         return self

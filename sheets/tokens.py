@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from sheets.errors import SheetsError
-from sheets.limits import MAX_COPIES
+from sheets.limits import MAX_COPIES, MAX_TOKENS
 from sheets.printables import PaperSize, Token, TokenSheet
 
 if TYPE_CHECKING:
@@ -68,6 +68,10 @@ def layout_tokens(sheet: TokenSheet, paper: PaperSize, copies: int = 1) -> list[
     grid = TokenGrid(paper, sheet.diameter_mm)
     if grid.per_page == 0:
         raise SheetsError(f"{sheet.diameter_mm:g} mm tokens do not fit on this paper")
+    total = sum(t.count for t in sheet.tokens) * copies
+    if total > MAX_TOKENS:
+        raise SheetsError(f"{sheet.title}: {total // copies} tokens x {copies} copies is {total:,} tokens, more than "
+                          f"the {MAX_TOKENS:,} one sheet may have (lower --copies)")
     tokens = [t for t in sheet.tokens for _ in range(t.count * copies)]
     if not tokens:
         raise SheetsError(f"{sheet.title}: every token has count 0, so there is nothing to print")

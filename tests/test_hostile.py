@@ -276,11 +276,18 @@ def test_the_product_of_tracker_numbers_is_bounded_before_any_work(cli):
     assert not (Path.cwd() / "output").exists()
 
 
+def test_the_number_of_tokens_is_bounded_before_any_work(cli):
+    result = cli("tokens", "downrange", "--copies", "50")
+    assert result.exit_code == 1, result
+    assert "82 tokens x 50 copies is 4,100 tokens, more than the 2,000" in result.stderr, result.stderr
+    assert not (Path.cwd() / "output").exists()
+
+
 @pytest.mark.parametrize("command, maxima", [
     ("playbook", ["1<=x<=24", "0<=x<=4294967295"]),
     ("mission", ["1<=x<=36", "1<=x<=99"]),
     ("trackers", ["1<=x<=200", "1<=x<=50", "at most 10000"]),
-    ("tokens", ["1<=x<=50"]),
+    ("tokens", ["1<=x<=50", "at most 2000 tokens"]),
 ])
 def test_every_count_has_its_maximum_in_help(cli, command, maxima):
     result = cli(command, "--help")
