@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from sheets.build import Sheet
 from sheets.dice import Dice
-from sheets.games.regiment.characters import Character, roll_character
+from sheets.games.regiment.characters import TRACKS, Character, roll_character
 from sheets.games.regiment.models import STATS, Playbook
 from sheets.library import Game, KitOptions
 from sheets.rendering import page_size
@@ -25,7 +25,25 @@ def playbook_entry(game: Game, pb: Playbook, char: Character | None, index: int,
         "footer": f"{title} · warsheets",
         "move_names": char.move_names if char else {pb.own_move.name},
         "bonds": sorted(char.bonds.items()) if char else [],
+        "marked": {t: marked_boxes(pb, t, char.marks(t) if char else 0) for t in ("xp", *TRACKS)},
+        # box -> what to write beside it ("guts" for a +1 STAT box, "" otherwise)
+        "improved": {i.box: (i.stat or "") for i in char.improvements} if char else {},
+        "conditions": ", ".join(char.all_conditions) if char else "",
+        "break_before": index > 0,
     }
+
+
+def marked_boxes(pb: Playbook, track: str, count: int) -> set[int]:
+    """The 1-based boxes ticked for `count` marks: left to right, skipping the pre-marked ones."""
+    if track == "xp":
+        boxes, premarked = pb.experience.boxes, pb.experience.premarked
+    else:
+        t = pb.track(track)
+        if t is None:
+            return set()
+        boxes, premarked = t.boxes, t.premarked
+    free = [i for i in range(1, boxes + 1) if i not in premarked]
+    return set(free[:count])
 
 
 def playbook_sheet(game: Game, entries: list[dict], filename: str, paper: str = "a4",
