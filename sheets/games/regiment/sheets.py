@@ -1,12 +1,17 @@
 """Render contexts for The Regiment's sheets (playbooks, references, kit)."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from sheets.build import Sheet
 from sheets.dice import Dice
 from sheets.games.regiment.characters import TRACKS, Character, roll_character
 from sheets.games.regiment.models import STATS, Playbook
 from sheets.library import Game, KitOptions
 from sheets.rendering import page_size
+
+if TYPE_CHECKING:
+    from sheets.games.regiment.squads import SquadRoster
 
 EQUIPMENT_LINES = 12
 NPC_TRACKER = "npc-strength"  # trackers.yaml: printed on the reference's NPC page too
@@ -83,6 +88,56 @@ def filled_playbooks(game: Game, chars: list[Character], filename: str, paper: s
                           f"{len(chars)} filled playbook{'s' if len(chars) != 1 else ''}")
 
 
+ROSTER_ROWS = 8  # a blank roster's rows; a larger squad gets one row per soldier
+
+
+def roster_context(game: Game, roster: "SquadRoster | None") -> dict:
+    """The GM's squad roster: one row per soldier, and the bonds between them as a grid."""
+    from sheets.games.regiment.characters import markable  # noqa: PLC0415
+    from sheets.games.regiment.squads import bond_grid  # noqa: PLC0415
+
+    playbooks = list(game.data.playbooks.values())
+    widths = {t: max(markable(pb, t) for pb in playbooks) for t in ("wounds", "stress", "xp")}
+    members = roster.members if roster else []
+    rows = []
+    for i in range(max(ROSTER_ROWS, len(members))):
+        ch = members[i] if i < len(members) else None
+        marks = {}
+        for t, width in widths.items():
+            most = markable(ch.playbook, t) if ch else width
+            count = ch.marks(t) if ch else 0
+            marks[t] = [("marked" if n < count else ("open" if n < most else "none")) for n in range(width)]
+        rows.append({"n": i + 1, "char": ch, "marks": marks,
+                     "stats": {s: ch.stats[s] for s in STATS} if ch else {},
+                     "conditions": ", ".join(ch.all_conditions) if ch else ""})
+    grid, others = bond_grid(members) if members else ([], [])
+    return {
+        "squad": {"designation": roster.designation if roster else None, "op": roster.op if roster else None,
+                  "leader": roster.leader if roster else None},
+        "rows": rows,
+        "widths": widths,
+        "grid": grid,
+        "other_bonds": others,
+        "footer": f"{game.info.title} · squad roster" + (f" · {roster.origin}" if roster and roster.origin else "")
+                  + " · warsheets",
+    }
+
+
+def squad_sheet(game: Game, roster: "SquadRoster | None", filename: str, paper: str = "a4",
+                fillable: bool = False) -> Sheet:
+    """The roster page, then every member's playbook (a blank roster alone without a squad)."""
+    entries = []
+    for i, ch in enumerate(roster.members if roster else []):
+        entry = playbook_entry(game, ch.playbook, ch, i, ch.origin)
+        entry["break_before"] = True
+        entries.append(entry)
+    label = f"squad roster and {len(entries)} playbooks" if roster else "squad roster (blank)"
+    sheet = playbook_sheet(game, entries, filename, paper, fillable, label)
+    sheet.template = "squad.html.j2"
+    sheet.context["roster"] = roster_context(game, roster)
+    return sheet
+
+
 def roll_squad(game: Game, dice: Dice, count: int, playbook: Playbook | None = None) -> list[Character]:
     """`count` random soldiers; with no playbook given, each soldier's playbook is rolled too."""
     squad = []
@@ -130,4 +185,5 @@ def kit_sheets(game: Game, options: KitOptions) -> list[Sheet]:
     dice = Dice.seeded(options.seed)
     squad = roll_squad(game, dice, 4)
     sheets.append(filled_playbooks(game, squad, "regiment-random-squad.pdf", options.paper))
+    sheets.append(squad_sheet(game, None, "regiment-squad-roster.pdf", options.paper))
     return sheets
