@@ -288,8 +288,8 @@ def check_state(sheet: "CharacterFile", pb: Playbook, bad) -> None:
         value, most = getattr(sheet, track), markable(pb, track)
         if value > most:
             label = "EXPERIENCE" if track == "xp" else pb.track(track).label
-            extra = " (the last is the IMPROVE box: mark it and you improve, then clear the track)" \
-                if track == "xp" else ""
+            extra = ("; when you would mark one more, take an improvement (add it to improvements) "
+                     "and clear the track") if track == "xp" else ""
             bad((track,), f"{value} marked, but {a(pb.name)}'s {label} track has {most} boxes to mark{extra}")
     seen: set[str] = set()
     for i, cond in enumerate(sheet.conditions):

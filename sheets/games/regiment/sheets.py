@@ -109,7 +109,7 @@ def roster_context(game: Game, roster: "SquadRoster | None") -> dict:
             marks[t] = [("marked" if n < count else ("open" if n < most else "none")) for n in range(width)]
         rows.append({"n": i + 1, "char": ch, "marks": marks,
                      "stats": {s: ch.stats[s] for s in STATS} if ch else {},
-                     "conditions": ", ".join(ch.all_conditions) if ch else ""})
+                     "conditions": ch.all_conditions if ch else []})
     grid, others = bond_grid(members) if members else ([], [])
     return {
         "squad": {"designation": roster.designation if roster else None, "op": roster.op if roster else None,
