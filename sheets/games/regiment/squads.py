@@ -94,7 +94,7 @@ def save_squad(chars: list[Character], folder: Path, origin: str, command: str) 
     """One character file per soldier and a squad.yaml naming them; previous versions kept as .bak."""
     from sheets.api import slug  # noqa: PLC0415
 
-    folder = output.ensure_dir(Path(folder))
+    output.ensure_dir(Path(folder))
     names: list[str] = []
     files: list[tuple[Path, bytes]] = []
     for i, ch in enumerate(chars):
@@ -107,7 +107,7 @@ def save_squad(chars: list[Character], folder: Path, origin: str, command: str) 
         where = f" (soldier {i + 1} of {len(chars)})" if len(chars) > 1 else ""
         head = (f"# {ch.rank.abbr} {ch.name}, {ch.playbook.name}: rolled with {origin}{where} by `{command}`.\n"
                 f"# A character file: edit it as the campaign goes on (xp, gear, wounds, stress, conditions,\n"
-                f"# improvements); `sheets playbook --character {name}` checks it and prints the playbook.\n")
+                f"# improvements); `sheets playbook --character {folder / name}` checks it and prints the playbook.\n")
         files.append((folder / name, (head + _dump(character_file_data(ch))).encode("utf-8")))
     squad = ("# A squad file: `sheets squad squad.yaml` prints a roster for the GM and every member's playbook.\n"
              f"# Rolled with {origin} by `{command}`.\n"
