@@ -384,3 +384,32 @@ def test_kit_has_a_blank_squad_roster(cli, tmp_path):
     assert "SQUAD ROSTER" in lines[0] and "✔" not in "".join(lines)
     assert "# NAME PLAYBOOK RANK BAT GUT LEA LUC TAC WOUNDS STRESS XP SUP PIN CRIT" in lines
     assert "1 2 3 4 5 6 7 8" in lines
+
+
+def test_saved_character_files_resolve_to_the_same_character(regiment):
+    """What --save writes reads back as the same soldier: choices, effective stats, moves."""
+    from sheets.dice import Dice
+    from sheets.games.regiment.characters import character_file_data, character_json
+    from sheets.games.regiment.characters import resolve_character
+    from sheets.games.regiment.sheets import roll_squad
+    from sheets.yaml_source import parse_yaml
+
+    for seed in range(30):
+        for ch in roll_squad(regiment, Dice.seeded(seed), 4):
+            text = yaml.safe_dump(character_file_data(ch), sort_keys=False)
+            again = resolve_character(parse_yaml(text, "saved.yaml"), regiment.data)
+            assert character_json(again) == character_json(ch)
+
+
+def test_a_large_squad_still_gets_a_one_page_roster(regiment, tmp_path):
+    from sheets.build import build_one
+    from sheets.dice import Dice
+    from sheets.games.regiment.sheets import roll_squad, squad_sheet
+    from sheets.games.regiment.squads import SquadRoster
+
+    members = roll_squad(regiment, Dice.seeded(3), 24)
+    path = build_one(squad_sheet(regiment, SquadRoster("Big Squad", 2, None, members), "x.pdf"), tmp_path / "x.pdf")
+    lines = page_lines(path)
+    assert len(lines) == 1 + 2 * 24
+    assert "24" in lines[0] and any(line.startswith(f"24 {members[23].name}") for line in lines[0])
+    assert "THE REGIMENT" in lines[1][0]  # the first playbook starts on page 2
