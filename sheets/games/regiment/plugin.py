@@ -12,7 +12,7 @@ from sheets.library import FileLoader, GamePlugin
 
 class RegimentPlugin(GamePlugin):
     def sheet_kinds(self, game):
-        return [f"playbooks ({', '.join(game.data.playbooks)})"]
+        return [f"playbooks ({', '.join(game.data.playbooks)})", "squad roster (sheets squad FILE; blank in the kit)"]
 
     def load(self, files: FileLoader):
         before = len(files.problems)
