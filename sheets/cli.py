@@ -108,8 +108,7 @@ def playbook(
     dice: Optional[str] = DiceOpt,
     fillable: bool = typer.Option(False, "--fillable", help="Make every write-in and checkbox a PDF form field."),
     save: Optional[Path] = typer.Option(None, "--save", help="With --random: also write one character file per "
-                                        "soldier and a squad.yaml naming them into this folder.",
-                                        file_okay=False),
+                                        "soldier and a squad.yaml naming them into this folder."),
     as_json: bool = typer.Option(False, "--json", help="With --character: print the resolved character as JSON "
                                  "instead of writing a PDF."),
     paper: Paper = PaperOpt,

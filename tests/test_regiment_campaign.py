@@ -413,3 +413,22 @@ def test_a_large_squad_still_gets_a_one_page_roster(regiment, tmp_path):
     assert len(lines) == 1 + 2 * 24
     assert any(line.startswith(f"24 {members[23].name} ") for line in lines[0])
     assert "THE REGIMENT" in lines[1][0]  # the first playbook starts on page 2
+
+
+def test_write_keeping_previous(tmp_path):
+    from sheets.output import write_keeping_previous
+
+    path = tmp_path / "joe.yaml"
+    write_keeping_previous(path, b"one\n")
+    write_keeping_previous(path, b"one\n")
+    assert not (tmp_path / "joe.yaml.bak").exists()  # nothing changed, nothing to keep
+    write_keeping_previous(path, b"two\n")
+    assert path.read_bytes() == b"two\n" and (tmp_path / "joe.yaml.bak").read_bytes() == b"one\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["joe.yaml", "joe.yaml.bak"]  # no temp files left
+
+
+def test_save_into_a_file_is_refused(cli, tmp_path):
+    target = write(tmp_path, "not a folder\n", "taken.yaml")
+    result = cli("playbook", "--random", "--seed", "1", "--save", target)
+    assert result.exit_code == 1 and "give a folder" in result.stderr
+    assert target.read_text() == "not a folder\n"
