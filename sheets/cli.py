@@ -107,18 +107,46 @@ def playbook(
     seed: Optional[int] = SeedOpt,
     dice: Optional[str] = DiceOpt,
     fillable: bool = typer.Option(False, "--fillable", help="Make every write-in and checkbox a PDF form field."),
+    save: Optional[Path] = typer.Option(None, "--save", help="With --random: also write one character file per "
+                                        "soldier and a squad.yaml naming them into this folder."),
+    as_json: bool = typer.Option(False, "--json", help="With --character: print the resolved character as JSON "
+                                 "instead of writing a PDF."),
     paper: Paper = PaperOpt,
     output: Optional[Path] = OutOpt,
     content: Optional[Path] = ContentOpt,
 ) -> None:
     """A Regiment playbook: blank, filled from --character, or rolled (--random)."""
-    from sheets.games.regiment.commands import make_playbook  # noqa: PLC0415
+    from sheets.games.regiment import commands  # noqa: PLC0415
 
-    path, note = make_playbook(name, character=character, random=random, count=count, seed=seed,
-                                   dice=dice, fillable=fillable, paper=paper.value, out=output, content=content)
+    if as_json:
+        from sheets.errors import SheetsError  # noqa: PLC0415
+
+        if character is None or random or save is not None or count != 1 or seed is not None or dice is not None:
+            raise SheetsError("--json prints a character file resolved: use it with --character FILE only")
+        typer.echo(commands.playbook_json(character, content))
+        return
+    paths, note = commands.make_playbook(name, character=character, random=random, count=count, seed=seed,
+                                         dice=dice, fillable=fillable, paper=paper.value, out=output,
+                                         content=content, save=save)
     if note:
         typer.echo(note)
-    wrote(path)
+    for path in paths:
+        wrote(path)
+
+
+@app.command()
+@user_errors
+def squad(
+    squad_file: Path = typer.Argument(..., help="Squad file (YAML): designation, op, leader, members."),
+    fillable: bool = typer.Option(False, "--fillable", help="Make every write-in and checkbox a PDF form field."),
+    paper: Paper = PaperOpt,
+    output: Optional[Path] = OutOpt,
+    content: Optional[Path] = ContentOpt,
+) -> None:
+    """A Regiment squad: the GM's roster page, then every member's playbook, in one PDF."""
+    from sheets.games.regiment.commands import make_squad  # noqa: PLC0415
+
+    wrote(make_squad(squad_file, fillable=fillable, paper=paper.value, out=output, content=content))
 
 
 class Theatre(str, Enum):
