@@ -27,6 +27,10 @@ FIXED_EPOCH = "946684800"  # 2000-01-01T00:00:00Z
 PAPER_SIZES_MM = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 
 
+class LayoutOverflowError(SheetsError):
+    """Something on a page runs out of its column or off the page (see sheets/overflow.py)."""
+
+
 class TemplateError(SheetsError):
     """A template is broken; the message names the template file and line."""
 
@@ -201,14 +205,35 @@ def _weasy():
 
 
 def html_to_pdf(html: str, forms: bool = False, base_url: Path | None = None) -> bytes:
-    """One HTML document to PDF bytes (deterministic for identical HTML)."""
+    """One HTML document to PDF bytes (deterministic for identical HTML).
+
+    Pre-flight: a laid-out box that runs out of its column or off the page is an
+    error naming the page and the box, never a PDF with text printed over text.
+    """
+    from sheets.overflow import find_overflows  # noqa: PLC0415
+
     weasyprint, fonts, fetcher_cls, fatal = _weasy()
     base = str(base_url or paths.templates_dir()) + "/"
+    options = {"pdf_forms": forms, "uncompressed_pdf": False}
     try:
-        document = weasyprint.HTML(string=html, base_url=base, url_fetcher=fetcher_cls())
-        return document.write_pdf(font_config=fonts, pdf_forms=forms, uncompressed_pdf=False)
+        # what HTML.write_pdf does, with the check between layout and drawing
+        document = weasyprint.HTML(string=html, base_url=base, url_fetcher=fetcher_cls()).render(
+            font_config=fonts, **options)
     except fatal as exc:
         raise SheetsError(str(exc)) from None
+    problems = find_overflows(document)
+    if problems:
+        title = _document_title(html)
+        listed = "\n".join(f"  {p.describe()}" for p in problems[:8])
+        more = f"\n  … and {len(problems) - 8} more" if len(problems) > 8 else ""
+        raise LayoutOverflowError(f"{title}: the layout runs out of its columns:\n{listed}{more}\n"
+                                  f"shorten the text, or let the template wrap or shrink it")
+    return document.write_pdf(**options)
+
+
+def _document_title(html: str) -> str:
+    match = re.search(r"<title>(.*?)</title>", html, re.S)
+    return match.group(1).strip() if match else "the sheet"
 
 
 def weasyprint_version() -> str:
