@@ -40,11 +40,39 @@ _BOLD = re.compile(r"\*\*(.+?)\*\*", re.S)
 _ITALIC = re.compile(r"(?<![*\w])\*(?!\s)(.+?)(?<!\s)\*(?![*\w])", re.S)
 
 
-def inline_markup(text: Any) -> Markup:
-    """Escape text, then turn **bold** and *italic* into tags."""
+# Values that must not break across lines: a number joined to its word by a hyphen
+# ("1-stress", "3-strength", "2-crew", "11-16"), a number and its unit ("12\"", "5 cm",
+# "24 in"), a short parenthesised abbreviation ("(M/Sgt)", "(AP)"). They are wrapped in
+# a `white-space: nowrap` span (base.css `.nb`), which keeps the text itself unchanged for
+# copy and search (a U+2011 hyphen would not match "1-stress" in extracted text).
+# The patterns run on escaped HTML before any tag is added, so `&#34;` is a double quote.
+_NOBREAK = re.compile(
+    r"(?<![\w&#])[+\u2212-]?\d+(?:[.,]\d+)?(?:[-\u2013]\w+)+"          # 1-stress, 3-strength, 11-16
+    r"|(?<![\w&#])\d+(?:[.,]\d+)?(?:&#34;|\u2033|\u201d|'|&#39;)"       # 12"
+    r"|(?<![\w&#])\d+(?:[.,]\d+)?[ \u00a0](?:cm|mm|km|m|in|pt|kg|lb)\b"  # 5 cm, 2 in
+    r"|\((?=[^()\s]{1,12}\))[^()\s]*/[^()\s]*\)"                         # (M/Sgt)
+)
+
+
+def _nobreak(html: str) -> str:
+    def wrap(match: re.Match) -> str:
+        return f'<span class="nb">{match.group(0).replace(" ", chr(0xA0))}</span>'
+
+    return _NOBREAK.sub(wrap, html)
+
+
+def nobreak(text: Any) -> Markup:
+    """Escape a plain value and keep its number-and-unit pieces on one line."""
     if text is None:
         return Markup("&#8212;")
-    html = str(escape(str(text)))
+    return Markup(_nobreak(str(escape(str(text)))))
+
+
+def inline_markup(text: Any) -> Markup:
+    """Escape text, keep values on one line, then turn **bold** and *italic* into tags."""
+    if text is None:
+        return Markup("&#8212;")
+    html = _nobreak(str(escape(str(text))))
     html = _BOLD.sub(r"<strong>\1</strong>", html)
     html = _ITALIC.sub(r"<em>\1</em>", html)
     return Markup(html)
@@ -101,6 +129,7 @@ def _environment(search_path: tuple[Path, ...]) -> jinja2.Environment:
     )
     env.filters["md"] = inline_markup
     env.filters["plain"] = plain
+    env.filters["nb"] = nobreak
     env.filters["signed"] = signed
     env.filters["dash"] = lambda v: "—" if v is None else v
     return env
