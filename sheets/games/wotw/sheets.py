@@ -29,6 +29,7 @@ def mission_context(game: Game, mission: Mission, team: Team | None) -> dict:
         "m": mission, "nation": nation, "enemy": enemy, "condition": condition, "rows": rows,
         "team": team, "roster_rows": roster_rows, "columns": data.rules.log_sheet.roster_columns,
         "morale": data.rules.morale.values, "theatre": data.theatre(mission.theatre),
+        "engineer": data.rules.engineer,
     }
 
 
