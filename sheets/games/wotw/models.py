@@ -120,6 +120,7 @@ class WotwRow(TableRow):
     airborne: bool | None = None
     beachhead: bool | None = None
     stages: list[Stage] | None = None
+    summary: bool = False  # a row the seed does not print (our reading): marked † where printed
 
 
 class Tables(Strict):
