@@ -60,6 +60,7 @@ def _text(box, limit: int = 48) -> str:
 
 def _label(box, anchor: str | None) -> str:
     tag = getattr(box, "element_tag", None) or type(box).__name__
+    tag = tag.rsplit("}", 1)[-1]  # "{http://www.w3.org/2000/svg}svg" -> "svg"
     element = getattr(box, "element", None)
     classes = ""
     if element is not None and hasattr(element, "get"):
