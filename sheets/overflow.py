@@ -4,7 +4,7 @@ WeasyPrint never refuses a layout: a table wider than its column is drawn over t
 text beside it, a word too long for its cell runs over the next cell. Both are
 visible only on paper. This module walks WeasyPrint's laid-out box tree (every page
 of a rendered `Document`) and reports each box whose border box extends past the
-content box of the block that contains it (a column, a table cell, the page area).
+padding box of the block that contains it (a column, a table cell, the page area).
 
 Rules, all generic:
 - bounds come from block containers (blocks, columns, cells, inline blocks, the
@@ -85,9 +85,13 @@ def find_overflows(document) -> list[Overflow]:
             return  # the box clips what it holds, on purpose
         if isinstance(box, boxes.TableBox):
             inner = None  # rows and cells are placed by the table itself; cells bound their content
-        elif isinstance(box, (boxes.BlockContainerBox, boxes.PageBox)):
+        elif isinstance(box, boxes.PageBox):
             left = box.content_box_x()
             inner = (left, left + box.width)
+        elif isinstance(box, boxes.BlockContainerBox):
+            # the padding box: a hanging indent may use the padding, it stays inside the box
+            left = box.padding_box_x()
+            inner = (left, left + box.padding_width())
         else:
             inner = bounds  # lines, inline boxes, row groups, rows: their container's bounds
         for child in getattr(box, "children", None) or ():

@@ -78,6 +78,14 @@ def inline_markup(text: Any) -> Markup:
     return Markup(html)
 
 
+_NUMBERED = re.compile(r"^\s*(?:\d+|[a-z])[.)]\s")
+
+
+def numbered(items: list) -> bool:
+    """A list whose every item carries its own number ("1. Check …"): no bullet before it."""
+    return bool(items) and all(_NUMBERED.match(str(item)) for item in items)
+
+
 def plain(text: Any) -> str:
     """Strip inline markup: '**Medic:** x' -> 'Medic: x'."""
     if text is None:
@@ -130,6 +138,7 @@ def _environment(search_path: tuple[Path, ...]) -> jinja2.Environment:
     env.filters["md"] = inline_markup
     env.filters["plain"] = plain
     env.filters["nb"] = nobreak
+    env.tests["numbered"] = numbered
     env.filters["signed"] = signed
     env.filters["dash"] = lambda v: "—" if v is None else v
     return env
