@@ -72,6 +72,11 @@ SUMMARY_MARK = "†"
 SUMMARY_NOTE = "† Not printed in the seed: our reading, given so that every roll has a row."
 
 
+def _roll_text(roll: str) -> str:
+    """'<=1' -> '≤1', as the seed's Fire table prints its open ends."""
+    return roll.replace("<=", "≤").replace(">=", "≥")
+
+
 def data_title(table_id: str) -> str:
     return table_id.capitalize()
 
@@ -134,7 +139,9 @@ def reference_parts(game: Game, nations: list[str] | None = None) -> list[dict]:
     for group in data.events.groups:
         rows = []
         for t in group.terrains:
-            events = "; ".join(f"{e.roll}: {e.text}" for e in t.events) or "no events"
+            # " · " between events, as the log sheet prints them: a "; " after an event that ends
+            # in a full stop printed "step.;"
+            events = " · ".join(f"**{e.roll}:** {e.text}" for e in t.events) or "no events"
             if t.note:
                 events += f" ({t.note})"
             rows.append([t.name, {"light": "L", "heavy": "H"}.get(t.cover or "", ""), events])
@@ -144,7 +151,7 @@ def reference_parts(game: Game, nations: list[str] | None = None) -> list[dict]:
     patrol = data.table("patrol")
     event_sections.append(Section(id="patrol", title=patrol.title, blocks=[
         Block(table=TableBlock(header=["2d6", "Group", "Enemy forces"],
-                               rows=[[r.roll, r.name, r.enemy] for r in patrol.rows])),
+                               rows=[[_roll_text(r.roll), r.name, r.enemy] for r in patrol.rows])),
         *( [Block(p=patrol.note)] if patrol.note else [])]))
     parts.append({"kind": "doc", "title": "Event and Patrol tables", "sections": event_sections})
     team_sections = []
