@@ -42,3 +42,20 @@ def test_a_value_at_the_end_of_a_line_moves_down_whole():
     assert sum("1-stress" in line for line in lines) == 10
     assert sum("(M/Sgt)" in line for line in lines) == 10
     assert not any(line.endswith(("1-", "(M/")) for line in lines)
+
+
+def test_a_long_tables_header_row_repeats_on_every_page(cli, content_copy, tmp_path):
+    """WeasyPrint repeats a <thead> on each page a table runs onto: a 160-row reference table."""
+    ref = content_copy / "platoon" / "reference.yaml"
+    rows = ", ".join(f"[{n}, Result number {n}]" for n in range(1, 161))
+    ref.write_text(ref.read_text().replace(
+        "sections:\n",
+        "sections:\n  - id: long-table\n    title: Long table\n    blocks:\n"
+        f"      - table: {{header: [Roll heading, Outcome heading], rows: [{rows}]}}\n", 1))
+    out = tmp_path / "p.pdf"
+    assert cli("reference", "platoon", "--content", content_copy, "-o", out).exit_code == 0
+    reader = pypdf.PdfReader(str(out))
+    holding = [i for i, page in enumerate(reader.pages) if "Result number" in page.extract_text()]
+    assert len(holding) >= 2
+    for i in holding:
+        assert "Roll heading" in reader.pages[i].extract_text(), f"page {i + 1} lost the header row"
