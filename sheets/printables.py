@@ -179,6 +179,9 @@ class BoxTracker(Strict):
     premarked: list[int] = []   # box positions already filled in
     notes: bool = True
     names: list[Annotated[str, Field(min_length=1)]] = []  # designations `--names` rolls for units
+    # the tracker that --units/--groups/--boxes/--names change when no --tracker is named (a game
+    # with several trackers; at most one may say so)
+    primary: bool = False
     summary: str | None = None  # Jinja text over units, groups, boxes, e.g. "MCP {{ units // 2 }}"
     footer: str | None = None
 

@@ -160,3 +160,19 @@ def test_a_swap_to_an_unknown_weapon_is_located(cli, content_copy):
     result = cli("validate", "--content", content_copy)
     assert result.exit_code == 1
     assert "content/wotw/teams.yaml:" in result.stderr and "Italian has no fire factors for 'Laser'" in result.stderr
+
+
+def test_numbers_without_tracker_change_the_primary_tracker_only(cli, tmp_path):
+    out = tmp_path / "n.pdf"
+    assert cli("trackers", "regiment", "--teams", "3", "-o", out).exit_code == 0
+    assert pages(out) == 1 and text_of(out).count("TEAM") == 3 and "Vehicle damage" not in text_of(out)
+    assert cli("trackers", "regiment", "-o", tmp_path / "all.pdf").exit_code == 0
+    assert pages(tmp_path / "all.pdf") == 3
+
+
+def test_only_one_tracker_may_be_primary(cli, content_copy):
+    path = content_copy / "regiment" / "trackers.yaml"
+    path.write_text(path.read_text().replace("    group_labels:", "    primary: true\n    group_labels:"))
+    result = cli("validate", "--content", content_copy)
+    assert result.exit_code == 1
+    assert "content/regiment/trackers.yaml:" in result.stderr and "only one tracker may be primary" in result.stderr
