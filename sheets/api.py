@@ -203,6 +203,9 @@ def make_trackers(game_id: str, *, tracker: str | None = None, units: int | None
     game = library(content).game(game_id)
     chosen = pick_trackers(game, tracker)
     overrides = Overrides(units, groups, boxes)
+    primary = [t for t in chosen if getattr(t, "primary", False)]
+    if tracker is None and (overrides.any() or names) and len(chosen) > 1 and primary:
+        chosen = primary  # numbers without --tracker change the game's main tracker, printed alone
     if overrides.any() and len(chosen) > 1:
         raise SheetsError(f"{game.info.title} has {len(chosen)} trackers ({', '.join(t.id for t in chosen)}): "
                           f"name one with --tracker to change its numbers")

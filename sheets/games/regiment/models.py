@@ -119,6 +119,7 @@ class Playbook(Strict):
     choose_moves: int = Field(ge=0)
     moves: list[Move] = Field(min_length=1)
     loadouts: list[Loadout] = Field(min_length=1)
+    loadout_choose: str | None = None  # the heading's "Choose one", when this playbook's differs
     armor: str | None = None
     also: str
 

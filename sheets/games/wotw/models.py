@@ -62,6 +62,14 @@ class Trait(Strict):
     text: str
 
 
+class WeaponSwap(Strict):
+    """A weapon the enemy tables list that this nation's team table lacks, and what it becomes."""
+
+    weapon: str
+    becomes: str
+    grenade: bool = False  # the replacement carries a grenade ("SMG*")
+
+
 class Nation(Strict):
     id: str
     name: str
@@ -71,6 +79,7 @@ class Nation(Strict):
     recruits: list[Recruit]
     weapons: list[WeaponFF]
     traits: list[Trait] = []
+    enemy_swaps: list[WeaponSwap] = []  # applied when this nation is the enemy
 
     def weapon(self, name: str) -> WeaponFF | None:
         key = name.strip().lower()
@@ -111,6 +120,7 @@ class WotwRow(TableRow):
     airborne: bool | None = None
     beachhead: bool | None = None
     stages: list[Stage] | None = None
+    summary: bool = False  # a row the seed does not print (our reading): marked † where printed
 
 
 class Tables(Strict):

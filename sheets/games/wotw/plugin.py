@@ -130,6 +130,13 @@ def _check(files: FileLoader, data: WotwData) -> None:
                         files.problem("events.yaml", loc, f"{terrain.name}: result {r} has two events")
                     owner[r] = ei
     for ni, nation in enumerate(data.teams.nations):
+        for si, swap in enumerate(nation.enemy_swaps):
+            if nation.weapon(swap.weapon) is not None:
+                files.problem("teams.yaml", ("nations", ni, "enemy_swaps", si, "weapon"),
+                              f"{nation.name} has fire factors for {swap.weapon!r}: nothing to swap")
+            if nation.weapon(swap.becomes) is None:
+                files.problem("teams.yaml", ("nations", ni, "enemy_swaps", si, "becomes"),
+                              f"{nation.name} has no fire factors for {swap.becomes!r}")
         for ri, recruit in enumerate(nation.recruits):
             if nation.weapon(recruit.weapon) is None:
                 files.problem("teams.yaml", ("nations", ni, "recruits", ri, "weapon"),

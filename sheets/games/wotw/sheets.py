@@ -29,6 +29,7 @@ def mission_context(game: Game, mission: Mission, team: Team | None) -> dict:
         "m": mission, "nation": nation, "enemy": enemy, "condition": condition, "rows": rows,
         "team": team, "roster_rows": roster_rows, "columns": data.rules.log_sheet.roster_columns,
         "morale": data.rules.morale.values, "theatre": data.theatre(mission.theatre),
+        "engineer": data.rules.engineer,
     }
 
 
@@ -67,15 +68,80 @@ def _recruit_table(nation) -> Block:
     return Block(table=TableBlock(header=["Quality", "CP", "Weapon"], rows=rows))
 
 
-def reference_parts(game: Game, nations: list[str] | None = None) -> list[dict]:
-    """Rules sections plus the Event, Patrol and team tables built from the data."""
+SUMMARY_MARK = "†"
+SUMMARY_NOTE = "† Not printed in the seed: our reading, given so that every roll has a row."
+
+
+def _roll_text(roll: str) -> str:
+    """'<=1' -> '≤1', as the seed's Fire table prints its open ends."""
+    return roll.replace("<=", "≤").replace(">=", "≥")
+
+
+def data_title(table_id: str) -> str:
+    return table_id.capitalize()
+
+
+def _steps_text(row) -> str:
+    text = ", ".join(row.steps or [])
+    if row.then is not None:
+        more = f"then roll {row.then.count} times on the {data_title(row.then.table)} table"
+        text = f"{text}; {more}" if text else more[:1].upper() + more[1:]
+    return text or "—"
+
+
+def _marked(row, text: str) -> str:
+    return f"{text} {SUMMARY_MARK}" if row.summary else text
+
+
+def mission_table_sections(game: Game) -> list[Section]:
+    """Every table a mission is rolled on, as the player needs them at the table."""
     data = game.data
-    parts = [{"kind": "doc", "title": data.rules.title, "sections": data.rules.sections}]
+    names = {n.id: n.name for n in data.teams.nations}
+    theatre_rows = [[t.name, names[t.nations[0]], names[t.nations[1]], t.weather.text if t.weather else "—"]
+                    for t in data.theatres.theatres]
+    sections = [Section(id="theatres", title="Theatre of Operations table", blocks=[
+        Block(table=TableBlock(header=["Theatre", "Nationality 1", "Nationality 2", "Notes"], rows=theatre_rows,
+                               note="Play one nationality; the other is the enemy.")),
+        Block(p=data.theatres.rule)])]
+    for table_id, header in (("steps", ["2D6*", "Steps"]), ("village", ["1D6", "Steps"]), ("town", ["1D6", "Steps"])):
+        table = data.table(table_id)
+        note = "* Read two dice as tens and units (5 and 3 = 53)." if table.dice == "d66" else table.note
+        sections.append(Section(id=f"table-{table_id}", title=table.title, blocks=[
+            Block(table=TableBlock(header=header, rows=[[r.roll, _steps_text(r)] for r in table.rows], note=note))]))
+    objective = data.table("objective")
+    sections.append(Section(id="table-objective", title=objective.title, blocks=[
+        Block(table=TableBlock(header=["2D6*", "Objective", "Steps", "Enemy forces", "Range"],
+                               rows=[[r.roll, r.name, ", ".join(r.steps or []), r.enemy or "—",
+                                      (r.range or "—").capitalize()] for r in objective.rows],
+                               note=objective.note))]))
+    weather_blocks = []
+    summary = False
+    for table in data.tables.tables:
+        if not table.id.startswith("weather-"):
+            continue
+        summary = summary or any(r.summary for r in table.rows)
+        weather_blocks.append(Block(table=TableBlock(
+            caption=table.title, header=[table.dice.upper(), "Weather"],
+            rows=[[r.roll, _marked(r, r.text or "—")] for r in table.rows], note=table.note)))
+    conditions = [Block(terms=[{"term": f"{c.name}:", "text": c.text} for c in data.rules.weather_conditions])]
+    sections.append(Section(id="table-weather", title="Weather tables",
+                            blocks=weather_blocks + conditions + ([Block(p=SUMMARY_NOTE)] if summary else [])))
+    # the Airborne and Beachhead tables print with their optional rules (rules.yaml), events included
+    return sections
+
+
+def reference_parts(game: Game, nations: list[str] | None = None) -> list[dict]:
+    """Rules sections, the mission tables, then the Event, Patrol and team tables built from the data."""
+    data = game.data
+    parts = [{"kind": "doc", "title": data.rules.title, "sections": data.rules.sections},
+             {"kind": "doc", "title": "Mission tables", "sections": mission_table_sections(game)}]
     event_sections = []
     for group in data.events.groups:
         rows = []
         for t in group.terrains:
-            events = "; ".join(f"{e.roll}: {e.text}" for e in t.events) or "no events"
+            # " · " between events, as the log sheet prints them: a "; " after an event that ends
+            # in a full stop printed "step.;"
+            events = " · ".join(f"**{e.roll}:** {e.text}" for e in t.events) or "no events"
             if t.note:
                 events += f" ({t.note})"
             rows.append([t.name, {"light": "L", "heavy": "H"}.get(t.cover or "", ""), events])
@@ -85,7 +151,7 @@ def reference_parts(game: Game, nations: list[str] | None = None) -> list[dict]:
     patrol = data.table("patrol")
     event_sections.append(Section(id="patrol", title=patrol.title, blocks=[
         Block(table=TableBlock(header=["2d6", "Group", "Enemy forces"],
-                               rows=[[r.roll, r.name, r.enemy] for r in patrol.rows])),
+                               rows=[[_roll_text(r.roll), r.name, r.enemy] for r in patrol.rows])),
         *( [Block(p=patrol.note)] if patrol.note else [])]))
     parts.append({"kind": "doc", "title": "Event and Patrol tables", "sections": event_sections})
     team_sections = []
@@ -94,6 +160,10 @@ def reference_parts(game: Game, nations: list[str] | None = None) -> list[dict]:
             continue
         blocks = [_recruit_table(nation), _ff_table(nation)]
         blocks += [Block(p=f"**{t.name}:** {t.text}") for t in nation.traits]
+        blocks += [Block(p=f"**As the enemy:** {sw.weapon} becomes {sw.becomes}{'*' if sw.grenade else ''} "
+                           f"(no {sw.weapon} in this table; the seed: “Replace the Flamethrower with a SMG* if "
+                           f"this weapon is not present in the Team table of the enemy forces”).")
+                   for sw in nation.enemy_swaps]
         team_sections.append(Section(id=f"team-{nation.id}", title=f"Team table: {nation.name}", blocks=blocks))
     parts.append({"kind": "doc", "title": "Team tables and fire factors", "sections": team_sections})
     return parts
