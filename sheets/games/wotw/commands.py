@@ -54,9 +54,9 @@ def make_mission(req: MissionRequest, out: Path | None = None, content: Path | N
     game, missions = roll_missions(req, content)
     team = None
     if req.team is not None:
-        campaign = game.data.rules.campaign
+        # the same checker as `sheets campaign`: CP (Engineer, medical), crews, grenades, size
         team = resolve_team(load_yaml(Path(req.team)), game.data.nation(missions[0].nation),
-                            int(campaign.get("min_team_size", 3)), int(campaign.get("grenades_per_soldier", 4)))
+                            game.data.rules, engineers_rule=req.engineers)
     first = missions[0]
     stem = f"wotw-{'campaign' if req.count > 1 else 'mission'}-{first.theatre}"
     stem += f"-seed{first.seed}" if first.seed is not None else "-dice"
