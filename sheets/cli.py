@@ -86,15 +86,25 @@ def list_cmd(content: Optional[Path] = ContentOpt) -> None:
 
 @app.command()
 @user_errors
-def validate(content: Optional[Path] = ContentOpt) -> None:
-    """Validate all content; report every problem with file, line and field."""
+def validate(
+    files: Optional[list[Path]] = typer.Argument(None, metavar="[FILE]...", help="Also check these user files (e.g. a campaign file)."),
+    content: Optional[Path] = ContentOpt,
+) -> None:
+    """Validate all content, and any campaign FILE given; report every problem with file, line and field.
+
+    Example: sheets validate ww.yaml
+    """
     from sheets import api  # noqa: PLC0415
     from sheets.errors import ContentError  # noqa: PLC0415
 
     problems = api.validate_content(content)
     if problems:
         raise ContentError(problems)
-    typer.echo("content is valid")
+    if files:
+        problems = api.validate_user_files(list(files), content)
+        if problems:
+            raise ContentError(problems)
+    typer.echo("content is valid" + (f"; {len(files)} file{'s' if len(files) != 1 else ''} valid" if files else ""))
 
 
 @app.command()

@@ -64,6 +64,7 @@ class MissionRecord(Record):
     seed: int | None = None
     dice: str | None = None
     objective: str = ""
+    steps: int = Field(0, ge=0)
     track: str = ""
     weather: str | None = None
     outcome: Outcome = "in progress"
@@ -207,7 +208,7 @@ def new_campaign(data: WotwData, nation_id: str, theatre_id: str, men: list[Man]
         team.append(m.model_copy(update={
             "grenades": rules.grenade_allowance(m.skills),
             "engineer": m.engineer or is_engineer(m, rules, engineers),
-            "history": [f"joined before mission 1 ({m.quality} {m.weapon})"]}))
+            "history": ["joined before M1"]}))
     c = Campaign(nation=nation.id, theatre=theatre.id, enemy=enemy,
                  optional_rules=[r for r in OPTIONAL_RULES if r in optional_rules],
                  cp=nation.starting_cp - cost, xp=0, team=team,
@@ -296,7 +297,7 @@ def debrief(c: Campaign, data: WotwData, outcome: str, killed: list[str], wounde
         if man.status == "killed":
             raise Refused(f"{man.name} was killed before; the dead cannot be casualties again")
         man.status = "killed"
-        man.history.append(f"killed in mission {record.number}")
+        man.history.append(f"killed M{record.number}")
     for name in wounded:
         man = new.man(name)
         if man.status == "killed":
@@ -305,7 +306,7 @@ def debrief(c: Campaign, data: WotwData, outcome: str, killed: list[str], wounde
             raise Refused(f"{man.name} is already wounded: a wounded soldier that suffers a second wound is "
                           f"Killed (use --killed {man.name!r})")
         man.status = "wounded"
-        man.history.append(f"wounded in mission {record.number}")
+        man.history.append(f"wounded M{record.number}")
     record.casualties = Casualties(killed=[new.man(n).name for n in killed], wounded=[new.man(n).name for n in wounded])
     campaign = data.rules.campaign
     if outcome == "aborted":
@@ -341,7 +342,7 @@ def promote(c: Campaign, data: WotwData, name: str) -> Campaign:
         raise Refused(f"promotion {man.quality} to {to} costs {cost} XP but the team has {new.xp} XP")
     new.xp -= cost
     man.quality = to
-    man.history.append(f"promoted to {to} after mission {new.played}")
+    man.history.append(f"{to} after M{new.played}")
     new.ledger.append(LedgerEntry(after=new.played, what=f"promoted {man.name} to {to}", xp=-cost))
     return _refuse_if_broken(new, data)
 
@@ -367,7 +368,7 @@ def learn(c: Campaign, data: WotwData, name: str, skill: str) -> Campaign:
     man.skills.append(label)
     if sid == GRENADIER:
         man.grenades = rules.grenade_allowance([sid])
-    man.history.append(f"learned {label} after mission {new.played}")
+    man.history.append(f"{label} after M{new.played}")
     new.ledger.append(LedgerEntry(after=new.played, what=f"{man.name} learned {label}", xp=-rules.skill_cost))
     return _refuse_if_broken(new, data)
 
@@ -410,7 +411,7 @@ def recruit(c: Campaign, data: WotwData, names: list[str], quality: str, weapon:
     for m in men:
         new.team.append(m.model_copy(update={
             "grenades": rules.grenade_allowance([]), "engineer": is_engineer(m, rules, c.engineers),
-            "history": [f"joined after mission {c.played} ({m.quality} {m.weapon})"]}))
+            "history": [f"joined after M{c.played}" if c.played else "joined before M1"]}))
     new.cp -= cost
     new.ledger.append(LedgerEntry(after=c.played, what=f"recruited {', '.join(names)} ({row.quality} {row.weapon}"
                                   f"{', medical' if medical else ''})", cp=-cost))
@@ -444,7 +445,7 @@ def rearm(c: Campaign, data: WotwData, name: str, weapon: str) -> Campaign:
         new.cp -= rules.engineer_cp
         man.engineer = True
         new.ledger.append(LedgerEntry(after=new.played, what=f"{man.name} made Engineer (Flame-thrower)", cp=-rules.engineer_cp))
-    man.history.append(f"rearmed {man.weapon} -> {label} after mission {new.played}")
+    man.history.append(f"{man.weapon} to {label} after M{new.played}")
     man.weapon = label
     return _refuse_if_broken(new, data)
 
@@ -466,6 +467,6 @@ def make_engineer(c: Campaign, data: WotwData, name: str) -> Campaign:
         raise Refused(f"an Engineer costs {rules.engineer_cp} CP but the campaign has {new.cp} CP saved")
     new.cp -= rules.engineer_cp
     man.engineer = True
-    man.history.append(f"made Engineer after mission {new.played}")
+    man.history.append(f"Engineer after M{new.played}")
     new.ledger.append(LedgerEntry(after=new.played, what=f"{man.name} made Engineer", cp=-rules.engineer_cp))
     return _refuse_if_broken(new, data)

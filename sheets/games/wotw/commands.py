@@ -136,7 +136,7 @@ def campaign_mission(file: Path, seed: int | None = None, dice: str | None = Non
         number=number)
     track = " > ".join(s.terrain + (" (struck)" if s.struck else "") for s in mission.track)
     record = cp.MissionRecord(number=number, seed=mission.seed, dice=None if mission.seed is not None else rolled.describe,
-                              objective=mission.objective.name if mission.objective else "", track=track,
+                              objective=mission.objective.name if mission.objective else "", steps=len(mission.track), track=track,
                               weather=mission.weather)
     updated = cp.start_mission(campaign, game.data, record)
     sheet = campaign_log_sheet(game, updated, mission, paper)

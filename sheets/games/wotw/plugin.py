@@ -109,5 +109,25 @@ class WotwPlugin(GamePlugin):
 
         return kit_sheets(game, options)
 
+    def check_user_file(self, game, doc):
+        """A campaign file (`kind: campaign`) or a team file: every rule, located by line and field."""
+        from sheets.errors import ContentError  # noqa: PLC0415
+        from sheets.games.wotw import campaign_io  # noqa: PLC0415
+
+        from sheets.games.wotw.team import resolve_team  # noqa: PLC0415
+
+        data = doc.data if isinstance(doc.data, dict) else {}
+        try:
+            if campaign_io.is_campaign(data) and data.get("game", "wotw") == "wotw":
+                campaign_io.read(doc, game.data)
+            elif "members" in data and str(data.get("nation", "")).lower() in {n.id for n in game.data.teams.nations}:
+                # a team file for `sheets mission --team` / `sheets campaign new --team`
+                resolve_team(doc, game.data.nation(str(data["nation"]).lower()), game.data.rules)
+            else:
+                return None
+        except ContentError as exc:
+            return exc.problems
+        return []
+
 
 plugin = WotwPlugin()

@@ -137,9 +137,9 @@ def campaign_log_sheet(game: Game, campaign, mission: Mission, paper: str = "a4"
 
 #: the blank record's row counts: the largest team (9, Russian) with room for recruits
 #: and the fallen; a season of missions; the ledger lines of about five missions
-RECORD_ROSTER_ROWS = 12
-RECORD_MISSION_ROWS = 8
-RECORD_LEDGER_ROWS = 14
+RECORD_ROSTER_ROWS = 10
+RECORD_MISSION_ROWS = 7
+RECORD_LEDGER_ROWS = 11
 
 
 def campaign_record(game: Game, campaign, filename: str, paper: str = "a4") -> Sheet:
