@@ -365,3 +365,9 @@ def test_one_shot_crew_is_two_rows_paid_once(cli, tmp_path):
     assert r.exit_code == 0, r
     flat = squash(pdf_text(tmp_path / "t.pdf"))
     assert "AGreenLMG3/2/24LMGcrew" in flat and "BGreenLMG3/2/24LMGcrew" in flat and "Teamcost4CP,1CPsaved" in flat
+
+
+@pytest.mark.parametrize("command", ["new", "mission", "debrief", "spend", "show"])
+def test_each_campaign_command_has_help_with_an_example(cli, command):
+    r = cli("campaign", command, "--help")
+    assert r.exit_code == 0 and "Example: sheets campaign " + command in " ".join(r.stdout.split())
