@@ -378,6 +378,8 @@ def campaign_mission(
 ) -> None:
     """Roll the next mission, print its log sheet with the current roster, record it in progress.
 
+    With a mission in progress and no --seed/--dice, print its log sheet again (file unchanged).
+
     Example: sheets campaign mission ww.yaml --seed 11 -o mission1.pdf
     """
     from sheets.games.wotw import commands as api  # noqa: PLC0415

@@ -306,6 +306,9 @@ def test_a_mission_in_progress_refuses_a_second(cli, campaign):
     r = cli("campaign", "mission", "ww.yaml", "--seed", "4", "-o", "m2.pdf")
     assert r.exit_code == 1 and "mission 1 is still in progress" in r.stderr
     assert campaign.read_bytes() == before and not Path("m2.pdf").exists()
+    r = cli("campaign", "mission", "ww.yaml", "-o", "again.pdf")  # a jammed printer: the same sheet again
+    assert r.exit_code == 0 and "printed again (file unchanged)" in r.stdout and campaign.read_bytes() == before
+    assert squash(pdf_text(Path("again.pdf"))) == squash(pdf_text(Path("m.pdf")))
     r = cli("campaign", "debrief", "ww.yaml", "--outcome", "success", "--wounded", "Otto Lenz", "--killed", "otto lenz",
             "--dice", "2")
     assert r.exit_code == 1 and "named both" in r.stderr and campaign.read_bytes() == before

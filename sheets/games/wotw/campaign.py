@@ -67,6 +67,7 @@ class MissionRecord(Record):
     steps: int = Field(0, ge=0)
     track: str = ""
     weather: str | None = None
+    struck_step: int | None = None
     outcome: Outcome = "in progress"
     casualties: Casualties = Casualties()
     xp: int = Field(0, ge=0)

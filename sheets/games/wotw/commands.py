@@ -122,12 +122,25 @@ def campaign_mission(file: Path, seed: int | None = None, dice: str | None = Non
 
     game = _wotw(content)
     campaign = campaign_io.load(Path(file), game.data)
-    if campaign.in_progress is not None:
-        raise cp.Refused(f"mission {campaign.in_progress.number} is still in progress: close it first with "
-                         f"`sheets campaign debrief {file} --outcome success|aborted`")
+    open_ = campaign.in_progress
+    reprint = open_ is not None and seed is None and dice is None and strike_step is None
+    if open_ is not None and not reprint:
+        raise cp.Refused(f"mission {open_.number} is still in progress: close it first with "
+                         f"`sheets campaign debrief {file} --outcome success|aborted` "
+                         f"(run `sheets campaign mission {file}` alone to print its log sheet again)")
     has_engineer = campaign.engineers and any(m.engineer for m in campaign.living)
     if strike_step is not None and not has_engineer:
         raise cp.Refused("--strike-step: only a team with an Engineer (optional rule #3) may strike a step")
+    if reprint:
+        # the same seed or dice give the same mission; the file is not changed
+        rolled = make_dice(open_.seed, None) if open_.seed is not None else make_dice(None, (open_.dice or "").removeprefix("dice "))
+        mission = MissionRoller(game.data).roll(
+            rolled, campaign.theatre, campaign.nation, airborne="airborne" in campaign.optional_rules,
+            beachhead="beachhead" in campaign.optional_rules, engineers=has_engineer or open_.struck_step is not None,
+            strike_step=open_.struck_step, number=open_.number)
+        sheet = campaign_log_sheet(game, campaign, mission, paper)
+        target = output.resolve_target(out, paths.default_output_dir(), sheet.filename)
+        return [build_one(sheet, target)], f"mission {open_.number} is in progress: its log sheet printed again (file unchanged)"
     rolled = make_dice(seed, dice)
     number = len(campaign.missions) + 1
     mission = MissionRoller(game.data).roll(
@@ -137,7 +150,7 @@ def campaign_mission(file: Path, seed: int | None = None, dice: str | None = Non
     track = " > ".join(s.terrain + (" (struck)" if s.struck else "") for s in mission.track)
     record = cp.MissionRecord(number=number, seed=mission.seed, dice=None if mission.seed is not None else rolled.describe,
                               objective=mission.objective.name if mission.objective else "", steps=len(mission.track), track=track,
-                              weather=mission.weather)
+                              weather=mission.weather, struck_step=mission.struck_step)
     updated = cp.start_mission(campaign, game.data, record)
     sheet = campaign_log_sheet(game, updated, mission, paper)
     target = output.resolve_target(out, paths.default_output_dir(), sheet.filename)
