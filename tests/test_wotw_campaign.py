@@ -374,3 +374,19 @@ def test_one_shot_crew_is_two_rows_paid_once(cli, tmp_path):
 def test_each_campaign_command_has_help_with_an_example(cli, command):
     r = cli("campaign", command, "--help")
     assert r.exit_code == 0 and "Example: sheets campaign " + command in " ".join(r.stdout.split())
+
+
+def test_new_from_a_bad_team_file_is_located_and_writes_nothing(cli, tmp_path):
+    (tmp_path / "t.yaml").write_text(TEAM.replace("quality: Veteran", "quality: Vet"))
+    r = cli("campaign", "new", "ww.yaml", "--nation", "german", "--theatre", "france-1944", "--team", "t.yaml")
+    assert r.exit_code == 1 and "t.yaml:3: members[0].quality: quality 'Vet'" in r.stderr
+    assert not (tmp_path / "ww.yaml").exists()
+
+
+def test_rearm_a_private(cli, campaign):
+    assert cli("campaign", "debrief", "ww.yaml", "--outcome", "aborted").exit_code == 1  # nothing in progress
+    text = campaign.read_text().replace("quality: Green\n  weapon: Rifle\n  medical: false", "quality: Private\n  weapon: Rifle\n  medical: false", 1)
+    campaign.write_text(text)  # a hand edit the checker accepts
+    r = cli("campaign", "spend", "ww.yaml", "--rearm", "Otto Lenz=SMG")
+    assert r.exit_code == 0 and "Otto Lenz now carries SMG" in r.stdout, r
+    assert "SMG to" not in campaign.read_text() and "Rifle to SMG after M0" in campaign.read_text()

@@ -103,6 +103,12 @@ def campaign_new(file: Path, nation: str, theatre: str, team: Path | None = None
         sheet = validate(TeamFile, doc)
         if sheet.nation is not None and sheet.nation.lower() not in (nation, game.data.nation(nation).name.lower()):
             raise SheetsError(f"{team}: this team is {sheet.nation!r} but --nation is {nation!r}")
+        from sheets.errors import ContentError  # noqa: PLC0415
+
+        bad = [doc.problem(("members", i, "quality"), f"quality {m.quality!r}: choose Green, Private or Veteran")
+               for i, m in enumerate(sheet.members) if m.quality.capitalize() not in ("Green", "Private", "Veteran")]
+        if bad:
+            raise ContentError(bad)
         men = [cp.Man(name=m.name, quality=m.quality.capitalize(), weapon=m.weapon, medical=m.medical,
                       engineer=m.engineer) for m in sheet.members]
     campaign = cp.new_campaign(game.data, nation, theatre, men, rules)
@@ -216,7 +222,9 @@ def campaign_spend(file: Path, promote: str | None = None, skill: str | None = N
                               "e.g. --recruit 'Paul Roth' --quality Green --weapon Rifle")
         updated = cp.recruit(campaign, game.data, recruit, quality.capitalize(), weapon, medical, engineer)
     campaign_io.save(Path(file), updated, game.data)
-    return Path(file), f"{updated.ledger[-1].what if updated.ledger else ''}; now {updated.xp} XP and {updated.cp} CP saved"
+    done = (f"{rearm.partition('=')[0].strip()} now carries {updated.man(rearm.partition('=')[0]).weapon}"
+            if rearm and len(updated.ledger) == len(campaign.ledger) else updated.ledger[-1].what)
+    return Path(file), f"{done}; now {updated.xp} XP and {updated.cp} CP saved"
 
 
 def campaign_show(file: Path, paper: str = "a4", out: Path | None = None, content: Path | None = None):
