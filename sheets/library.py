@@ -104,6 +104,10 @@ class GamePlugin:
         """Game-specific sheets for the kit (a list of build.Sheet)."""
         return []
 
+    def check_user_file(self, game: "Game", doc: YamlDocument) -> list[Problem] | None:
+        """Problems in a user's file (a campaign, a squad) if it is one of this game's; else None."""
+        return None
+
 
 @dataclass
 class KitOptions:

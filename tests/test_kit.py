@@ -18,6 +18,9 @@ def test_kit_builds_every_section(cli, tmp_path):
     assert "dice seed 11" in result.stdout
     log = pdf_text(kit / "wotw-log-sheet.pdf")
     assert "MISSION 1" in log and "seed 11" in log and "France 1944" in log
+    record = pdf_text(kit / "wotw-campaign-record.pdf")  # blank: boxes, no values
+    assert "CAMPAIGN RECORD" in record and "XP AND CP LEDGER" in record and "Grenadier (Veteran)" in record
+    assert pages(kit / "wotw-campaign-record.pdf") == 1 and "PLAYED" not in record
 
 
 def test_kit_is_deterministic_and_cached(cli, tmp_path):

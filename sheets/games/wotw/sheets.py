@@ -12,7 +12,7 @@ from sheets.rendering import page_size
 KIT_THEATRE = "france-1944"
 
 
-def mission_context(game: Game, mission: Mission, team: Team | None) -> dict:
+def mission_context(game: Game, mission: Mission, team: Team | None, campaign=None) -> dict:
     data = game.data
     nation, enemy = data.nation(mission.nation), data.nation(mission.enemy)
     condition = data.condition(mission.weather) if mission.weather else None
@@ -30,6 +30,7 @@ def mission_context(game: Game, mission: Mission, team: Team | None) -> dict:
         "team": team, "roster_rows": roster_rows, "columns": data.rules.log_sheet.roster_columns,
         "morale": data.rules.morale.values, "theatre": data.theatre(mission.theatre),
         "engineer": data.rules.engineer,
+        "campaign_state": campaign,
     }
 
 
@@ -172,4 +173,71 @@ def reference_parts(game: Game, nations: list[str] | None = None) -> list[dict]:
 def kit_sheets(game: Game, options: KitOptions) -> list[Sheet]:
     dice = Dice.seeded(options.seed)
     missions = roll_missions(game, dice, 1, KIT_THEATRE, None)
-    return [log_sheet(game, missions, "wotw-log-sheet.pdf", options.paper)]
+    return [log_sheet(game, missions, "wotw-log-sheet.pdf", options.paper),
+            campaign_record(game, None, "wotw-campaign-record.pdf", options.paper)]
+
+
+def campaign_team(game: Game, campaign) -> Team:
+    """The living men of a campaign as log-sheet roster rows, each with his state."""
+    from sheets.games.wotw.team import TeamRules, soldier_row  # noqa: PLC0415
+
+    nation = game.data.nation(campaign.nation)
+    rules = TeamRules.of(game.data.rules)
+    soldiers = [soldier_row(m, nation, rules, campaign.engineers, state=m.status) for m in campaign.living]
+    return Team(nation, soldiers, 0, cp_saved_override=campaign.cp)
+
+
+def campaign_log_sheet(game: Game, campaign, mission: Mission, paper: str = "a4") -> Sheet:
+    """The log sheet of a campaign's next mission: its roster is the campaign's living men."""
+    team = campaign_team(game, campaign)
+    origin = f"seed {mission.seed}" if mission.seed is not None else mission.dice
+    context = {
+        "title": f"{game.info.title} log sheet",
+        "page_size": page_size(paper),
+        "missions": [mission_context(game, mission, team, campaign)],
+        "campaign": False,
+        "campaign_rules": game.data.rules.campaign,
+        "skills": game.data.rules.skills,
+        "footer": f"{game.info.title} · campaign mission {mission.number} · {origin} · warsheets",
+    }
+    stem = f"wotw-campaign-mission{mission.number}-" + (f"seed{mission.seed}" if mission.seed is not None else "dice")
+    return Sheet(filename=f"{stem}.pdf", template="logsheet.html.j2", context=context, game=game.id,
+                 label=f"{game.info.title} log sheet")
+
+
+#: the blank record's row counts: the largest team (9, Russian) with room for recruits
+#: and the fallen; a season of missions; the ledger lines of about five missions
+RECORD_ROSTER_ROWS = 10
+RECORD_MISSION_ROWS = 7
+RECORD_LEDGER_ROWS = 11
+
+
+def campaign_record(game: Game, campaign, filename: str, paper: str = "a4") -> Sheet:
+    """The campaign record page: missions, the XP and CP ledger, the roster with state and history.
+
+    `campaign` None gives the blank record of the kit (same boxes, nothing written)."""
+    data = game.data
+    nation = data.nation(campaign.nation) if campaign else None
+    theatre = data.theatre(campaign.theatre) if campaign else None
+    enemy = data.nation(campaign.enemy) if campaign else None
+    team = list(campaign.team) if campaign else []
+    missions = list(campaign.missions) if campaign else []
+    ledger = list(campaign.ledger) if campaign else []
+    balance, running = [], (0, 0)
+    for e in ledger:
+        running = (running[0] + e.cp, running[1] + e.xp)
+        balance.append(running)
+    context = {
+        "title": f"{game.info.title} campaign record",
+        "page_size": page_size(paper),
+        "c": campaign, "nation": nation, "theatre": theatre, "enemy": enemy,
+        "team": team, "missions": missions, "ledger": list(zip(ledger, balance)),
+        "roster_rows": max(RECORD_ROSTER_ROWS, len(team)),
+        "mission_rows": max(RECORD_MISSION_ROWS, len(missions)),
+        "ledger_rows": max(RECORD_LEDGER_ROWS, len(ledger)),
+        "campaign_rules": data.rules.campaign, "skills": data.rules.skills,
+        "nations": data.teams.nations,
+        "footer": f"{game.info.title} · campaign record · warsheets",
+    }
+    return Sheet(filename=filename, template="campaign.html.j2", context=context, game=game.id,
+                 label=f"{game.info.title} campaign record")
