@@ -179,6 +179,9 @@ class BoxTracker(Strict):
     names: list[Annotated[str, Field(min_length=1)]] = []  # designations `--names` rolls for units
     summary: str | None = None  # Jinja text over units, groups, boxes, e.g. "MCP {{ units // 2 }}"
     footer: str | None = None
+    fields: list[Annotated[str, Field(min_length=1, max_length=40)]] = []  # write-in lines above (e.g. "Platoon")
+    flags: list[Annotated[str, Field(min_length=1, max_length=40)]] = []   # tick boxes above (e.g. "Suppressed")
+    landscape: bool = False
 
     @model_validator(mode="after")
     def _positions(self):
@@ -212,6 +215,9 @@ class GridTracker(Strict):
     prefill: dict[str, str] = {}  # column -> text written in every row; "{n}" is the row number
     summary: str | None = None    # Jinja text over rows and columns (the number of columns)
     footer: str | None = None
+    fields: list[Annotated[str, Field(min_length=1, max_length=40)]] = []  # write-in lines above the table
+    flags: list[Annotated[str, Field(min_length=1, max_length=40)]] = []   # tick boxes above the table
+    landscape: bool = False       # a wide table: this tracker's page turns sideways
 
     @field_validator("columns")
     @classmethod

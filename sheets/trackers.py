@@ -129,7 +129,8 @@ def tracker_sheet(game: "Game", trackers: list[TrackerKind], *, paper: str = "a4
     pages = [TrackerPage(t, t.summary_text(), designations.get(t.id, [])) for t in trackers]
     rolled = f" · designations rolled with {origin}" if origin else ""
     footer = f"{game.info.title} · trackers{rolled} · warsheets"
-    context = {"title": f"{game.info.title} trackers", "page_size": page_size(paper), "pages": pages,
+    context = {"title": f"{game.info.title} trackers", "page_size": page_size(paper),
+               "landscape_size": page_size(paper, landscape=True), "pages": pages,
                "footer": footer}
     name = filename or f"{game.id}-trackers.pdf"
     return Sheet(filename=name, template="trackers.html.j2", context=context, game=game.id,
