@@ -218,6 +218,7 @@ class GridTracker(Strict):
     fields: list[Annotated[str, Field(min_length=1, max_length=40)]] = []  # write-in lines above the table
     flags: list[Annotated[str, Field(min_length=1, max_length=40)]] = []   # tick boxes above the table
     landscape: bool = False       # a wide table: this tracker's page turns sideways
+    filled: list[list[str]] = []  # rows written in advance (e.g. a scenario's forces); the rest stay blank
 
     @field_validator("columns")
     @classmethod
@@ -231,6 +232,11 @@ class GridTracker(Strict):
         for col in self.prefill:
             if col not in self.columns:
                 raise ValueError(f"prefill: {col!r} is not one of the columns")
+        for i, row in enumerate(self.filled):
+            if len(row) != len(self.columns):
+                raise ValueError(f"filled[{i}] has {len(row)} cells but there are {len(self.columns)} columns")
+        if len(self.filled) > self.rows:
+            raise ValueError(f"filled has {len(self.filled)} rows but the grid has only {self.rows}")
         if self.summary is not None:
             self.summary_text()
         return self

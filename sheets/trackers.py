@@ -115,7 +115,9 @@ class TrackerPage:
         """Grid trackers: every row's cells, prefilled where content says."""
         t = self.tracker
         assert isinstance(t, GridTracker)
-        return [[t.prefill.get(col, "").replace("{n}", str(n)) for col in t.columns] for n in range(1, t.rows + 1)]
+        rows = [list(r) for r in t.filled]
+        return rows + [[t.prefill.get(col, "").replace("{n}", str(n)) for col in t.columns]
+                       for n in range(len(rows) + 1, t.rows + 1)]
 
 
 def tracker_sheet(game: "Game", trackers: list[TrackerKind], *, paper: str = "a4",
