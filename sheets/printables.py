@@ -219,6 +219,7 @@ class GridTracker(Strict):
     flags: list[Annotated[str, Field(min_length=1, max_length=40)]] = []   # tick boxes above the table
     landscape: bool = False       # a wide table: this tracker's page turns sideways
     filled: list[list[str]] = []  # rows written in advance (e.g. a scenario's forces); the rest stay blank
+    widths: dict[str, float] = {}  # column -> width in mm (room to write a name); others share the rest
 
     @field_validator("columns")
     @classmethod
@@ -232,6 +233,11 @@ class GridTracker(Strict):
         for col in self.prefill:
             if col not in self.columns:
                 raise ValueError(f"prefill: {col!r} is not one of the columns")
+        for col, width in self.widths.items():
+            if col not in self.columns:
+                raise ValueError(f"widths: {col!r} is not one of the columns")
+            if not 5 <= width <= 250:
+                raise ValueError(f"widths: {col!r} is {width:g} mm; give 5 to 250 mm")
         for i, row in enumerate(self.filled):
             if len(row) != len(self.columns):
                 raise ValueError(f"filled[{i}] has {len(row)} cells but there are {len(self.columns)} columns")
