@@ -17,6 +17,7 @@ from pydantic import Field, model_validator
 
 from sheets.errors import SheetsError
 from sheets.printables import PaperSize
+from sheets.rendering import game_titled
 from sheets.validation import Strict
 
 if TYPE_CHECKING:
@@ -282,7 +283,7 @@ def gauge_sheet(game: "Game", paper: PaperSize, filename: str | None = None) -> 
         "page_size": f"{w:g}mm {h:g}mm", "page_w": w, "page_h": h,
         "margin": MARGIN_MM, "head": HEAD_MM, "gap": GAP_MM, "label_h": LABEL_MM,
         "pages": pages,
-        "footer": f"{game.info.title} · {sheet.title} · print at 100 % (no 'fit to page') · warsheets",
+        "footer": f"{game_titled(game.info.title, sheet.title)} · print at 100 % (no 'fit to page') · warsheets",
     }
     return Sheet(filename=filename or f"{game.id}-gauges.pdf", template="gauges.html.j2", context=context,
                  game=game.id, label=f"{game.info.title} true-scale gauges")

@@ -179,7 +179,7 @@ class BoxTracker(Strict):
     names: list[Annotated[str, Field(min_length=1)]] = []  # designations `--names` rolls for units
     summary: str | None = None  # Jinja text over units, groups, boxes, e.g. "MCP {{ units // 2 }}"
     footer: str | None = None
-    fields: list[Annotated[str, Field(min_length=1, max_length=40)]] = []  # write-in lines above (e.g. "Platoon")
+    fields: list[Annotated[str, Field(min_length=1, max_length=40)]] = []  # write-in lines above (e.g. "Force")
     flags: list[Annotated[str, Field(min_length=1, max_length=40)]] = []   # tick boxes above (e.g. "Suppressed")
     landscape: bool = False
 

@@ -40,10 +40,10 @@ def has_rect(rects, page, width_pt, height_pt=None, tol=0.05):
                for p, w, h in rects)
 
 
-@pytest.mark.parametrize("game", ["downrange", "platoon"])
-def test_every_page_has_a_true_scale_check_bar(cli, tmp_path, game):
+@pytest.mark.parametrize("game, paper", [("downrange", "a4"), ("downrange", "letter"), ("platoon", "letter")])
+def test_every_page_has_a_true_scale_check_bar(cli, tmp_path, game, paper):
     out = tmp_path / f"{game}.pdf"
-    result = cli("gauges", game, "-o", out)
+    result = cli("gauges", game, "--paper", paper, "-o", out)
     assert result.exit_code == 0, result
     assert f"{game}.pdf" in result.stdout
     rects = drawn_rects(out)
@@ -67,7 +67,7 @@ def test_down_range_templates_are_drawn_at_true_scale(cli, tmp_path):
     for radius in (4, 5, 6):
         assert any(abs(w - (radius * 72 + 2 * PT_PER_MM)) < 0.05 and abs(h - w) < 0.05 for _, w, h in rects), radius
     text = squash(pdf_text(out))
-    for words in ("45° fan, radius 9″", "Blast radius 4″", "Blast radius 5″", "Blast radius 6″",
+    for words in ("45° fan, radius 8″", "Blast radius 4″", "Blast radius 5″", "Blast radius 6″",
                   "R9", "R12", "R18", "R22"):
         assert squash(words) in text, words
 
@@ -96,9 +96,9 @@ def dr_content(tmp_path):
 
 
 @pytest.mark.parametrize("old, new, message", [
-    ("    radius: 9\n", "    radius: 30\n", "downrange/gauges.yaml: gauge 'fan' (585.21 x 769 mm) does not fit"),
+    ("    radius: 8\n", "    radius: 30\n", "downrange/gauges.yaml: gauge 'fan' (585.21 x 769 mm) does not fit"),
     ("    end: 7\n", "    end: -1\n", "gauges.yaml:"),
-    ("    rings: [2, 4, 6, 8]\n", "    rings: [2, 12]\n", "ring 12 is outside the radius"),
+    ("    rings: [2, 4, 6]\n", "    rings: [2, 12]\n", "ring 12 is outside the radius"),
 ])
 def test_bad_gauges_are_clear_errors(cli, dr_content, tmp_path, old, new, message):
     path = dr_content / "downrange" / "gauges.yaml"
