@@ -132,6 +132,9 @@ def test_platoon_reference_is_seven_points_or_larger(cli, tmp_path):
     text = squash(pdf_text(out))
     assert squash("SAVE CHART") in text and squash("Sandbags, High Walls 3 7+ 6+ 5+ 4+") in text
     assert squash("TURN SEQUENCE (SUMMARY)") in text
+    # the fifth order's name is marked as a stand-in where the order is printed
+    assert squash("Rally† (stand-in name)") in text
+    assert squash("† The fifth order's name was an icon, lost in conversion") in text
 
 
 def test_platoon_markers_use_the_rules_words(cli, tmp_path):
