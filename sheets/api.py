@@ -162,6 +162,10 @@ def table_sheets(lib: Library, game: Game, paper: str = "a4") -> list[Sheet]:
         sheets.append(card_sheet(game, card_set, lib.geometry(), paper=paper))
     if game.tokens is not None:
         sheets.append(token_sheet(game, lib.geometry().papers[paper]))
+    if game.gauges is not None:
+        from sheets.gauges import gauge_sheet  # noqa: PLC0415
+
+        sheets.append(gauge_sheet(game, lib.geometry().papers[paper]))
     return sheets
 
 
@@ -263,4 +267,17 @@ def make_tokens(game_id: str, *, copies: int = 1, paper: str = "a4", out: Path |
     if paper not in geometry.papers:
         raise SheetsError(f"unknown paper {paper!r}; choose one of: {', '.join(geometry.papers)}")
     sheet = token_sheet(lib.game(game_id), geometry.papers[paper], copies)
+    return build_one(sheet, output.resolve_target(out, paths.default_output_dir(), sheet.filename))
+
+
+def make_gauges(game_id: str, *, paper: str = "a4", out: Path | None = None,
+                content: Path | None = None) -> Path:
+    """The game's true-scale templates and rulers, with a check bar on every page."""
+    from sheets.gauges import gauge_sheet  # noqa: PLC0415
+
+    lib = library(content)
+    geometry = lib.geometry()
+    if paper not in geometry.papers:
+        raise SheetsError(f"unknown paper {paper!r}; choose one of: {', '.join(geometry.papers)}")
+    sheet = gauge_sheet(lib.game(game_id), geometry.papers[paper])
     return build_one(sheet, output.resolve_target(out, paths.default_output_dir(), sheet.filename))

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 
 from sheets.errors import SheetsError
 from sheets.printables import CardBack, CardSet, Layout, PrintGeometry
+from sheets.rendering import game_titled
 
 if TYPE_CHECKING:
     from sheets.build import Sheet
@@ -346,7 +347,7 @@ def card_sheet(game: "Game", card_set: CardSet, geometry: PrintGeometry, *, layo
         cards=tuple((c.id, c.title) for c in card_set.cards), back_of=back_of, back_names=tuple(back_names),
         grid=grid, duplex=duplex, crop_marks=layout.crop_marks if crop_marks is None else crop_marks,
         mark_length=layout.mark_length_mm, mark_offset=layout.mark_offset_mm,
-        title=f"{game.info.title}: {card_set.title}",
+        title=game_titled(game.info.title, card_set.title, ": "),
     )
     context = {
         "title": spec.title,
@@ -355,7 +356,7 @@ def card_sheet(game: "Game", card_set: CardSet, geometry: PrintGeometry, *, layo
         "margin_mm": size.margin_mm,
         "font_pt": size.font_pt,
         "card_h_mm": size.height_mm,
-        "set_label": f"{game.info.title} · {card_set.title}",
+        "set_label": game_titled(game.info.title, card_set.title),
         "fronts": [{"anchor": f"card-{i}", "card": c, "number": i + 1} for i, c in enumerate(card_set.cards)],
         "backs": [{"anchor": f"back-{j}", "back": b} for j, b in enumerate(back_pages)],
     }

@@ -492,6 +492,20 @@ def campaign_show(
     wrote(api.campaign_show(file, paper=paper.value, out=output, content=content))
 
 
+@app.command()
+@user_errors
+def gauges(
+    game: str = GameArg,
+    paper: Paper = PaperOpt,
+    output: Optional[Path] = OutOpt,
+    content: Optional[Path] = ContentOpt,
+) -> None:
+    """True-scale templates and rulers (blast circles, fans, range rulers) with a check bar."""
+    from sheets import api  # noqa: PLC0415
+
+    wrote(api.make_gauges(game, paper=paper.value, out=output, content=content))
+
+
 def main() -> None:
     try:
         app()

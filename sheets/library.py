@@ -2,7 +2,7 @@
 
 `content/<game>/game.yaml` makes a folder a game. Generic printables are found
 by file name — `reference.yaml`, `cards/*.yaml`, `trackers.yaml`,
-`tokens.yaml` — and a game's plugin (named in game.yaml) loads the rest. Every
+`tokens.yaml`, `gauges.yaml` — and a game's plugin (named in game.yaml) loads the rest. Every
 file is validated against a strict model; all problems of all files are
 collected and reported together, each with file, line and field.
 """
@@ -18,6 +18,7 @@ from pydantic import BaseModel, Field
 from sheets import paths
 from sheets.blocks import ReferenceDoc
 from sheets.errors import ContentError, Problem, SheetsError
+from sheets.gauges import GaugeSheet
 from sheets.printables import CardSet, PrintGeometry, TokenSheet, TrackerFile, TrackerKind
 from sheets.validation import Strict, collect
 from sheets.yaml_source import YamlDocument, load_yaml
@@ -125,6 +126,7 @@ class Game:
     card_sets: dict[str, CardSet] = field(default_factory=dict)
     trackers: dict[str, TrackerKind] = field(default_factory=dict)
     tokens: TokenSheet | None = None
+    gauges: GaugeSheet | None = None
 
     @property
     def id(self) -> str:
@@ -140,6 +142,8 @@ class Game:
             kinds.append("trackers (" + ", ".join(self.trackers) + ")")
         if self.tokens is not None:
             kinds.append("tokens")
+        if self.gauges is not None:
+            kinds.append("gauges")
         if self.plugin:
             kinds = self.plugin.sheet_kinds(self) + kinds
         return kinds
@@ -274,6 +278,7 @@ class Library:
                 files.problem("trackers.yaml", ("trackers", i, "primary"),
                               "only one tracker may be primary (the one numbers change without --tracker)")
         game.tokens = files.model("tokens.yaml", TokenSheet, required=False)
+        game.gauges = files.model("gauges.yaml", GaugeSheet, required=False)
         if plugin is not None:
             game.data = plugin.load(files)
             if game.data is not None:

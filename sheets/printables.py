@@ -184,6 +184,9 @@ class BoxTracker(Strict):
     primary: bool = False
     summary: str | None = None  # Jinja text over units, groups, boxes, e.g. "MCP {{ units // 2 }}"
     footer: str | None = None
+    fields: list[Annotated[str, Field(min_length=1, max_length=40)]] = []  # write-in lines above (e.g. "Force")
+    flags: list[Annotated[str, Field(min_length=1, max_length=40)]] = []   # tick boxes above (e.g. "Suppressed")
+    landscape: bool = False
 
     @model_validator(mode="after")
     def _positions(self):
@@ -221,6 +224,11 @@ class GridTracker(Strict):
     prefill: dict[str, str] = {}  # column -> text written in every row; "{n}" is the row number
     summary: str | None = None    # Jinja text over rows and columns (the number of columns)
     footer: str | None = None
+    fields: list[Annotated[str, Field(min_length=1, max_length=40)]] = []  # write-in lines above the table
+    flags: list[Annotated[str, Field(min_length=1, max_length=40)]] = []   # tick boxes above the table
+    landscape: bool = False       # a wide table: this tracker's page turns sideways
+    filled: list[list[str]] = []  # rows written in advance (e.g. a scenario's forces); the rest stay blank
+    widths: dict[str, float] = {}  # column -> width in mm (room to write a name); others share the rest
 
     @field_validator("columns")
     @classmethod
@@ -234,6 +242,16 @@ class GridTracker(Strict):
         for col in self.prefill:
             if col not in self.columns:
                 raise ValueError(f"prefill: {col!r} is not one of the columns")
+        for col, width in self.widths.items():
+            if col not in self.columns:
+                raise ValueError(f"widths: {col!r} is not one of the columns")
+            if not 5 <= width <= 250:
+                raise ValueError(f"widths: {col!r} is {width:g} mm; give 5 to 250 mm")
+        for i, row in enumerate(self.filled):
+            if len(row) != len(self.columns):
+                raise ValueError(f"filled[{i}] has {len(row)} cells but there are {len(self.columns)} columns")
+        if len(self.filled) > self.rows:
+            raise ValueError(f"filled has {len(self.filled)} rows but the grid has only {self.rows}")
         if self.summary is not None:
             self.summary_text()
         return self
@@ -258,6 +276,9 @@ class ClockTracker(Strict):
     hours: list[float] = []
     summary: str | None = None  # Jinja text over clocks and segments
     footer: str | None = None
+    fields: list[Annotated[str, Field(min_length=1, max_length=40)]] = []  # write-in lines above
+    flags: list[Annotated[str, Field(min_length=1, max_length=40)]] = []   # tick boxes above
+    landscape: bool = False
 
     @model_validator(mode="after")
     def _hours(self):

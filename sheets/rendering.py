@@ -100,6 +100,15 @@ def signed(value: int | None, zero: str = "=0") -> str:
     return f"+{value}" if value > 0 else (zero if value == 0 else str(value))
 
 
+def game_titled(game_title: str, title: str, sep: str = " · ") -> str:
+    """'Game · title', unless the title already starts with the game's name
+    ('Down Range units' stays as it is; no 'Down Range · Down Range units')."""
+    base = re.sub(r"\s*\(.*?\)", "", game_title).strip().casefold()
+    if base and title.casefold().startswith(base):
+        return title
+    return f"{game_title}{sep}{title}"
+
+
 def page_size(paper: str, landscape: bool = False) -> str:
     """CSS @page size for a paper name."""
     if paper not in PAPER_SIZES_MM:

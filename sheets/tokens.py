@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from sheets.errors import SheetsError
 from sheets.printables import PaperSize, Token, TokenSheet
+from sheets.rendering import game_titled
 
 if TYPE_CHECKING:
     from sheets.build import Sheet
@@ -109,7 +110,7 @@ def token_sheet(game: "Game", paper: PaperSize, copies: int = 1, filename: str |
         "detail_pt": detail_size_pt(d),
         "styles": styles,
         "margin": MARGIN_MM,
-        "footer": f"{game.info.title} · {sheet.title} · {total} tokens"
+        "footer": f"{game_titled(game.info.title, sheet.title)} · {total} tokens"
                   + (f" ({copies} copies)" if copies > 1 else "") + " · cut along the circles · warsheets",
     }
     suffix = f"-x{copies}" if copies > 1 else ""

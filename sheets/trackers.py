@@ -145,7 +145,9 @@ class TrackerPage:
         """Grid trackers: every row's cells, prefilled where content says."""
         t = self.tracker
         assert isinstance(t, GridTracker)
-        return [[t.prefill.get(col, "").replace("{n}", str(n)) for col in t.columns] for n in range(1, t.rows + 1)]
+        rows = [list(r) for r in t.filled]
+        return rows + [[t.prefill.get(col, "").replace("{n}", str(n)) for col in t.columns]
+                       for n in range(len(rows) + 1, t.rows + 1)]
 
 
 def tracker_sheet(game: "Game", trackers: list[TrackerKind], *, paper: str = "a4",
@@ -159,7 +161,8 @@ def tracker_sheet(game: "Game", trackers: list[TrackerKind], *, paper: str = "a4
     pages = [TrackerPage(t, t.summary_text(), designations.get(t.id, [])) for t in trackers]
     rolled = f" · designations rolled with {origin}" if origin else ""
     footer = f"{game.info.title} · trackers{rolled} · warsheets"
-    context = {"title": f"{game.info.title} trackers", "page_size": page_size(paper), "pages": pages,
+    context = {"title": f"{game.info.title} trackers", "page_size": page_size(paper),
+               "landscape_size": page_size(paper, landscape=True), "pages": pages,
                "footer": footer}
     name = filename or f"{game.id}-trackers.pdf"
     return Sheet(filename=name, template="trackers.html.j2", context=context, game=game.id,

@@ -466,7 +466,7 @@ def test_all_bundled_table_material_passes_preflight_and_drops_no_css(library):
         game = library.game(gid)
         sheets += [s for s in api.table_sheets(library, game) if s.template != "card.html.j2"]
         sheets += [card_sheet(game, cs, library.geometry(), backs=True) for cs in game.card_sets.values()]
-    assert {s.template for s in sheets} == {"card.html.j2", "trackers.html.j2", "tokens.html.j2"}
+    assert {s.template for s in sheets} == {"card.html.j2", "trackers.html.j2", "tokens.html.j2", "gauges.html.j2"}
     assert any(s.filename == "regiment-cards-weapons-backs-long.pdf" for s in sheets)
     before = len(rendering.render_warnings())
     for sheet in sheets:
