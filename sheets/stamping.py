@@ -456,6 +456,9 @@ def draw_overlay(pages: list[tuple[float, float, list[Op]]]) -> bytes:
     """One reportlab document: a transparent page per entry (size, ops)."""
     from reportlab.pdfgen.canvas import Canvas  # noqa: PLC0415
 
+    from reportlab import rl_config  # noqa: PLC0415
+
+    rl_config.useA85 = 0  # binary streams: smaller, and faster to write and read
     buf = io.BytesIO()
     canvas = Canvas(buf, invariant=1, pageCompression=1)
     canvas.setProducer("warsheets")
@@ -542,10 +545,62 @@ def _html(sheet) -> str:
     return render_html(sheet)
 
 
+@dataclass
+class Plan:
+    key: str  # the base (blank) the part is drawn on
+    ops: list[list[Op]] | None  # per page; None: the part must be laid out in full
+    footer: str
+    html: str | None = None  # the filled HTML, kept only when it must be laid out
+
+
+def _plan_chunk(blanks: dict, items: list) -> list[Plan]:
+    """Jinja-render each filled part and plan what to draw (runs in a worker for big jobs)."""
+    plans = []
+    for key, filled in items:
+        html = _html(filled)
+        if key is None:  # no blank: this part is laid out in full (still in chunks, on every core)
+            plans.append(Plan(key, None, fields_of(html).footer, html))
+            filled.html = None
+            continue
+        fields, layout = blanks[key]
+        f = fields_of(html)
+        ops = plan_part(fields, layout, f)
+        plans.append(Plan(key, ops, f.footer, html if ops is None else None))
+        filled.html = None  # keep memory flat
+    return plans
+
+
+def _overlay_pages(plans: list[Plan], bases: dict, first: int, total: int) -> list:
+    pages, number = [], first
+    for plan in plans:
+        base = bases[plan.key]
+        layout = base["layout"] if isinstance(base, dict) else base.layout
+        blank_footer = base["footer"] if isinstance(base, dict) else (base.fields.footer if base.fields else "")
+        for p, page in enumerate(layout["pages"]):
+            number += 1
+            ops = list(plan.ops[p]) if plan.ops else []
+            ops += _margin_ops(page["margins"], plan.footer or blank_footer, blank_footer, number, total)
+            pages.append((page["width"], page["height"], ops))
+    return pages
+
+
+def _stamp_chunk(blanks: dict, items: list, first: int, total: int) -> tuple[list[Plan], bytes | None]:
+    """Plan a chunk of parts and draw its overlay (None when a part must be laid out in full)."""
+    plans = _plan_chunk(blanks, items)
+    if any(p.ops is None for p in plans):
+        return plans, None
+    bases = {k: {"layout": lay, "footer": f.footer} for k, (f, lay) in blanks.items()}
+    return plans, draw_overlay(_overlay_pages(plans, bases, first, total))
+
+
 def write_stamped(parts: list[StampPart], target: Path, *, title: str = "", cache_dir: Path | None = None,
                   workers: int | None = None, progress: Callable[[str], None] | None = None,
                   stats: dict | None = None) -> Path:
-    """Stamp every part onto its cached blank and stream the pages into `target` (atomic)."""
+    """Stamp every part onto its cached blank and stream the pages into `target` (atomic).
+
+    Big jobs are split in chunks of CHUNK parts, planned and drawn on every core; the
+    pages are then streamed to disk chunk by chunk.
+    """
     from sheets import build as buildmod  # noqa: PLC0415
     from sheets import output  # noqa: PLC0415
 
@@ -558,6 +613,9 @@ def write_stamped(parts: list[StampPart], target: Path, *, title: str = "", cach
     blank_html: dict[str, str] = {}
     part_keys = []
     for blank, _ in parts:
+        if blank is None:
+            part_keys.append(None)
+            continue
         h = _html(blank)
         key = blank_key(h)
         blank_html.setdefault(key, h)
@@ -577,61 +635,73 @@ def write_stamped(parts: list[StampPart], target: Path, *, title: str = "", cach
         bases[key] = Base(key, pdf, layout)
     for key, base in bases.items():
         base.fields = fields_of(blank_html[key])
-    # 2. plan every part (pre-flight: a value that cannot fit stops here, before any file)
-    plans = []
-    fallback_html: dict[int, str] = {}
-    for i, ((_, filled), key) in enumerate(zip(parts, part_keys)):
-        base = bases[key]
-        f = fields_of(_html(filled))
-        ops = plan_part(base.fields, base.layout, f)
-        if ops is None:
-            fallback_html[i] = filled.html
-        plans.append((key, ops, f.footer))
-        filled.html = None  # the HTML is not needed any more; keep memory flat
-    if fallback_html:
-        order = sorted(fallback_html)
-        laid = buildmod.run_jobs(_base_job, [(fallback_html[i],) for i in order], workers)
-        for i, (pdf, layout) in zip(order, laid):
+    # 2. plan and draw every part, CHUNK at a time (pre-flight: a value that cannot fit
+    #    stops here, before any file is written)
+    blanks = {k: (b.fields, b.layout) for k, b in bases.items()}
+    total = sum(len(bases[k].layout["pages"]) for k in part_keys if k is not None)
+    jobs, first = [], 0
+    for start in range(0, len(parts), CHUNK):
+        keys = part_keys[start:start + CHUNK]
+        items = [(k, filled) for k, (_, filled) in zip(keys, parts[start:start + CHUNK])]
+        jobs.append(({k: blanks[k] for k in set(keys) if k is not None}, items, first, total))
+        first += sum(len(bases[k].layout["pages"]) for k in keys if k is not None)
+    done_parts = 0
+
+    def tick(i: int) -> None:
+        nonlocal done_parts
+        if progress:
+            for _ in jobs[i][1]:
+                progress(title)
+
+    import time  # noqa: PLC0415
+
+    t0 = time.perf_counter()
+    stamp_workers = workers if len(jobs) > 1 and any(k is not None for k in part_keys) else 1
+    results = buildmod.run_jobs(_stamp_chunk, jobs, stamp_workers, tick)
+    t1 = time.perf_counter()
+    plans = [p for chunk_plans, _ in results for p in chunk_plans]
+    overlays = [o for _, o in results]
+    fallback = [i for i, p in enumerate(plans) if p.ops is None]
+    if fallback:  # lay those parts out in full; the page count may change, so draw again
+        laid = buildmod.run_jobs(_base_job, [(plans[i].html,) for i in fallback], workers)
+        for i, (pdf, layout) in zip(fallback, laid):
             key = f"part-{i}"
             bases[key] = Base(key, pdf, json.loads(json.dumps(layout)))
-            plans[i] = (key, [[] for _ in layout["pages"]], plans[i][2])
+            plans[i] = Plan(key, [[] for _ in layout["pages"]], plans[i].footer)
+        overlays = [None] * len(jobs)
+        total = sum(len(bases[p.key].layout["pages"]) for p in plans)
     if stats is not None:
-        stats["stamped"] = len(parts) - len(fallback_html)
-        stats["laid_out"] = len(fallback_html)
+        stats["stamped"] = len(parts) - len(fallback)
+        stats["no_blank"] = part_keys.count(None)
+        stats["laid_out"] = len(fallback)
         stats["blanks_rendered"] = len(todo)
-    total = sum(len(bases[key].layout["pages"]) for key, _, _ in plans)
-    # 3. overlays, CHUNK parts at a time, streamed into the file
+        stats["chunks"] = len(jobs)
+        stats["plan_draw_s"] = round(t1 - t0, 3)
+    # 3. stream the pages into the file, chunk by chunk
     output.ensure_dir(target.parent)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
             pdf = StreamingPdfLazy(handle, title)
             number = 0
-            for start in range(0, len(plans), CHUNK):
+            for c, start in enumerate(range(0, len(plans), CHUNK)):
                 chunk = plans[start:start + CHUNK]
-                pages = []
-                for key, ops, footer in chunk:
-                    base = bases[key]
-                    blank_footer = base.fields.footer if base.fields else ""
+                data = overlays[c]
+                if data is None:
+                    data = draw_overlay(_overlay_pages(chunk, bases, number, total))
+                overlays[c] = None
+                overlay = _reader(data)
+                source, n = f"overlay-{start}", 0
+                for plan in chunk:
+                    base = bases[plan.key]
                     for p, page in enumerate(base.layout["pages"]):
-                        number += 1
-                        page_ops = list(ops[p]) + _margin_ops(page["margins"], footer or blank_footer,
-                                                              blank_footer, number, total)
-                        pages.append((page["width"], page["height"], page_ops))
-                overlay = _reader(draw_overlay(pages))
-                source = f"overlay-{start}"
-                n = 0
-                for i, (key, _, _) in enumerate(chunk):
-                    base = bases[key]
-                    for p, page in enumerate(base.layout["pages"]):
-                        form = pdf.form(key, base.reader, p)
-                        pdf.add_page(form, (page["width"], page["height"]), source, overlay.pages[n])
+                        pdf.add_page(pdf.form(plan.key, base.reader, p), (page["width"], page["height"]),
+                                     source, overlay.pages[n])
                         n += 1
-                    if key.startswith("part-"):
+                        number += 1
+                    if plan.key.startswith("part-"):
                         base._reader = None  # noqa: SLF001
                         base.pdf = b""
-                    if progress:
-                        progress(parts[start + i][1].label or title)
             pdf.close()
             handle.flush()
             os.fsync(handle.fileno())
@@ -643,6 +713,8 @@ def write_stamped(parts: list[StampPart], target: Path, *, title: str = "", cach
     finally:
         if tmp and os.path.exists(tmp):
             os.unlink(tmp)
+    if stats is not None:
+        stats["write_s"] = round(time.perf_counter() - t1, 3)
     return target
 
 
