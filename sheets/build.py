@@ -171,10 +171,24 @@ def make_pdfs(jobs: list[Job], workers: int | None = None,
     return run_jobs(_pdf_worker, jobs, workers, on_done, weight=lambda job: len(job[0]))
 
 
+def _job(kind: str, *args):
+    """One unit of work in a worker: a sheet's PDF, or a blank to stamp onto (PDF + layout)."""
+    if kind == "blank":
+        from sheets import stamping  # noqa: PLC0415
+
+        return stamping.render_base(*args)
+    return _pdf_worker(*args)
+
+
 def build(sheets: list[Sheet], out_dir: Path, *, cache_dir: Path | None = None,
           workers: int | None = None, progress: Callable[[str], None] | None = None) -> list[Built]:
-    """Render every sheet and write it atomically into `out_dir`."""
+    """Render every sheet and write it atomically into `out_dir`.
+
+    Laid-out sheets and the blanks that stamped sheets need are made together, in one
+    pool on every core; stamped sheets are then drawn onto their (now cached) blanks.
+    """
     output.ensure_dir(out_dir)
+    everything = sheets
     stamped = [s for s in sheets if s.stamped]
     sheets = [s for s in sheets if not s.stamped]
     htmls = [render_html(s) for s in sheets]
@@ -190,26 +204,47 @@ def build(sheets: list[Sheet], out_dir: Path, *, cache_dir: Path | None = None,
                 if progress:
                     progress(sheets[i].label or sheets[i].filename)
     todo = [i for i in range(len(sheets)) if pdfs[i] is None]
+    blanks: dict[str, str] = {}
+    if stamped:
+        from sheets import stamping  # noqa: PLC0415
+
+        blank_cache = cache_dir if cache_dir is not None else stamping.default_cache_dir()
+        for sheet in stamped:
+            if _stamped_hit(sheet, cache_dir) is None:
+                blanks.update(stamping.missing_blanks(sheet.parts or [], blank_cache))
 
     def done(j: int) -> None:
-        if progress:
+        if progress and j < len(todo):
             s = sheets[todo[j]]
             progress(s.label or s.filename)
 
-    made = make_pdfs([(htmls[i], sheets[i].forms, sheets[i].finish) for i in todo], workers, done)
+    jobs = [("pdf", htmls[i], sheets[i].forms, sheets[i].finish) for i in todo]
+    jobs += [("blank", html) for html in blanks.values()]
+    made = run_jobs(_job, jobs, workers, done, weight=lambda job: len(job[1]))
     for i, pdf in zip(todo, made):
         pdfs[i] = pdf
         if cache_dir is not None:
             output.write_atomic(cache_dir / f"{keys[i]}.pdf", pdf)
-    results = []
+    for key, (pdf, layout) in zip(blanks, made[len(todo):]):
+        stamping.cache_write(blank_cache, key, pdf, layout)
+    results: dict[int, Built] = {}
     for sheet, pdf, hit in zip(sheets, pdfs, cached):
         path = output.write_atomic(out_dir / sheet.filename, pdf)  # type: ignore[arg-type]
-        results.append(Built(sheet, path, cached=hit))
+        results[id(sheet)] = Built(sheet, path, cached=hit)
     for sheet in stamped:
-        results.append(_build_stamped(sheet, out_dir / sheet.filename, cache_dir, workers))
+        results[id(sheet)] = _build_stamped(sheet, out_dir / sheet.filename, cache_dir, workers)
         if progress:
             progress(sheet.label or sheet.filename)
-    return results
+    return [results[id(s)] for s in everything]
+
+
+def _stamped_hit(sheet: Sheet, cache_dir: Path | None) -> Path | None:
+    if cache_dir is None:
+        return None
+    from sheets.stamping import STAMPER_VERSION  # noqa: PLC0415
+
+    hit = cache_dir / f"stamped-{STAMPER_VERSION}-{_stamped_key(sheet)}.pdf"
+    return hit if hit.is_file() else None
 
 
 def _stamped_key(sheet: Sheet) -> str:
@@ -226,17 +261,15 @@ def _build_stamped(sheet: Sheet, target: Path, cache_dir: Path | None, workers: 
     """A stamped sheet, taken whole from the kit's cache when nothing in it changed."""
     from sheets import stamping  # noqa: PLC0415
 
-    hit = None
+    found = _stamped_hit(sheet, cache_dir)
+    if found is not None:
+        return Built(sheet, output.write_atomic(target, found.read_bytes()), cached=True)
+    path = stamping.write_stamped(sheet.parts or [], target, title=sheet.context.get("title", ""),
+                                  cache_dir=cache_dir, workers=workers)
     if cache_dir is not None:
         from sheets.stamping import STAMPER_VERSION  # noqa: PLC0415
 
-        hit = cache_dir / f"stamped-{STAMPER_VERSION}-{_stamped_key(sheet)}.pdf"
-        if hit.is_file():
-            return Built(sheet, output.write_atomic(target, hit.read_bytes()), cached=True)
-    path = stamping.write_stamped(sheet.parts or [], target, title=sheet.context.get("title", ""),
-                                  cache_dir=cache_dir, workers=workers)
-    if hit is not None:
-        output.write_atomic(hit, path.read_bytes())
+        output.write_atomic(cache_dir / f"stamped-{STAMPER_VERSION}-{_stamped_key(sheet)}.pdf", path.read_bytes())
     return Built(sheet, path)
 
 

@@ -519,6 +519,24 @@ def _cache_read(cache: Path | None, key: str) -> tuple[bytes, dict] | None:
         return None
 
 
+def missing_blanks(parts: list, cache: Path | None) -> dict[str, str]:
+    """{key: html} of the blanks these parts need that the cache does not hold."""
+    found: dict[str, str] = {}
+    for blank, _ in parts:
+        if blank is None:
+            continue
+        html = _html(blank)
+        key = blank_key(html)
+        if key not in found and not (cache is not None and (cache / f"blank-{key}.pdf").is_file()
+                                     and (cache / f"blank-{key}.json").is_file()):
+            found[key] = html
+    return found
+
+
+def cache_write(cache: Path | None, key: str, pdf: bytes, layout: dict) -> None:
+    _cache_write(cache, key, pdf, layout)
+
+
 def _cache_write(cache: Path | None, key: str, pdf: bytes, layout: dict) -> None:
     if cache is None:
         return
