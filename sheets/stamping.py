@@ -227,7 +227,29 @@ def _font_file(family: tuple[str, ...], bold: bool, italic: bool, condensed: boo
             found = []
         if found and found[0].lower().endswith(".ttf") and len(found) > 1 and fam.split()[0].lower() in found[1].lower():
             return found[0]
+        by_name = _font_by_file_name(fam, bold, italic, condensed)
+        if by_name:
+            return by_name
     raise SheetsError(f"no TrueType font found for {', '.join(family)}; install fonts-dejavu")
+
+
+_FONT_DIRS = ("/usr/share/fonts", "/usr/local/share/fonts", "~/.local/share/fonts", "~/.fonts",
+              "/Library/Fonts", "/System/Library/Fonts", "C:/Windows/Fonts")
+
+
+def _font_by_file_name(family: str, bold: bool, italic: bool, condensed: bool) -> str | None:
+    """Without fc-match: DejaVu-style file names (DejaVuSansCondensed-BoldOblique.ttf)."""
+    stem = family.replace(" ", "") + ("Condensed" if condensed and "Condensed" not in family else "")
+    styles = ["Bold" if bold else ""]
+    styles = [(st + ("Italic" if italic else "")) for st in styles] + [(st + ("Oblique" if italic else "")) for st in styles]
+    names = {f"{stem}-{st}.ttf" if st else f"{stem}.ttf" for st in styles}
+    for folder in _FONT_DIRS:
+        root = Path(folder).expanduser()
+        if root.is_dir():
+            for path in sorted(root.rglob("*.ttf")):
+                if path.name in names:
+                    return str(path)
+    return None
 
 
 @lru_cache(maxsize=None)

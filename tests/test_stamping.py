@@ -234,3 +234,17 @@ def test_interrupted_build_stops_workers_and_leaves_nothing(tmp_path, sig, code,
     assert list(out.iterdir()) == []  # no partial PDF, no temporary file
     cache = tmp_path / "cache"
     assert not cache.exists() or not [p for p in cache.iterdir() if p.name.startswith(".")]
+
+
+def test_fonts_are_found_without_fc_match(monkeypatch):
+    """A plain pip install may have no fontconfig tools: the DejaVu files are found by name."""
+    def no_fc_match(*args, **kwargs):
+        raise FileNotFoundError("fc-match")
+
+    monkeypatch.setattr(stamping.subprocess, "run", no_fc_match)
+    stamping._font_file.cache_clear()
+    try:
+        path = stamping._font_file(("DejaVu Serif", "serif"), False, True, False)
+    finally:
+        stamping._font_file.cache_clear()
+    assert Path(path).name == "DejaVuSerif-Italic.ttf"
