@@ -52,7 +52,8 @@ def blank_playbook(game: Game, pb: Playbook, paper: str = "a4", fillable: bool =
     sheet = playbook_sheet(game, [playbook_entry(game, pb, None, 0)], f"regiment-{pb.id}{suffix}.pdf",
                            paper, fillable, f"{pb.name} playbook (blank)")
     if not fillable:  # the blank itself, stamped with nothing but its page footers (and cached)
-        sheet.parts = [(_stamp_blank(game, pb, paper), _stamp_blank(game, pb, paper))]
+        blank = _stamp_blank(game, pb, paper)
+        sheet.parts = [(blank, blank)]
     return sheet
 
 
