@@ -340,7 +340,9 @@ def _fit_text(name: str, text: str, spec: dict) -> Op:
         if len(lines) > 1 and len(lines) * line_h <= max(h, lh) + 0.01 and all(
                 _width(ln, face, s, 0) <= w + 0.01 for ln in lines):
             return Op("text", spec["content"], font, lines, s, valign=spec.get("valign", "top"))
-    raise FitError(f"{name}: {text!r} does not fit its box on the sheet ({w / 72 * 25.4:.0f} mm wide); shorten it")
+    shown = text if len(text) <= 48 else text[:45] + "…"
+    raise FitError(f"field {name}: {shown!r} does not fit its box on the sheet ({w / 72 * 25.4:.0f} mm wide); "
+                   f"shorten it")
 
 
 def plan_part(blank: Fields, layout: dict, filled: Fields) -> list[list[Op]] | None:
@@ -604,7 +606,10 @@ def _plan_chunk(blanks: dict, items: list) -> list[Plan]:
             continue
         fields, layout = blanks[key]
         f = fields_of(html)
-        ops = plan_part(fields, layout, f)
+        try:
+            ops = plan_part(fields, layout, f)
+        except FitError as exc:  # say which sheet: its footer names the character and where it came from
+            raise FitError(f"{f.footer or filled.label}: {exc}") from None
         plans.append(Plan(key, ops, f.footer, html if ops is None else None))
         filled.html = None  # keep memory flat
     return plans

@@ -154,7 +154,7 @@ def test_a_value_that_cannot_fit_is_refused_before_writing(regiment, tmp_path, c
 
     squad = roll_squad(regiment, Dice.seeded(3), 2)
     squad[1].name = "Private " + "Wojciechowski-" * 30
-    with pytest.raises(stamping.FitError, match=r"c0\.name: .*does not fit its box"):
+    with pytest.raises(stamping.FitError, match=r"soldier 2 of 2 · warsheets: field c0\.name: .*does not fit its box"):
         stamp(filled_playbooks(regiment, squad, "x.pdf"), tmp_path / "x.pdf", cache)
     assert not (tmp_path / "x.pdf").exists() and not list(tmp_path.glob(".x.pdf*"))
 
