@@ -30,6 +30,17 @@ class Paper(str, Enum):
     letter = "letter"
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised in the main thread like Ctrl-C so that the same clean-up runs."""
+
+
+def _on_sigterm(signum, frame) -> None:  # noqa: ARG001
+    import signal  # noqa: PLC0415
+
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)  # once is enough; finish cleaning up
+    raise Terminated()
+
+
 def _err(message: str) -> None:
     typer.echo(f"error: {message}", err=True)
 
@@ -46,9 +57,12 @@ def user_errors(func):
         except SheetsError as exc:
             _err(str(exc))
             raise typer.Exit(1) from None
-        except KeyboardInterrupt:
-            _err("interrupted; nothing half-written was left behind")
-            raise typer.Exit(130) from None
+        except KeyboardInterrupt as exc:
+            # Ctrl-C (130) or SIGTERM (143): workers are stopped and temporary files
+            # removed on the way out (sheets.build.run_jobs, sheets.output)
+            terminated = isinstance(exc, Terminated)
+            _err(f"{'terminated' if terminated else 'interrupted'}; nothing half-written was left behind")
+            raise typer.Exit(143 if terminated else 130) from None
 
     return wrapper
 
@@ -507,6 +521,9 @@ def gauges(
 
 
 def main() -> None:
+    import signal  # noqa: PLC0415
+
+    signal.signal(signal.SIGTERM, _on_sigterm)
     try:
         app()
     except SystemExit as exc:

@@ -224,6 +224,12 @@ def _weasy():
     from weasyprint.text.fonts import FontConfiguration  # noqa: PLC0415
     from weasyprint.urls import FatalURLFetchingError, URLFetcher  # noqa: PLC0415
 
+    if os.environ.get("SHEETS_NO_HB_SUBSET"):
+        # as on a plain `pip install` without Debian's libharfbuzz-subset0: WeasyPrint
+        # subsets fonts with fontTools (slower); benchmarks/run.py --no-harfbuzz measures it
+        import weasyprint.pdf.fonts as pdf_fonts  # noqa: PLC0415
+
+        pdf_fonts.harfbuzz_subset = None
     logger = logging.getLogger("weasyprint")
     if _warnings not in logger.handlers:
         logger.addHandler(_warnings)

@@ -72,8 +72,18 @@ def playbook_sheet(game: Game, entries: list[dict], filename: str, paper: str = 
 
 def blank_playbook(game: Game, pb: Playbook, paper: str = "a4", fillable: bool = False) -> Sheet:
     suffix = "-fillable" if fillable else ""
-    return playbook_sheet(game, [playbook_entry(game, pb, None, 0)], f"regiment-{pb.id}{suffix}.pdf",
-                          paper, fillable, f"{pb.name} playbook (blank)")
+    sheet = playbook_sheet(game, [playbook_entry(game, pb, None, 0)], f"regiment-{pb.id}{suffix}.pdf",
+                           paper, fillable, f"{pb.name} playbook (blank)")
+    if not fillable:  # the blank itself, stamped with nothing but its page footers (and cached)
+        blank = _stamp_blank(game, pb, paper)
+        sheet.parts = [(blank, blank)]
+    return sheet
+
+
+def _stamp_blank(game: Game, pb: Playbook, paper: str) -> Sheet:
+    """The blank every filled playbook of this kind is stamped onto."""
+    return playbook_sheet(game, [playbook_entry(game, pb, None, 0)], f"regiment-{pb.id}.pdf", paper,
+                          False, f"{pb.name} playbook (blank)")
 
 
 def filled_playbooks(game: Game, chars: list[Character], filename: str, paper: str = "a4",
@@ -84,8 +94,19 @@ def filled_playbooks(game: Game, chars: list[Character], filename: str, paper: s
         if len(chars) > 1 and origin.startswith(("seed", "dice")):
             origin = f"{origin} · soldier {i + 1} of {len(chars)}"
         entries.append(playbook_entry(game, ch.playbook, ch, i, origin))
-    return playbook_sheet(game, entries, filename, paper, fillable,
-                          f"{len(chars)} filled playbook{'s' if len(chars) != 1 else ''}")
+    title = f"{len(chars)} filled playbook{'s' if len(chars) != 1 else ''}"
+    sheet = playbook_sheet(game, entries, filename, paper, fillable, title)
+    if not fillable:  # each character drawn onto its playbook's cached blank
+        blanks: dict[str, Sheet] = {}
+        sheet.parts = []
+        for ch, entry in zip(chars, entries):
+            blank = blanks.get(ch.playbook.id)
+            if blank is None:
+                blank = blanks[ch.playbook.id] = _stamp_blank(game, ch.playbook, paper)
+            one = playbook_sheet(game, [dict(entry, prefix="c0.", break_before=False)], filename, paper, False,
+                                 title)
+            sheet.parts.append((blank, one))
+    return sheet
 
 
 ROSTER_ROWS = 8  # a blank roster's rows; a larger squad gets one row per soldier

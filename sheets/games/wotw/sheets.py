@@ -39,14 +39,26 @@ def log_sheet(game: Game, missions: list[Mission], filename: str, paper: str = "
     campaign = len(missions) > 1
     first = missions[0]
     origin = f"seed {first.seed}" if first.seed is not None else first.dice
+    footer = f"{game.info.title} · log sheet · {origin} · warsheets"
+    contexts = [mission_context(game, m, team) for m in missions]
+    sheet = _log_sheet(game, contexts, filename, paper, campaign, footer)
+    if campaign:  # each mission laid out on its own, on every core, streamed into one PDF
+        sheet.parts = [(None, _log_sheet(game, [c], filename, paper, False, footer)) for c in contexts]
+        sheet.parts.append((None, _log_sheet(game, contexts, filename, paper, True, footer, mission_pages=False)))
+    return sheet
+
+
+def _log_sheet(game: Game, contexts: list[dict], filename: str, paper: str, campaign: bool, footer: str,
+               mission_pages: bool = True) -> Sheet:
     context = {
         "title": f"{game.info.title} log sheet",
         "page_size": page_size(paper),
-        "missions": [mission_context(game, m, team) for m in missions],
+        "missions": contexts,
+        "mission_pages": mission_pages,
         "campaign": campaign,
         "campaign_rules": game.data.rules.campaign,
         "skills": game.data.rules.skills,
-        "footer": f"{game.info.title} · log sheet · {origin} · warsheets",
+        "footer": footer,
     }
     return Sheet(filename=filename, template="logsheet.html.j2", context=context, game=game.id,
                  label=f"{game.info.title} log sheet")
