@@ -70,6 +70,8 @@ OutOpt = typer.Option(None, "-o", "--output", help="Output file (.pdf) or folder
 SeedOpt = typer.Option(None, "--seed", help="Seed for the dice; the same seed gives the same sheet.")
 DiceOpt = typer.Option(None, "--dice", help="Replay dice rolled at the table, in order, e.g. 3,5,1.")
 PaperOpt = typer.Option(Paper.a4, "--paper", help="Paper size.", case_sensitive=False)
+PreviewOpt = typer.Option(False, "--preview", help="Also write a PNG of every page under preview/ beside the PDF.")
+InkSaverOpt = typer.Option(False, "--ink-saver", help="Outlines and light tints instead of solid dark fills.")
 
 
 @app.command("list")
@@ -176,10 +178,14 @@ def kit(
     game: Optional[str] = typer.Option(None, "--game", help="Only this game's section."),
     seed: Optional[int] = SeedOpt,
     paper: Paper = PaperOpt,
+    players: int = typer.Option(0, "--players", help="Also write player-1.pdf ... player-N.pdf: one soldier's "
+                                "playbook and the moves reference per player, to staple."),
+    preview: bool = PreviewOpt,
+    ink_saver: bool = InkSaverOpt,
     no_cache: bool = typer.Option(False, "--no-cache", help="Render every PDF again even if unchanged."),
     content: Optional[Path] = ContentOpt,
 ) -> None:
-    """Build the print-and-play kit: every game's sheets, dice already rolled."""
+    """Build the print-and-play kit: kit.pdf (contents, bookmarks, every part), the parts, manifest.json."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn  # noqa: PLC0415
 
     from sheets import api  # noqa: PLC0415
@@ -193,13 +199,23 @@ def kit(
                 bar.update(task, advance=1, description=f"built {label}")
             return tick
 
-        built, used_seed = api.make_kit(output, seed=seed, paper=paper.value, game=game, content=content,
-                                        progress=start, use_cache=not no_cache)
+        result = api.make_kit(output, seed=seed, paper=paper.value, game=game, content=content,
+                              progress=start, use_cache=not no_cache, players=players, preview=preview,
+                              ink_saver=ink_saver)
+    built = result.built
     for b in built:
         wrote(b.path)
+    for path in result.packets:
+        wrote(path)
+    wrote(result.manifest)
+    if result.previews:
+        typer.echo(f"wrote {len(result.previews) - 1} page previews in {_show(result.previews[0].parent)}")
+        wrote(result.previews[-1])
+    wrote(result.kit_pdf)
     unchanged = sum(b.cached for b in built)
     reused = f" ({unchanged} unchanged, taken from the cache)" if unchanged else ""
-    typer.echo(f"kit: {len(built)} files{reused}, dice seed {used_seed} (repeat with --seed {used_seed})")
+    typer.echo(f"kit: {len(built)} files{reused}, dice seed {result.seed} (repeat with --seed {result.seed})")
+    typer.echo(f"print it: open {_show(result.kit_pdf)}; page 1 says how to print each part")
 
 
 @app.command()

@@ -104,6 +104,10 @@ class GamePlugin:
         """Game-specific sheets for the kit (a list of build.Sheet)."""
         return []
 
+    def player_packets(self, game: "Game", options: "KitOptions", players: int) -> list[list]:
+        """`sheets kit --players N`: one list of build.Sheet per player, stapled into one PDF."""
+        return []
+
 
 @dataclass
 class KitOptions:

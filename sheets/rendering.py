@@ -200,13 +200,23 @@ def _weasy():
     return weasyprint, FontConfiguration(), SandboxFetcher, FatalURLFetchingError
 
 
-def html_to_pdf(html: str, forms: bool = False, base_url: Path | None = None) -> bytes:
-    """One HTML document to PDF bytes (deterministic for identical HTML)."""
+#: a template asks for a tagged PDF (structure for screen readers and reflow) with this
+#: tag in its <head>; being in the HTML, the wish is part of every cache key for free
+TAGGED_MARK = '<meta name="warsheets-pdf-tags" content="on">'
+
+
+def html_to_pdf(html: str, forms: bool = False, base_url: Path | None = None, tags: bool | None = None) -> bytes:
+    """One HTML document to PDF bytes (deterministic for identical HTML).
+
+    `tags` None: tagged when the HTML carries TAGGED_MARK (reference sheets do).
+    """
     weasyprint, fonts, fetcher_cls, fatal = _weasy()
     base = str(base_url or paths.templates_dir()) + "/"
+    if tags is None:
+        tags = TAGGED_MARK in html
     try:
         document = weasyprint.HTML(string=html, base_url=base, url_fetcher=fetcher_cls())
-        return document.write_pdf(font_config=fonts, pdf_forms=forms, uncompressed_pdf=False)
+        return document.write_pdf(font_config=fonts, pdf_forms=forms, uncompressed_pdf=False, pdf_tags=tags)
     except fatal as exc:
         raise SheetsError(str(exc)) from None
 
