@@ -235,29 +235,55 @@ def table_sheets(lib: Library, game: Game, paper: str = "a4") -> list[Sheet]:
 
 def card_sheets(lib: Library, game: Game, which: str = "all", *, layout: str | None = None,
                 paper: str = "a4", backs: bool = False, duplex: str = "long",
-                crop_marks: bool | None = None) -> list[Sheet]:
+                crop_marks: bool | None = None, copies: int = 1, back_offset: tuple[float, float] = (0.0, 0.0),
+                fold: bool = False) -> list[Sheet]:
     from sheets.cards import card_sheet, pick_sets  # noqa: PLC0415
 
     geometry = lib.geometry()
     chosen = geometry.layout(layout) if layout is not None else None
     return [card_sheet(game, s, geometry, layout=chosen, paper=paper, backs=backs, duplex=duplex,
-                       crop_marks=crop_marks) for s in pick_sets(game, which)]
+                       crop_marks=crop_marks, copies=copies, back_offset=back_offset, fold=fold)
+            for s in pick_sets(game, which)]
 
 
 def make_cards(game_id: str, *, which: str = "all", layout: str | None = None, paper: str = "a4",
                backs: bool = False, duplex: str = "long", crop_marks: bool | None = None,
-               out: Path | None = None, content: Path | None = None) -> list[Path]:
-    """One imposed PDF per card set; `-o` is a file for one set, a folder for several."""
+               out: Path | None = None, content: Path | None = None, copies: int = 1,
+               back_offset: str | None = None, fold: bool = False, ink_saver: bool = False) -> list[Path]:
+    """One imposed PDF per card set in a folder; `-o FILE.pdf` puts every chosen set into that one file."""
+    from sheets.cards import parse_back_offset  # noqa: PLC0415
+
+    offset = parse_back_offset(back_offset)
+    if offset != (0.0, 0.0) and not backs:
+        raise SheetsError("--back-offset shifts the backs of two-sided cards: add --backs")
     lib = library(content)
-    sheets = card_sheets(lib, lib.game(game_id), which, layout=layout, paper=paper, backs=backs,
-                         duplex=duplex, crop_marks=crop_marks)
+    game = lib.game(game_id)
+    sheets = ink_save(card_sheets(lib, game, which, layout=layout, paper=paper, backs=backs, duplex=duplex,
+                                  crop_marks=crop_marks, copies=copies, back_offset=offset, fold=fold), ink_saver)
     if out is not None and Path(out).suffix.lower() == ".pdf" and not Path(out).is_dir():
-        if len(sheets) > 1:
-            raise SheetsError(f"-o {out}: {len(sheets)} card sets make {len(sheets)} files; give a folder "
-                              f"(or one set with --set)")
-        return [build_one(sheets[0], Path(out))]
+        if len(sheets) == 1:
+            return [build_one(sheets[0], Path(out))]
+        import tempfile  # noqa: PLC0415
+
+        from sheets import assemble  # noqa: PLC0415
+
+        output.ensure_dir(Path(out).parent)
+        with tempfile.TemporaryDirectory(prefix=".cards-", dir=Path(out).parent) as tmp:
+            built = build(sheets, Path(tmp))
+            return [assemble.merge([b.path for b in built], Path(out), title=f"{game.info.title}: cards")]
     out_dir = Path(out) if out is not None else paths.default_output_dir()
     return [b.path for b in build(sheets, out_dir)]
+
+
+def make_calibration(*, paper: str = "a4", duplex: str = "long", back_offset: str | None = None,
+                     out: Path | None = None) -> Path:
+    """`sheets cards calibrate`: the two-sided sheet that measures a printer's back offset."""
+    from sheets.calibrate import calibration_pdf  # noqa: PLC0415
+    from sheets.cards import parse_back_offset  # noqa: PLC0415
+
+    data = calibration_pdf(paper, duplex, parse_back_offset(back_offset))
+    target = output.resolve_target(out, paths.default_output_dir(), f"cards-calibration-{paper}-{duplex}.pdf")
+    return output.write_atomic(target, data)
 
 
 @dataclass

@@ -57,6 +57,17 @@ def wrote(path: Path) -> None:
     typer.echo(f"wrote {_show(path)}")
 
 
+def write_previews(paths: list[Path], on: bool) -> None:
+    """--preview: a PNG of every page under preview/ beside each PDF."""
+    if not on:
+        return
+    from sheets.preview import write_previews as render  # noqa: PLC0415
+
+    for path in paths:
+        for png in render(Path(path)):
+            wrote(png)
+
+
 def _show(path: Path) -> str:
     try:
         return str(Path(path).resolve().relative_to(Path.cwd()))
@@ -243,26 +254,48 @@ GameArg = typer.Argument(..., help="Game id (see `sheets list`).")
 @app.command()
 @user_errors
 def cards(
-    game: str = GameArg,
-    card_set: str = typer.Option("all", "--set", help="Card set id (see `sheets list`), or all: one PDF per set."),
+    game: str = typer.Argument(..., help="Game id (see `sheets list`), or `calibrate` for the duplex "
+                               "calibration sheet."),
+    card_set: str = typer.Option("all", "--set", help="Card set id (see `sheets list`), or all: every set "
+                                 "(one PDF per set in a folder; all in one file with -o FILE.pdf)."),
     layout: Optional[str] = typer.Option(None, "--layout", help="Card layout (see `sheets layouts`); "
                                          "default: the set's card size on --paper."),
     paper: Paper = PaperOpt,
     backs: bool = typer.Option(False, "--backs", help="Add a page of card backs after each page of fronts."),
     duplex: Duplex = typer.Option(Duplex.long, "--duplex", case_sensitive=False,
                                   help="Which edge the printer flips on, so backs land behind their fronts."),
+    back_offset: Optional[str] = typer.Option(None, "--back-offset", metavar="X,Y",
+                                              help="Shift the backs X mm right and Y mm up (as the back is "
+                                                   "seen) to cancel your printer's shift; measure it with "
+                                                   "`sheets cards calibrate`."),
+    fold: bool = typer.Option(False, "--fold", help="No duplex printer: each back beside its front on one "
+                              "side of a landscape sheet, with a fold line between."),
+    copies: int = typer.Option(1, "--copies", help="Print the whole set N times (a second deck, spares)."),
     crop_marks: Optional[bool] = typer.Option(None, "--crop-marks/--no-crop-marks",
                                               help="Crop marks outside the cut lines (default: as the layout says)."),
+    preview: bool = PreviewOpt,
+    ink_saver: bool = InkSaverOpt,
     output: Optional[Path] = typer.Option(None, "-o", "--output",
-                                          help="Output file (.pdf, one set) or folder; default ./output/."),
+                                          help="Output file (.pdf) or folder; default ./output/."),
     content: Optional[Path] = ContentOpt,
 ) -> None:
-    """Print-and-play cards, imposed n-up with crop marks (and backs for duplex)."""
+    """Print-and-play cards, imposed n-up with crop marks (backs for duplex, or --fold).
+
+    `sheets cards calibrate` prints a two-sided calibration sheet instead: print it, hold
+    it to a light, and read the --back-offset X,Y your printer needs (takes --paper,
+    --duplex and --back-offset, to check an offset).
+    """
     from sheets import api  # noqa: PLC0415
 
-    for path in api.make_cards(game, which=card_set, layout=layout, paper=paper.value, backs=backs,
-                               duplex=duplex.value, crop_marks=crop_marks, out=output, content=content):
+    if game == "calibrate":
+        paths = [api.make_calibration(paper=paper.value, duplex=duplex.value, back_offset=back_offset, out=output)]
+    else:
+        paths = api.make_cards(game, which=card_set, layout=layout, paper=paper.value, backs=backs,
+                               duplex=duplex.value, crop_marks=crop_marks, out=output, content=content,
+                               copies=copies, back_offset=back_offset, fold=fold, ink_saver=ink_saver)
+    for path in paths:
         wrote(path)
+    write_previews(paths, preview)
 
 
 @app.command()
