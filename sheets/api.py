@@ -87,9 +87,9 @@ def reference_sheet(game: Game, paper: str = "a4") -> Sheet:
 
 
 def make_reference(game_id: str, *, paper: str = "a4", out: Path | None = None,
-                   content: Path | None = None) -> Path:
+                   content: Path | None = None, ink_saver: bool = False) -> Path:
     game = library(content).game(game_id)
-    sheet = reference_sheet(game, paper)
+    sheet = ink_save([reference_sheet(game, paper)], ink_saver)[0]
     return build_one(sheet, output.resolve_target(out, paths.default_output_dir(), sheet.filename))
 
 
@@ -310,7 +310,7 @@ def layouts(content: Path | None = None) -> list[LayoutRow]:
 def make_trackers(game_id: str, *, tracker: str | None = None, units: int | None = None,
                   groups: int | None = None, boxes: int | None = None, names: bool = False,
                   seed: int | None = None, dice: str | None = None, paper: str = "a4",
-                  out: Path | None = None, content: Path | None = None) -> tuple[Path, str]:
+                  out: Path | None = None, content: Path | None = None, ink_saver: bool = False) -> tuple[Path, str]:
     """A tracker sheet; numbers from content unless given; designations rolled with --names."""
     from sheets.printables import BoxTracker  # noqa: PLC0415
     from sheets.trackers import (  # noqa: PLC0415
@@ -342,16 +342,17 @@ def make_trackers(game_id: str, *, tracker: str | None = None, units: int | None
     name = f"{game.id}-trackers" + (f"-{chosen[0].id}" if tracker else "") + (f"-{slug(origin)}" if origin else "")
     name += ".pdf"
     sheet = tracker_sheet(game, chosen, paper=paper, designations=designations, origin=origin, filename=name)
+    ink_save([sheet], ink_saver)
     return build_one(sheet, output.resolve_target(out, paths.default_output_dir(), sheet.filename)), note
 
 
 def make_tokens(game_id: str, *, copies: int = 1, paper: str = "a4", out: Path | None = None,
-                content: Path | None = None) -> Path:
+                content: Path | None = None, ink_saver: bool = False) -> Path:
     from sheets.tokens import token_sheet  # noqa: PLC0415
 
     lib = library(content)
     geometry = lib.geometry()
     if paper not in geometry.papers:
         raise SheetsError(f"unknown paper {paper!r}; choose one of: {', '.join(geometry.papers)}")
-    sheet = token_sheet(lib.game(game_id), geometry.papers[paper], copies)
+    sheet = ink_save([token_sheet(lib.game(game_id), geometry.papers[paper], copies)], ink_saver)[0]
     return build_one(sheet, output.resolve_target(out, paths.default_output_dir(), sheet.filename))

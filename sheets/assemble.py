@@ -37,14 +37,14 @@ class PrintHow(Strict):
     fold: str | None = None
     copies: str = "one"
 
-    def steps(self) -> list[str]:
-        """The instructions as short phrases, in the order a person does them."""
+    def steps(self, game: str | None = None) -> list[str]:
+        """The instructions as short phrases, in the order a person does them ({game}: the game's id)."""
         out = ["two-sided, flip on the " + (self.flip or "long") + " edge" if self.sides == "two" else "one-sided"]
         if self.cut:
             out.append("cut " + self.cut)
         if self.fold:
             out.append("fold " + self.fold)
-        out.append("copies: " + self.copies)
+        out.append("copies: " + self.copies.replace("{game}", game or "GAME"))
         return out
 
 
@@ -141,7 +141,7 @@ def _contents_pdf(parts: list[Part], *, title: str, subtitle: str, paper_size: s
         groups[-1][1].append(part)
     html = rendering.render_html("kit_contents.html.j2", {
         "title": title, "subtitle": subtitle, "page_size": paper_size, "groups": groups,
-        "total": sum(p.pages for p in parts) + 1,
+        "total": sum(p.pages for p in parts) + 1, "label": part_label,
     })
     return rendering.html_to_pdf(html, tags=True)
 

@@ -25,6 +25,20 @@ app = typer.Typer(
 )
 
 
+def _version(value: bool) -> None:
+    if value:
+        from sheets import __version__  # noqa: PLC0415
+
+        typer.echo(f"warsheets {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+                                       help="Print the warsheets version and exit.")) -> None:
+    """Print-and-play sheets for tabletop war games."""
+
+
 class Paper(str, Enum):
     a4 = "a4"
     letter = "letter"
@@ -121,6 +135,8 @@ def playbook(
     dice: Optional[str] = DiceOpt,
     fillable: bool = typer.Option(False, "--fillable", help="Make every write-in and checkbox a PDF form field."),
     paper: Paper = PaperOpt,
+    preview: bool = PreviewOpt,
+    ink_saver: bool = InkSaverOpt,
     output: Optional[Path] = OutOpt,
     content: Optional[Path] = ContentOpt,
 ) -> None:
@@ -128,10 +144,12 @@ def playbook(
     from sheets.games.regiment.commands import make_playbook  # noqa: PLC0415
 
     path, note = make_playbook(name, character=character, random=random, count=count, seed=seed,
-                                   dice=dice, fillable=fillable, paper=paper.value, out=output, content=content)
+                                   dice=dice, fillable=fillable, paper=paper.value, out=output, content=content,
+                                   ink_saver=ink_saver)
     if note:
         typer.echo(note)
     wrote(path)
+    write_previews([path], preview)
 
 
 class Theatre(str, Enum):
@@ -165,6 +183,8 @@ def mission(
     team: Optional[Path] = typer.Option(None, "--team", help="Team file (YAML) to fill the roster from."),
     as_json: bool = typer.Option(False, "--json", help="Print the briefing as JSON instead of writing a PDF."),
     paper: Paper = PaperOpt,
+    preview: bool = PreviewOpt,
+    ink_saver: bool = InkSaverOpt,
     output: Optional[Path] = OutOpt,
     content: Optional[Path] = ContentOpt,
 ) -> None:
@@ -173,13 +193,15 @@ def mission(
 
     req = api.MissionRequest(theatre=theatre.value, nation=nation.value if nation else None, airborne=airborne,
                              beachhead=beachhead, engineers=engineers, strike_step=strike_step, count=count,
-                             seed=seed, dice=dice, team=team, paper=paper.value)
+                             seed=seed, dice=dice, team=team, paper=paper.value,
+                             ink_saver=ink_saver)
     if as_json:
         typer.echo(api.mission_json(req, content))
         return
     path, note = api.make_mission(req, output, content)
     typer.echo(note)
     wrote(path)
+    write_previews([path], preview)
 
 
 @app.command()
@@ -234,13 +256,17 @@ def kit(
 def reference(
     game: str = typer.Argument(..., help="Game: regiment, wotw, downrange, platoon or masscombat."),
     paper: Paper = PaperOpt,
+    preview: bool = PreviewOpt,
+    ink_saver: bool = InkSaverOpt,
     output: Optional[Path] = OutOpt,
     content: Optional[Path] = ContentOpt,
 ) -> None:
     """A game's reference sheets (moves, tables, rules summaries)."""
     from sheets import api  # noqa: PLC0415
 
-    wrote(api.make_reference(game, paper=paper.value, out=output, content=content))
+    path = api.make_reference(game, paper=paper.value, out=output, content=content, ink_saver=ink_saver)
+    wrote(path)
+    write_previews([path], preview)
 
 
 class Duplex(str, Enum):
@@ -324,6 +350,8 @@ def trackers(
     seed: Optional[int] = SeedOpt,
     dice: Optional[str] = DiceOpt,
     paper: Paper = PaperOpt,
+    preview: bool = PreviewOpt,
+    ink_saver: bool = InkSaverOpt,
     output: Optional[Path] = OutOpt,
     content: Optional[Path] = ContentOpt,
 ) -> None:
@@ -331,10 +359,12 @@ def trackers(
     from sheets import api  # noqa: PLC0415
 
     path, note = api.make_trackers(game, tracker=tracker, units=units, groups=groups, boxes=boxes, names=names,
-                                   seed=seed, dice=dice, paper=paper.value, out=output, content=content)
+                                   seed=seed, dice=dice, paper=paper.value, out=output, content=content,
+                                   ink_saver=ink_saver)
     if note:
         typer.echo(note)
     wrote(path)
+    write_previews([path], preview)
 
 
 @app.command()
@@ -343,13 +373,17 @@ def tokens(
     game: str = GameArg,
     copies: int = typer.Option(1, "--copies", help="Print every token N times as often as content says."),
     paper: Paper = PaperOpt,
+    preview: bool = PreviewOpt,
+    ink_saver: bool = InkSaverOpt,
     output: Optional[Path] = OutOpt,
     content: Optional[Path] = ContentOpt,
 ) -> None:
     """A sheet of round counters to cut out."""
     from sheets import api  # noqa: PLC0415
 
-    wrote(api.make_tokens(game, copies=copies, paper=paper.value, out=output, content=content))
+    path = api.make_tokens(game, copies=copies, paper=paper.value, out=output, content=content, ink_saver=ink_saver)
+    wrote(path)
+    write_previews([path], preview)
 
 
 def main() -> None:

@@ -99,6 +99,11 @@ def _environment(search_path: tuple[Path, ...]) -> jinja2.Environment:
     env.filters["plain"] = plain
     env.filters["signed"] = signed
     env.filters["dash"] = lambda v: "—" if v is None else v
+    from sheets import colors  # noqa: PLC0415
+
+    env.filters["text_on"] = colors.text_on
+    env.filters["tint"] = colors.tint
+    env.globals["min_text_pt"] = colors.MIN_TEXT_PT
     return env
 
 

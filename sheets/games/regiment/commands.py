@@ -4,7 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from sheets import output, paths
-from sheets.api import game_with_plugin, library, make_dice, slug
+from sheets.api import game_with_plugin, ink_save, library, make_dice, slug
 from sheets.build import build_one
 from sheets.errors import SheetsError
 
@@ -12,7 +12,7 @@ from sheets.errors import SheetsError
 def make_playbook(name: str | None, *, character: Path | None = None, random: bool = False,
                   count: int = 1, seed: int | None = None, dice: str | None = None,
                   fillable: bool = False, paper: str = "a4", out: Path | None = None,
-                  content: Path | None = None) -> tuple[Path, str]:
+                  content: Path | None = None, ink_saver: bool = False) -> tuple[Path, str]:
     """A blank, filled or random playbook PDF; returns (path, a note for the user)."""
     from sheets.games.regiment.characters import resolve_character  # noqa: PLC0415
     from sheets.games.regiment.sheets import blank_playbook, filled_playbooks, roll_squad  # noqa: PLC0415
@@ -44,5 +44,6 @@ def make_playbook(name: str | None, *, character: Path | None = None, random: bo
         if name is None:
             raise SheetsError(f"name a playbook ({', '.join(game.data.playbooks)}) or give --character FILE")
         sheet = blank_playbook(game, game.data.playbook(name), paper, fillable)
+    ink_save([sheet], ink_saver)
     target = output.resolve_target(out, paths.default_output_dir(), sheet.filename)
     return build_one(sheet, target), note
