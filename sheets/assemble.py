@@ -172,14 +172,14 @@ def assemble(parts: list[Part], target: Path, *, title: str, subtitle: str, pape
     writer.append(PdfReader(io.BytesIO(contents)), import_outline=False)
     for part in parts:
         writer.append(PdfReader(str(part.path)), import_outline=False)
-    writer.add_outline_item("Contents", 0)
+    writer.add_outline_item(title="Contents", page_number=0)
     game_item = None
     current = None
     for part in parts:
         if part.game_title != current:
             current = part.game_title
-            game_item = writer.add_outline_item(current, part.first_page - 1)
-        writer.add_outline_item(part_label(part), part.first_page - 1, parent=game_item)
+            game_item = writer.add_outline_item(title=current, page_number=part.first_page - 1)
+        writer.add_outline_item(title=part_label(part), page_number=part.first_page - 1, parent=game_item)
     writer.add_metadata({"/Title": title, "/Author": "warsheets", "/Creator": "warsheets"})
     writer._root_object[NameObject("/Lang")] = TextStringObject("en")  # no public setter in pypdf
     writer.page_mode = "/UseOutlines"
