@@ -114,7 +114,7 @@ def test_contact_sheet_has_one_thumbnail_per_page(platoon_kit):
     assert sheet.size == contact_sheet_size(n)
     rows = -(-n // COLUMNS)
     assert sheet.size == (min(n, COLUMNS) * CELL_W, HEADER_H + rows * CELL_H)
-    background = sheet.getpixel((1, sheet.height - 1)) if n % COLUMNS else None
+    background = sheet.getpixel((sheet.width - 2, sheet.height - 2)) if n > COLUMNS and n % COLUMNS else None
     for i in range(n):  # each cell holds a white page thumbnail
         left, top, right, bottom = cell_box(i)
         cell = sheet.crop((left, top, right, bottom))
