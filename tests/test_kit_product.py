@@ -355,3 +355,20 @@ def test_text_on_fills_is_readable_and_large_enough(tmp_path):
         font_sizes = [float(v) for v in re.findall(r"font(?:-size)?:\s*([\d.]+)pt", css)]
         assert font_sizes and min(font_sizes) >= MIN_TEXT_PT, (size, font_sizes)
         assert sizes
+
+
+def test_contact_sheet_geometry_with_a_partial_last_row():
+    from PIL import Image
+
+    from sheets.preview import CELL_W, COLUMNS, cell_box, contact_sheet_size, make_contact_sheet
+
+    n = COLUMNS + 3
+    pages_ = [Image.new("RGB", (210, 297), (255, 255, 255)) for _ in range(n)]
+    sheet = make_contact_sheet(pages_, [f"page {i}" for i in range(n)], "test")
+    assert sheet.size == contact_sheet_size(n) == (COLUMNS * CELL_W, contact_sheet_size(n)[1])
+    thumbs = 0
+    for i in range(2 * COLUMNS):
+        cell = sheet.crop(cell_box(i))
+        if any(px == (255, 255, 255) for px in cell.get_flattened_data()):
+            thumbs += 1
+    assert thumbs == n  # one thumbnail per page, and the rest of the last row empty
