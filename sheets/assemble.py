@@ -109,7 +109,14 @@ def describe(path: Path, *, title: str, game: str | None, game_title: str, templ
     reader = PdfReader(str(path))
     box = reader.pages[0].mediabox
     kind = kind or printing.kind_of(template)
-    return Part(Path(path), title, game, game_title, kind, printing.kinds[kind], len(reader.pages),
+    how = printing.kinds[kind]
+    landscape = float(box.width) > float(box.height)
+    if how.sides == "two" and len(reader.pages) == 1:
+        how = how.model_copy(update={"sides": "one", "flip": None})  # nothing to print on the back
+    elif how.sides == "two" and landscape:
+        # landscape pages read upright on the back only when the sheet turns about its short edge
+        how = how.model_copy(update={"flip": "short"})
+    return Part(Path(path), title, game, game_title, kind, how, len(reader.pages),
                 paper_name(float(box.width), float(box.height)))
 
 

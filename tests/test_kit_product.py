@@ -372,3 +372,22 @@ def test_contact_sheet_geometry_with_a_partial_last_row():
         if any(px == (255, 255, 255) for px in cell.get_flattened_data()):
             thumbs += 1
     assert thumbs == n  # one thumbnail per page, and the rest of the last row empty
+
+
+def test_print_instructions_follow_the_pages(tmp_path):
+    """Two-sided parts of one page print one-sided; landscape ones flip on the short edge."""
+    from reportlab.pdfgen import canvas
+
+    from sheets.assemble import describe, load_printing
+
+    printing = load_printing()
+    for name, size, count in (("one.pdf", (595, 842), 1), ("land.pdf", (842, 595), 3), ("port.pdf", (595, 842), 2)):
+        c = canvas.Canvas(str(tmp_path / name), pagesize=size, invariant=1)
+        for _ in range(count):
+            c.drawString(50, 50, "x")
+            c.showPage()
+        c.save()
+    steps = {name: describe(tmp_path / name, title=name, game=None, game_title="", template="reference.html.j2",
+                            printing=printing).how.steps()[0] for name in ("one.pdf", "land.pdf", "port.pdf")}
+    assert steps == {"one.pdf": "one-sided", "land.pdf": "two-sided, flip on the short edge",
+                     "port.pdf": "two-sided, flip on the long edge"}
