@@ -65,7 +65,8 @@ def test_kit_pdf_has_contents_and_an_outline_that_agree(platoon_kit):
     assert squash(reader.pages[first[ref] - 1].extract_text())[:40] == \
         squash(pypdf.PdfReader(str(out / "platoon-reference.pdf")).pages[0].extract_text())[:40]
     assert "one-sided" in contents and "cut along the crop marks" in contents
-    assert "two-sided, flip on the long edge" in contents
+    # the one-page landscape reference needs no back (test_print_instructions_follow_the_pages)
+    assert "two-sided" not in contents
 
 
 def test_kit_pdf_metadata(platoon_kit):
