@@ -14,7 +14,7 @@ from typing import Callable
 from sheets import output, paths
 from sheets.build import Built, Sheet, build, build_one
 from sheets.dice import Dice
-from sheets.errors import Problem, SheetsError
+from sheets.errors import ContentError, Problem, SheetsError
 from sheets.library import Game, KitOptions, Library
 
 
@@ -41,6 +41,29 @@ def library(content: Path | None = None) -> Library:
 
 def validate_content(content: Path | None = None) -> list[Problem]:
     return library(content).validate()
+
+
+def validate_user_files(files: list[Path], content: Path | None = None) -> list[Problem]:
+    """Check users' files (campaigns, squads...): each game's plugin says whether a file is its own."""
+    from sheets.yaml_source import load_yaml  # noqa: PLC0415
+
+    lib = library(content)
+    problems: list[Problem] = []
+    for path in files:
+        try:
+            doc = load_yaml(Path(path))
+        except ContentError as exc:
+            problems += exc.problems
+            continue
+        for gid in lib.game_ids():
+            game = lib.game(gid)
+            found = game.plugin.check_user_file(game, doc) if game.plugin else None
+            if found is not None:
+                problems += found
+                break
+        else:
+            problems.append(Problem(str(path), 1, "", "not a file any game knows (a campaign file has `kind: campaign`)"))
+    return problems
 
 
 @dataclass
@@ -320,6 +343,9 @@ def make_trackers(game_id: str, *, tracker: str | None = None, units: int | None
     game = library(content).game(game_id)
     chosen = pick_trackers(game, tracker)
     overrides = Overrides(units, groups, boxes)
+    primary = [t for t in chosen if getattr(t, "primary", False)]
+    if tracker is None and (overrides.any() or names) and len(chosen) > 1 and primary:
+        chosen = primary  # numbers without --tracker change the game's main tracker, printed alone
     if overrides.any() and len(chosen) > 1:
         raise SheetsError(f"{game.info.title} has {len(chosen)} trackers ({', '.join(t.id for t in chosen)}): "
                           f"name one with --tracker to change its numbers")

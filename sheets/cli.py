@@ -113,15 +113,25 @@ def list_cmd(content: Optional[Path] = ContentOpt) -> None:
 
 @app.command()
 @user_errors
-def validate(content: Optional[Path] = ContentOpt) -> None:
-    """Validate all content; report every problem with file, line and field."""
+def validate(
+    files: Optional[list[Path]] = typer.Argument(None, metavar="[FILE]...", help="Also check these user files (e.g. a campaign file)."),
+    content: Optional[Path] = ContentOpt,
+) -> None:
+    """Validate all content, and any campaign FILE given; report every problem with file, line and field.
+
+    Example: sheets validate ww.yaml
+    """
     from sheets import api  # noqa: PLC0415
     from sheets.errors import ContentError  # noqa: PLC0415
 
     problems = api.validate_content(content)
     if problems:
         raise ContentError(problems)
-    typer.echo("content is valid")
+    if files:
+        problems = api.validate_user_files(list(files), content)
+        if problems:
+            raise ContentError(problems)
+    typer.echo("content is valid" + (f"; {len(files)} file{'s' if len(files) != 1 else ''} valid" if files else ""))
 
 
 @app.command()
@@ -134,6 +144,10 @@ def playbook(
     seed: Optional[int] = SeedOpt,
     dice: Optional[str] = DiceOpt,
     fillable: bool = typer.Option(False, "--fillable", help="Make every write-in and checkbox a PDF form field."),
+    save: Optional[Path] = typer.Option(None, "--save", help="With --random: also write one character file per "
+                                        "soldier and a squad.yaml naming them into this folder."),
+    as_json: bool = typer.Option(False, "--json", help="With --character: print the resolved character as JSON "
+                                 "instead of writing a PDF."),
     paper: Paper = PaperOpt,
     preview: bool = PreviewOpt,
     ink_saver: bool = InkSaverOpt,
@@ -141,15 +155,38 @@ def playbook(
     content: Optional[Path] = ContentOpt,
 ) -> None:
     """A Regiment playbook: blank, filled from --character, or rolled (--random)."""
-    from sheets.games.regiment.commands import make_playbook  # noqa: PLC0415
+    from sheets.games.regiment import commands  # noqa: PLC0415
 
-    path, note = make_playbook(name, character=character, random=random, count=count, seed=seed,
-                                   dice=dice, fillable=fillable, paper=paper.value, out=output, content=content,
-                                   ink_saver=ink_saver)
+    if as_json:
+        from sheets.errors import SheetsError  # noqa: PLC0415
+
+        if character is None or random or save is not None or count != 1 or seed is not None or dice is not None:
+            raise SheetsError("--json prints a character file resolved: use it with --character FILE only")
+        typer.echo(commands.playbook_json(character, content))
+        return
+    paths, note = commands.make_playbook(name, character=character, random=random, count=count, seed=seed,
+                                         dice=dice, fillable=fillable, paper=paper.value, out=output,
+                                         content=content, save=save, ink_saver=ink_saver)
     if note:
         typer.echo(note)
-    wrote(path)
-    write_previews([path], preview)
+    for path in paths:
+        wrote(path)
+    write_previews([p for p in paths if p.suffix == ".pdf"], preview)
+
+
+@app.command()
+@user_errors
+def squad(
+    squad_file: Path = typer.Argument(..., help="Squad file (YAML): designation, op, leader, members."),
+    fillable: bool = typer.Option(False, "--fillable", help="Make every write-in and checkbox a PDF form field."),
+    paper: Paper = PaperOpt,
+    output: Optional[Path] = OutOpt,
+    content: Optional[Path] = ContentOpt,
+) -> None:
+    """A Regiment squad: the GM's roster page, then every member's playbook, in one PDF."""
+    from sheets.games.regiment.commands import make_squad  # noqa: PLC0415
+
+    wrote(make_squad(squad_file, fillable=fillable, paper=paper.value, out=output, content=content))
 
 
 class Theatre(str, Enum):
@@ -384,6 +421,157 @@ def tokens(
     path = api.make_tokens(game, copies=copies, paper=paper.value, out=output, content=content, ink_saver=ink_saver)
     wrote(path)
     write_previews([path], preview)
+
+
+# -- sheets campaign: a Way of the Warrior campaign file --------------------------
+
+campaign_app = typer.Typer(
+    help="Way of the Warrior campaign: one YAML file carries the team, CP, XP and every mission.\n\n"
+         "Example: sheets campaign new ww.yaml --nation german --theatre france-1944 --random --seed 4; "
+         "then `campaign mission`, `campaign debrief`, `campaign spend`, `campaign show`. Every change is "
+         "checked against the rules first; the previous file is kept as FILE.bak.",
+    no_args_is_help=True, rich_markup_mode=None)
+app.add_typer(campaign_app, name="campaign")
+
+
+class Outcome(str, Enum):
+    success = "success"
+    aborted = "aborted"
+
+
+class OptionalRule(str, Enum):
+    airborne = "airborne"
+    beachhead = "beachhead"
+    engineers = "engineers"
+
+
+CampaignFile = typer.Argument(..., help="The campaign file (YAML).", dir_okay=False, metavar="FILE")
+
+
+@campaign_app.command("new")
+@user_errors
+def campaign_new(
+    file: Path = CampaignFile,
+    nation: Nation = typer.Option(..., "--nation", help="Your nation."),
+    theatre: Theatre = typer.Option(..., "--theatre", help="Theatre of operations (your nation must fight there)."),
+    team: Optional[Path] = typer.Option(None, "--team", help="Team file (YAML), checked against the starting CP and team size."),
+    random: bool = typer.Option(False, "--random", help="Roll a legal team from the nation's table."),
+    seed: Optional[int] = SeedOpt,
+    airborne: bool = typer.Option(False, "--airborne", help="Optional rule #1 in use: roll for airborne missions."),
+    beachhead: bool = typer.Option(False, "--beachhead", help="Optional rule #2 in use: roll for beachheads."),
+    engineers: bool = typer.Option(False, "--engineers", help="Optional rule #3 in use: Engineers (2 CP, one per team)."),
+    content: Optional[Path] = ContentOpt,
+) -> None:
+    """Start a campaign with its first team.
+
+    Example: sheets campaign new ww.yaml --nation german --theatre france-1944 --team content/wotw/examples/german-team.yaml
+    """
+    from sheets.games.wotw import commands as api  # noqa: PLC0415
+
+    rules = [r for r, on in (("airborne", airborne), ("beachhead", beachhead), ("engineers", engineers)) if on]
+    path, note = api.campaign_new(file, nation.value, theatre.value, team=team, random=random, seed=seed,
+                                  optional_rules=rules, content=content)
+    typer.echo(note)
+    wrote(path)
+
+
+@campaign_app.command("mission")
+@user_errors
+def campaign_mission(
+    file: Path = CampaignFile,
+    seed: Optional[int] = SeedOpt,
+    dice: Optional[str] = DiceOpt,
+    strike_step: Optional[int] = typer.Option(None, "--strike-step", help="A team with an Engineer may strike one step (not the objective)."),
+    paper: Paper = PaperOpt,
+    output: Optional[Path] = OutOpt,
+    content: Optional[Path] = ContentOpt,
+) -> None:
+    """Roll the next mission, print its log sheet with the current roster, record it in progress.
+
+    With a mission in progress and no --seed/--dice, print its log sheet again (file unchanged).
+
+    Example: sheets campaign mission ww.yaml --seed 11 -o mission1.pdf
+    """
+    from sheets.games.wotw import commands as api  # noqa: PLC0415
+
+    written, note = api.campaign_mission(file, seed=seed, dice=dice, strike_step=strike_step, paper=paper.value,
+                                         out=output, content=content)
+    typer.echo(note)
+    for path in written:
+        wrote(path)
+
+
+@campaign_app.command("debrief")
+@user_errors
+def campaign_debrief(
+    file: Path = CampaignFile,
+    outcome: Outcome = typer.Option(..., "--outcome", help="success: 1d3 XP and 2 CP; aborted: no XP, 1 CP."),
+    killed: list[str] = typer.Option([], "--killed", metavar="NAME", help="A man killed in the mission (repeat for more)."),
+    wounded: list[str] = typer.Option([], "--wounded", metavar="NAME", help="A man wounded in the mission (repeat for more)."),
+    enemy_hq: bool = typer.Option(False, "--enemy-hq", help="The Enemy HQ event (Building 11) was met: +1 XP on success."),
+    seed: Optional[int] = SeedOpt,
+    dice: Optional[str] = typer.Option(None, "--dice", help="The d6 rolled at the table for the 1d3 XP, e.g. 5."),
+    content: Optional[Path] = ContentOpt,
+) -> None:
+    """Close the mission in progress: casualties, XP and reinforcement CP.
+
+    Example: sheets campaign debrief ww.yaml --outcome success --wounded "Otto Lenz" --dice 5
+    """
+    from sheets.games.wotw import commands as api  # noqa: PLC0415
+
+    path, note = api.campaign_debrief(file, outcome.value, list(killed), list(wounded), seed=seed, dice=dice,
+                                      enemy_hq=enemy_hq, content=content)
+    typer.echo(note)
+    wrote(path)
+
+
+@campaign_app.command("spend")
+@user_errors
+def campaign_spend(
+    file: Path = CampaignFile,
+    promote: Optional[str] = typer.Option(None, "--promote", help="Promote NAME: Green to Private 1 XP, Private to Veteran 2 XP."),
+    skill: Optional[str] = typer.Option(None, "--skill", help="NAME=SKILL: a skill for 2 XP, if his quality allows it."),
+    recruit: list[str] = typer.Option([], "--recruit", metavar="NAME", help="Recruit NAME with --quality and --weapon (twice for an LMG or Mortar crew)."),
+    quality: Optional[str] = typer.Option(None, "--quality", help="With --recruit: Green, Private or Veteran."),
+    weapon: Optional[str] = typer.Option(None, "--weapon", help="With --recruit: a weapon of the nation's team table."),
+    medical: bool = typer.Option(False, "--medical", help="With --recruit: medical expertise (the nation's CP)."),
+    engineer: bool = typer.Option(False, "--engineer", help="With --recruit: an Engineer (optional rule #3, 2 CP)."),
+    rearm: Optional[str] = typer.Option(None, "--rearm", help="NAME=WEAPON: a Veteran or Private changes weapon (a Green cannot)."),
+    make_engineer: Optional[str] = typer.Option(None, "--make-engineer", help="Make NAME the team's Engineer (optional rule #3, 2 CP)."),
+    content: Optional[Path] = ContentOpt,
+) -> None:
+    """Spend XP (promotions, skills) or saved CP (recruits, an Engineer) between missions.
+
+    Example: sheets campaign spend ww.yaml --promote "Otto Lenz"; sheets campaign spend ww.yaml --recruit "Paul Roth" --quality Green --weapon SMG
+    """
+    from sheets.games.wotw import commands as api  # noqa: PLC0415
+
+    path, note = api.campaign_spend(file, promote=promote, skill=skill, recruit=list(recruit), quality=quality,
+                                    weapon=weapon, medical=medical, engineer=engineer, rearm=rearm,
+                                    make_engineer=make_engineer, content=content)
+    typer.echo(note)
+    wrote(path)
+
+
+@campaign_app.command("show")
+@user_errors
+def campaign_show(
+    file: Path = CampaignFile,
+    as_json: bool = typer.Option(False, "--json", help="Print the campaign as JSON instead of writing a PDF."),
+    paper: Paper = PaperOpt,
+    output: Optional[Path] = OutOpt,
+    content: Optional[Path] = ContentOpt,
+) -> None:
+    """Print the campaign record page (missions, XP and CP ledger, roster with state and history).
+
+    Example: sheets campaign show ww.yaml -o record.pdf; sheets campaign show ww.yaml --json
+    """
+    from sheets.games.wotw import commands as api  # noqa: PLC0415
+
+    if as_json:
+        typer.echo(api.campaign_json(file, content))
+        return
+    wrote(api.campaign_show(file, paper=paper.value, out=output, content=content))
 
 
 def main() -> None:

@@ -108,6 +108,10 @@ class GamePlugin:
         """`sheets kit --players N`: one list of build.Sheet per player, stapled into one PDF."""
         return []
 
+    def check_user_file(self, game: "Game", doc: YamlDocument) -> list[Problem] | None:
+        """Problems in a user's file (a campaign, a squad) if it is one of this game's; else None."""
+        return None
+
 
 @dataclass
 class KitOptions:
@@ -269,6 +273,10 @@ class Library:
                 if tracker.id in game.trackers:
                     files.problem("trackers.yaml", ("trackers", i, "id"), f"tracker id {tracker.id!r} is used twice")
                 game.trackers[tracker.id] = tracker
+            primaries = [i for i, t in enumerate(tracker_file.trackers) if getattr(t, "primary", False)]
+            for i in primaries[1:]:
+                files.problem("trackers.yaml", ("trackers", i, "primary"),
+                              "only one tracker may be primary (the one numbers change without --tracker)")
         game.tokens = files.model("tokens.yaml", TokenSheet, required=False)
         if plugin is not None:
             game.data = plugin.load(files)

@@ -27,6 +27,10 @@ FIXED_EPOCH = "946684800"  # 2000-01-01T00:00:00Z
 PAPER_SIZES_MM = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 
 
+class LayoutOverflowError(SheetsError):
+    """Something on a page runs out of its column or off the page (see sheets/overflow.py)."""
+
+
 class TemplateError(SheetsError):
     """A template is broken; the message names the template file and line."""
 
@@ -36,14 +40,50 @@ _BOLD = re.compile(r"\*\*(.+?)\*\*", re.S)
 _ITALIC = re.compile(r"(?<![*\w])\*(?!\s)(.+?)(?<!\s)\*(?![*\w])", re.S)
 
 
-def inline_markup(text: Any) -> Markup:
-    """Escape text, then turn **bold** and *italic* into tags."""
+# Values that must not break across lines: a number joined to its word by a hyphen
+# ("1-stress", "3-strength", "2-crew", "11-16"), a number and its unit ("12\"", "5 cm",
+# "24 in"), a short parenthesised abbreviation ("(M/Sgt)", "(AP)"). They are wrapped in
+# a `white-space: nowrap` span (base.css `.nb`), which keeps the text itself unchanged for
+# copy and search (a U+2011 hyphen would not match "1-stress" in extracted text).
+# The patterns run on escaped HTML before any tag is added, so `&#34;` is a double quote.
+_NOBREAK = re.compile(
+    r"(?<![\w&#])[+\u2212-]?\d+(?:[.,]\d+)?(?:[-\u2013]\w+)+"          # 1-stress, 3-strength, 11-16
+    r"|(?<![\w&#])\d+(?:[.,]\d+)?(?:&#34;|\u2033|\u201d|'|&#39;)"       # 12"
+    r"|(?<![\w&#])\d+(?:[.,]\d+)?[ \u00a0](?:cm|mm|km|m|in|pt|kg|lb)\b"  # 5 cm, 2 in
+    r"|\((?=[^()\s]{1,12}\))[^()\s]*/[^()\s]*\)"                         # (M/Sgt)
+)
+
+
+def _nobreak(html: str) -> str:
+    def wrap(match: re.Match) -> str:
+        return f'<span class="nb">{match.group(0).replace(" ", chr(0xA0))}</span>'
+
+    return _NOBREAK.sub(wrap, html)
+
+
+def nobreak(text: Any) -> Markup:
+    """Escape a plain value and keep its number-and-unit pieces on one line."""
     if text is None:
         return Markup("&#8212;")
-    html = str(escape(str(text)))
+    return Markup(_nobreak(str(escape(str(text)))))
+
+
+def inline_markup(text: Any) -> Markup:
+    """Escape text, keep values on one line, then turn **bold** and *italic* into tags."""
+    if text is None:
+        return Markup("&#8212;")
+    html = _nobreak(str(escape(str(text))))
     html = _BOLD.sub(r"<strong>\1</strong>", html)
     html = _ITALIC.sub(r"<em>\1</em>", html)
     return Markup(html)
+
+
+_NUMBERED = re.compile(r"^\s*(?:\d+|[a-z])[.)]\s")
+
+
+def numbered(items: list) -> bool:
+    """A list whose every item carries its own number ("1. Check …"): no bullet before it."""
+    return bool(items) and all(_NUMBERED.match(str(item)) for item in items)
 
 
 def plain(text: Any) -> str:
@@ -97,6 +137,8 @@ def _environment(search_path: tuple[Path, ...]) -> jinja2.Environment:
     )
     env.filters["md"] = inline_markup
     env.filters["plain"] = plain
+    env.filters["nb"] = nobreak
+    env.tests["numbered"] = numbered
     env.filters["signed"] = signed
     env.filters["dash"] = lambda v: "—" if v is None else v
     from sheets import colors  # noqa: PLC0415
@@ -213,17 +255,36 @@ TAGGED_MARK = '<meta name="warsheets-pdf-tags" content="on">'
 def html_to_pdf(html: str, forms: bool = False, base_url: Path | None = None, tags: bool | None = None) -> bytes:
     """One HTML document to PDF bytes (deterministic for identical HTML).
 
+    Pre-flight: a laid-out box that runs out of its column or off the page is an
+    error naming the page and the box, never a PDF with text printed over text.
     `tags` None: tagged when the HTML carries TAGGED_MARK (reference sheets do).
     """
+    from sheets.overflow import find_overflows  # noqa: PLC0415
+
     weasyprint, fonts, fetcher_cls, fatal = _weasy()
     base = str(base_url or paths.templates_dir()) + "/"
     if tags is None:
         tags = TAGGED_MARK in html
+    options = {"pdf_forms": forms, "uncompressed_pdf": False, "pdf_tags": tags}
     try:
-        document = weasyprint.HTML(string=html, base_url=base, url_fetcher=fetcher_cls())
-        return document.write_pdf(font_config=fonts, pdf_forms=forms, uncompressed_pdf=False, pdf_tags=tags)
+        # what HTML.write_pdf does, with the check between layout and drawing
+        document = weasyprint.HTML(string=html, base_url=base, url_fetcher=fetcher_cls()).render(
+            font_config=fonts, **options)
     except fatal as exc:
         raise SheetsError(str(exc)) from None
+    problems = find_overflows(document)
+    if problems:
+        title = _document_title(html)
+        listed = "\n".join(f"  {p.describe()}" for p in problems[:8])
+        more = f"\n  … and {len(problems) - 8} more" if len(problems) > 8 else ""
+        raise LayoutOverflowError(f"{title}: the layout runs out of its columns:\n{listed}{more}\n"
+                                  f"shorten the text, or let the template wrap or shrink it")
+    return document.write_pdf(**options)
+
+
+def _document_title(html: str) -> str:
+    match = re.search(r"<title>(.*?)</title>", html, re.S)
+    return match.group(1).strip() if match else "the sheet"
 
 
 def weasyprint_version() -> str:

@@ -366,7 +366,7 @@ def test_a_back_that_does_not_fit_is_named_too(cli, content_copy, tmp_path):
 # -- bad input ---------------------------------------------------------------------
 @pytest.mark.parametrize("args, message", [
     (["cards", "chess"], "unknown game 'chess'"),
-    (["cards", "regiment", "--set", "spells"], "unknown card set 'spells' for The Regiment; choose one of: weapons, vehicles, battle-plans, all"),
+    (["cards", "regiment", "--set", "spells"], "unknown card set 'spells' for The Regiment; choose one of: weapons, vehicles, battle-plans, operator-loadout, all"),
     (["cards", "regiment", "--layout", "tiny-a4"], "unknown layout 'tiny-a4'; the layouts are: poker-a4"),
 ])
 def test_bad_card_options_are_clear_errors(cli, args, message):
