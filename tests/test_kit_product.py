@@ -205,7 +205,7 @@ def test_set_all_into_one_file(cli, tmp_path):
     assert cli("cards", "regiment", "--set", "all", "-o", tmp_path / "all.pdf").exit_code == 0
     assert cli("cards", "regiment", "--set", "all", "-o", tmp_path / "sets").exit_code == 0
     per_set = sorted((tmp_path / "sets").glob("*.pdf"))
-    assert len(per_set) == 3
+    assert len(per_set) >= 3
     assert pages(tmp_path / "all.pdf") == sum(pages(p) for p in per_set)
 
 
