@@ -25,6 +25,20 @@ app = typer.Typer(
 )
 
 
+def _version(value: bool) -> None:
+    if value:
+        from sheets import __version__  # noqa: PLC0415
+
+        typer.echo(f"warsheets {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+                                       help="Print the warsheets version and exit.")) -> None:
+    """Print-and-play sheets for tabletop war games."""
+
+
 class Paper(str, Enum):
     a4 = "a4"
     letter = "letter"
@@ -71,6 +85,17 @@ def wrote(path: Path) -> None:
     typer.echo(f"wrote {_show(path)}")
 
 
+def write_previews(paths: list[Path], on: bool) -> None:
+    """--preview: a PNG of every page under preview/ beside each PDF."""
+    if not on:
+        return
+    from sheets.preview import write_previews as render  # noqa: PLC0415
+
+    for path in paths:
+        for png in render(Path(path)):
+            wrote(png)
+
+
 def _show(path: Path) -> str:
     try:
         return str(Path(path).resolve().relative_to(Path.cwd()))
@@ -84,6 +109,8 @@ OutOpt = typer.Option(None, "-o", "--output", help="Output file (.pdf) or folder
 SeedOpt = typer.Option(None, "--seed", help="Seed for the dice; the same seed gives the same sheet.")
 DiceOpt = typer.Option(None, "--dice", help="Replay dice rolled at the table, in order, e.g. 3,5,1.")
 PaperOpt = typer.Option(Paper.a4, "--paper", help="Paper size.", case_sensitive=False)
+PreviewOpt = typer.Option(False, "--preview", help="Also write a PNG of every page under preview/ beside the PDF.")
+InkSaverOpt = typer.Option(False, "--ink-saver", help="Outlines and light tints instead of solid dark fills.")
 
 
 @app.command("list")
@@ -136,6 +163,8 @@ def playbook(
     as_json: bool = typer.Option(False, "--json", help="With --character: print the resolved character as JSON "
                                  "instead of writing a PDF."),
     paper: Paper = PaperOpt,
+    preview: bool = PreviewOpt,
+    ink_saver: bool = InkSaverOpt,
     output: Optional[Path] = OutOpt,
     content: Optional[Path] = ContentOpt,
 ) -> None:
@@ -151,11 +180,12 @@ def playbook(
         return
     paths, note = commands.make_playbook(name, character=character, random=random, count=count, seed=seed,
                                          dice=dice, fillable=fillable, paper=paper.value, out=output,
-                                         content=content, save=save)
+                                         content=content, save=save, ink_saver=ink_saver)
     if note:
         typer.echo(note)
     for path in paths:
         wrote(path)
+    write_previews([p for p in paths if p.suffix == ".pdf"], preview)
 
 
 @app.command()
@@ -204,6 +234,8 @@ def mission(
     team: Optional[Path] = typer.Option(None, "--team", help="Team file (YAML) to fill the roster from."),
     as_json: bool = typer.Option(False, "--json", help="Print the briefing as JSON instead of writing a PDF."),
     paper: Paper = PaperOpt,
+    preview: bool = PreviewOpt,
+    ink_saver: bool = InkSaverOpt,
     output: Optional[Path] = OutOpt,
     content: Optional[Path] = ContentOpt,
 ) -> None:
@@ -212,13 +244,15 @@ def mission(
 
     req = api.MissionRequest(theatre=theatre.value, nation=nation.value if nation else None, airborne=airborne,
                              beachhead=beachhead, engineers=engineers, strike_step=strike_step, count=count,
-                             seed=seed, dice=dice, team=team, paper=paper.value)
+                             seed=seed, dice=dice, team=team, paper=paper.value,
+                             ink_saver=ink_saver)
     if as_json:
         typer.echo(api.mission_json(req, content))
         return
     path, note = api.make_mission(req, output, content)
     typer.echo(note)
     wrote(path)
+    write_previews([path], preview)
 
 
 @app.command()
@@ -228,10 +262,14 @@ def kit(
     game: Optional[str] = typer.Option(None, "--game", help="Only this game's section."),
     seed: Optional[int] = SeedOpt,
     paper: Paper = PaperOpt,
+    players: int = typer.Option(0, "--players", help="Also write player-1.pdf ... player-N.pdf: one soldier's "
+                                "playbook and the moves reference per player, to staple."),
+    preview: bool = PreviewOpt,
+    ink_saver: bool = InkSaverOpt,
     no_cache: bool = typer.Option(False, "--no-cache", help="Render every PDF again even if unchanged."),
     content: Optional[Path] = ContentOpt,
 ) -> None:
-    """Build the print-and-play kit: every game's sheets, dice already rolled."""
+    """Build the print-and-play kit: kit.pdf (contents, bookmarks, every part), the parts, manifest.json."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn  # noqa: PLC0415
 
     from sheets import api  # noqa: PLC0415
@@ -245,13 +283,23 @@ def kit(
                 bar.update(task, advance=1, description=f"built {label}")
             return tick
 
-        built, used_seed = api.make_kit(output, seed=seed, paper=paper.value, game=game, content=content,
-                                        progress=start, use_cache=not no_cache)
+        result = api.make_kit(output, seed=seed, paper=paper.value, game=game, content=content,
+                              progress=start, use_cache=not no_cache, players=players, preview=preview,
+                              ink_saver=ink_saver)
+    built = result.built
     for b in built:
         wrote(b.path)
+    for path in result.packets:
+        wrote(path)
+    wrote(result.manifest)
+    if result.previews:
+        typer.echo(f"wrote {len(result.previews) - 1} page previews in {_show(result.previews[0].parent)}")
+        wrote(result.previews[-1])
+    wrote(result.kit_pdf)
     unchanged = sum(b.cached for b in built)
     reused = f" ({unchanged} unchanged, taken from the cache)" if unchanged else ""
-    typer.echo(f"kit: {len(built)} files{reused}, dice seed {used_seed} (repeat with --seed {used_seed})")
+    typer.echo(f"kit: {len(built)} files{reused}, dice seed {result.seed} (repeat with --seed {result.seed})")
+    typer.echo(f"print it: open {_show(result.kit_pdf)}; page 1 says how to print each part")
 
 
 @app.command()
@@ -259,13 +307,17 @@ def kit(
 def reference(
     game: str = typer.Argument(..., help="Game: regiment, wotw, downrange, platoon or masscombat."),
     paper: Paper = PaperOpt,
+    preview: bool = PreviewOpt,
+    ink_saver: bool = InkSaverOpt,
     output: Optional[Path] = OutOpt,
     content: Optional[Path] = ContentOpt,
 ) -> None:
     """A game's reference sheets (moves, tables, rules summaries)."""
     from sheets import api  # noqa: PLC0415
 
-    wrote(api.make_reference(game, paper=paper.value, out=output, content=content))
+    path = api.make_reference(game, paper=paper.value, out=output, content=content, ink_saver=ink_saver)
+    wrote(path)
+    write_previews([path], preview)
 
 
 class Duplex(str, Enum):
@@ -279,26 +331,48 @@ GameArg = typer.Argument(..., help="Game id (see `sheets list`).")
 @app.command()
 @user_errors
 def cards(
-    game: str = GameArg,
-    card_set: str = typer.Option("all", "--set", help="Card set id (see `sheets list`), or all: one PDF per set."),
+    game: str = typer.Argument(..., help="Game id (see `sheets list`), or `calibrate` for the duplex "
+                               "calibration sheet."),
+    card_set: str = typer.Option("all", "--set", help="Card set id (see `sheets list`), or all: every set "
+                                 "(one PDF per set in a folder; all in one file with -o FILE.pdf)."),
     layout: Optional[str] = typer.Option(None, "--layout", help="Card layout (see `sheets layouts`); "
                                          "default: the set's card size on --paper."),
     paper: Paper = PaperOpt,
     backs: bool = typer.Option(False, "--backs", help="Add a page of card backs after each page of fronts."),
     duplex: Duplex = typer.Option(Duplex.long, "--duplex", case_sensitive=False,
                                   help="Which edge the printer flips on, so backs land behind their fronts."),
+    back_offset: Optional[str] = typer.Option(None, "--back-offset", metavar="X,Y",
+                                              help="Shift the backs X mm right and Y mm up (as the back is "
+                                                   "seen) to cancel your printer's shift; measure it with "
+                                                   "`sheets cards calibrate`."),
+    fold: bool = typer.Option(False, "--fold", help="No duplex printer: each back beside its front on one "
+                              "side of a landscape sheet, with a fold line between."),
+    copies: int = typer.Option(1, "--copies", help="Print the whole set N times (a second deck, spares)."),
     crop_marks: Optional[bool] = typer.Option(None, "--crop-marks/--no-crop-marks",
                                               help="Crop marks outside the cut lines (default: as the layout says)."),
+    preview: bool = PreviewOpt,
+    ink_saver: bool = InkSaverOpt,
     output: Optional[Path] = typer.Option(None, "-o", "--output",
-                                          help="Output file (.pdf, one set) or folder; default ./output/."),
+                                          help="Output file (.pdf) or folder; default ./output/."),
     content: Optional[Path] = ContentOpt,
 ) -> None:
-    """Print-and-play cards, imposed n-up with crop marks (and backs for duplex)."""
+    """Print-and-play cards, imposed n-up with crop marks (backs for duplex, or --fold).
+
+    `sheets cards calibrate` prints a two-sided calibration sheet instead: print it, hold
+    it to a light, and read the --back-offset X,Y your printer needs (takes --paper,
+    --duplex and --back-offset, to check an offset).
+    """
     from sheets import api  # noqa: PLC0415
 
-    for path in api.make_cards(game, which=card_set, layout=layout, paper=paper.value, backs=backs,
-                               duplex=duplex.value, crop_marks=crop_marks, out=output, content=content):
+    if game == "calibrate":
+        paths = [api.make_calibration(paper=paper.value, duplex=duplex.value, back_offset=back_offset, out=output)]
+    else:
+        paths = api.make_cards(game, which=card_set, layout=layout, paper=paper.value, backs=backs,
+                               duplex=duplex.value, crop_marks=crop_marks, out=output, content=content,
+                               copies=copies, back_offset=back_offset, fold=fold, ink_saver=ink_saver)
+    for path in paths:
         wrote(path)
+    write_previews(paths, preview)
 
 
 @app.command()
@@ -327,6 +401,8 @@ def trackers(
     seed: Optional[int] = SeedOpt,
     dice: Optional[str] = DiceOpt,
     paper: Paper = PaperOpt,
+    preview: bool = PreviewOpt,
+    ink_saver: bool = InkSaverOpt,
     output: Optional[Path] = OutOpt,
     content: Optional[Path] = ContentOpt,
 ) -> None:
@@ -334,10 +410,12 @@ def trackers(
     from sheets import api  # noqa: PLC0415
 
     path, note = api.make_trackers(game, tracker=tracker, units=units, groups=groups, boxes=boxes, names=names,
-                                   seed=seed, dice=dice, paper=paper.value, out=output, content=content)
+                                   seed=seed, dice=dice, paper=paper.value, out=output, content=content,
+                                   ink_saver=ink_saver)
     if note:
         typer.echo(note)
     wrote(path)
+    write_previews([path], preview)
 
 
 @app.command()
@@ -346,13 +424,17 @@ def tokens(
     game: str = GameArg,
     copies: int = typer.Option(1, "--copies", help="Print every token N times as often as content says."),
     paper: Paper = PaperOpt,
+    preview: bool = PreviewOpt,
+    ink_saver: bool = InkSaverOpt,
     output: Optional[Path] = OutOpt,
     content: Optional[Path] = ContentOpt,
 ) -> None:
     """A sheet of round counters to cut out."""
     from sheets import api  # noqa: PLC0415
 
-    wrote(api.make_tokens(game, copies=copies, paper=paper.value, out=output, content=content))
+    path = api.make_tokens(game, copies=copies, paper=paper.value, out=output, content=content, ink_saver=ink_saver)
+    wrote(path)
+    write_previews([path], preview)
 
 
 # -- sheets campaign: a Way of the Warrior campaign file --------------------------

@@ -105,6 +105,10 @@ class GamePlugin:
         """Game-specific sheets for the kit (a list of build.Sheet)."""
         return []
 
+    def player_packets(self, game: "Game", options: "KitOptions", players: int) -> list[list]:
+        """`sheets kit --players N`: one list of build.Sheet per player, stapled into one PDF."""
+        return []
+
     def check_user_file(self, game: "Game", doc: YamlDocument) -> list[Problem] | None:
         """Problems in a user's file (a campaign, a squad) if it is one of this game's; else None."""
         return None

@@ -150,6 +150,11 @@ def _environment(search_path: tuple[Path, ...]) -> jinja2.Environment:
     env.tests["numbered"] = numbered
     env.filters["signed"] = signed
     env.filters["dash"] = lambda v: "—" if v is None else v
+    from sheets import colors  # noqa: PLC0415
+
+    env.filters["text_on"] = colors.text_on
+    env.filters["tint"] = colors.tint
+    env.globals["min_text_pt"] = colors.MIN_TEXT_PT
     return env
 
 
@@ -257,17 +262,25 @@ def _weasy():
     return weasyprint, FontConfiguration(), SandboxFetcher, FatalURLFetchingError
 
 
-def html_to_pdf(html: str, forms: bool = False, base_url: Path | None = None) -> bytes:
+#: a template asks for a tagged PDF (structure for screen readers and reflow) with this
+#: tag in its <head>; being in the HTML, the wish is part of every cache key for free
+TAGGED_MARK = '<meta name="warsheets-pdf-tags" content="on">'
+
+
+def html_to_pdf(html: str, forms: bool = False, base_url: Path | None = None, tags: bool | None = None) -> bytes:
     """One HTML document to PDF bytes (deterministic for identical HTML).
 
     Pre-flight: a laid-out box that runs out of its column or off the page is an
     error naming the page and the box, never a PDF with text printed over text.
+    `tags` None: tagged when the HTML carries TAGGED_MARK (reference sheets do).
     """
     from sheets.overflow import find_overflows  # noqa: PLC0415
 
     weasyprint, fonts, fetcher_cls, fatal = _weasy()
     base = str(base_url or paths.templates_dir()) + "/"
-    options = {"pdf_forms": forms, "uncompressed_pdf": False}
+    if tags is None:
+        tags = TAGGED_MARK in html
+    options = {"pdf_forms": forms, "uncompressed_pdf": False, "pdf_tags": tags}
     try:
         # what HTML.write_pdf does, with the check between layout and drawing
         document = weasyprint.HTML(string=html, base_url=base, url_fetcher=fetcher_cls()).render(

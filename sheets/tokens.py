@@ -11,6 +11,7 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from sheets.colors import MIN_TEXT_PT
 from sheets.errors import SheetsError
 from sheets.printables import PaperSize, Token, TokenSheet
 from sheets.rendering import game_titled
@@ -83,11 +84,11 @@ def label_size_pt(label: str, diameter: float) -> float:
     """A label size that fits the token's longest word across ~3/4 of the circle."""
     inner_pt = diameter * 0.74 * PT_PER_MM
     longest = max((len(w) for w in label.split()), default=1)
-    return round(min(diameter * 0.42, inner_pt / (0.8 * longest)), 2)
+    return round(max(MIN_TEXT_PT, min(diameter * 0.42, inner_pt / (0.8 * longest))), 2)
 
 
 def detail_size_pt(diameter: float) -> float:
-    return round(min(6.0, max(3.8, diameter * 0.2)), 2)
+    return MIN_TEXT_PT  # the smallest type a token may carry (sheets/colors.py)
 
 
 def token_sheet(game: "Game", paper: PaperSize, copies: int = 1, filename: str | None = None) -> "Sheet":

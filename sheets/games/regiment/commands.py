@@ -5,7 +5,7 @@ import json
 from pathlib import Path
 
 from sheets import output, paths
-from sheets.api import game_with_plugin, library, make_dice, slug
+from sheets.api import game_with_plugin, ink_save, library, make_dice, slug
 from sheets.build import build_one
 from sheets.errors import SheetsError
 
@@ -13,7 +13,8 @@ from sheets.errors import SheetsError
 def make_playbook(name: str | None, *, character: Path | None = None, random: bool = False,
                   count: int = 1, seed: int | None = None, dice: str | None = None,
                   fillable: bool = False, paper: str = "a4", out: Path | None = None,
-                  content: Path | None = None, save: Path | None = None) -> tuple[list[Path], str]:
+                  content: Path | None = None, save: Path | None = None,
+                  ink_saver: bool = False) -> tuple[list[Path], str]:
     """A blank, filled or random playbook PDF (and, with `save`, the rolled soldiers' files).
 
     Returns the paths written (the PDF first) and a note for the user.
@@ -55,6 +56,7 @@ def make_playbook(name: str | None, *, character: Path | None = None, random: bo
         if name is None:
             raise SheetsError(f"name a playbook ({', '.join(game.data.playbooks)}) or give --character FILE")
         sheet = blank_playbook(game, game.data.playbook(name), paper, fillable)
+    ink_save([sheet], ink_saver)
     target = output.resolve_target(out, paths.default_output_dir(), sheet.filename)
     written = [build_one(sheet, target)]
     if save is not None:

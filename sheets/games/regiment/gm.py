@@ -147,6 +147,9 @@ def vehicle_cards(data) -> dict:
                 "blocks": [{"p": attack.text},
                            *[b.model_dump(by_alias=True, exclude_none=True) for b in attack.extra_blocks],
                            {"p": data.vehicles.intro}]}
+    # the same rules as a front too: the kit prints fronts only, and a GM needs them on the table
+    cards.append({"id": "vehicle-damage", "title": back["title"], "subtitle": back.get("subtitle") or "Vehicles",
+                  "blocks": back["blocks"]})
     return {"id": "vehicles", "title": "Vehicles", "size": VEHICLE_CARD, "back": back, "cards": cards}
 
 

@@ -72,5 +72,10 @@ class RegimentPlugin(GamePlugin):
 
         return kit_sheets(game, options)
 
+    def player_packets(self, game, options, players):
+        from sheets.games.regiment.sheets import player_packets  # noqa: PLC0415
+
+        return player_packets(game, options, players)
+
 
 plugin = RegimentPlugin()

@@ -208,3 +208,24 @@ def kit_sheets(game: Game, options: KitOptions) -> list[Sheet]:
     sheets.append(filled_playbooks(game, squad, "regiment-random-squad.pdf", options.paper))
     sheets.append(squad_sheet(game, None, "regiment-squad-roster.pdf", options.paper))
     return sheets
+
+
+def player_packets(game: Game, options: KitOptions, players: int) -> list[list[Sheet]]:
+    """One packet per player: a rolled soldier's playbook, then the player-facing moves
+    reference (basic and peripheral moves; no GM pages). The soldiers are the kit's
+    random squad and its next ones: the same seed rolls the same soldiers in the same order."""
+    dice = Dice.seeded(options.seed)
+    squad = roll_squad(game, dice, players)
+    moves = [p for p in reference_pages(game) if p["kind"] == "moves"]
+    packets = []
+    for i, soldier in enumerate(squad):
+        origin = f"{soldier.origin} · player {i + 1} of {players}"
+        entry = playbook_entry(game, soldier.playbook, soldier, 0, origin)
+        playbook = playbook_sheet(game, [entry], f"player-{i + 1}-playbook.pdf", options.paper,
+                                  title=f"Player {i + 1}: {soldier.rank.abbr} {soldier.name}")
+        context = {"title": f"{game.info.title}: moves", "page_size": page_size(options.paper), "parts": moves,
+                   "footer": f"{game.info.title} · moves · player {i + 1} · warsheets"}
+        reference = Sheet(filename=f"player-{i + 1}-moves.pdf", template="reference.html.j2", context=context,
+                          game=game.id, label=f"{game.info.title} moves (player {i + 1})")
+        packets.append([playbook, reference])
+    return packets

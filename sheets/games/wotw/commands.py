@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sheets import output, paths
-from sheets.api import game_with_plugin, library, make_dice
+from sheets.api import game_with_plugin, ink_save, library, make_dice
 from sheets.build import build_one
 from sheets.errors import SheetsError
 
@@ -23,6 +23,7 @@ class MissionRequest:
     dice: str | None = None
     team: Path | None = None
     paper: str = "a4"
+    ink_saver: bool = False
 
 
 def roll_missions(req: MissionRequest, content: Path | None = None):
@@ -60,7 +61,7 @@ def make_mission(req: MissionRequest, out: Path | None = None, content: Path | N
     first = missions[0]
     stem = f"wotw-{'campaign' if req.count > 1 else 'mission'}-{first.theatre}"
     stem += f"-seed{first.seed}" if first.seed is not None else "-dice"
-    sheet = log_sheet(game, missions, f"{stem}.pdf", req.paper, team)
+    sheet = ink_save([log_sheet(game, missions, f"{stem}.pdf", req.paper, team)], req.ink_saver)[0]
     target = output.resolve_target(out, paths.default_output_dir(), sheet.filename)
     note = f"rolled with {first.dice if first.seed is None else 'seed ' + str(first.seed)}"
     return build_one(sheet, target), note

@@ -182,10 +182,27 @@ def reference_parts(game: Game, nations: list[str] | None = None) -> list[dict]:
     return parts
 
 
+BLANK_TRACK_ROWS = 18  # room for 3+1D3 approach groups, the objective and airborne/beachhead steps
+
+
+def blank_log_sheet(game: Game, paper: str = "a4") -> Sheet:
+    """A log sheet with nothing rolled, for a mission rolled at the table."""
+    data = game.data
+    context = {
+        "title": f"{game.info.title} log sheet (blank)", "page_size": page_size(paper), "campaign": False,
+        "columns": data.rules.log_sheet.roster_columns, "morale": data.rules.morale.values,
+        "roster_rows": max((n.max_team_size for n in data.teams.nations), default=8),
+        "track_rows": BLANK_TRACK_ROWS,
+        "footer": f"{game.info.title} · log sheet (blank) · warsheets",
+    }
+    return Sheet(filename="wotw-log-sheet-blank.pdf", template="logsheet_blank.html.j2", context=context,
+                 game=game.id, label=f"{game.info.title} log sheet (blank)")
+
+
 def kit_sheets(game: Game, options: KitOptions) -> list[Sheet]:
     dice = Dice.seeded(options.seed)
     missions = roll_missions(game, dice, 1, KIT_THEATRE, None)
-    return [log_sheet(game, missions, "wotw-log-sheet.pdf", options.paper),
+    return [log_sheet(game, missions, "wotw-log-sheet.pdf", options.paper), blank_log_sheet(game, options.paper),
             campaign_record(game, None, "wotw-campaign-record.pdf", options.paper)]
 
 
