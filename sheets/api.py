@@ -14,7 +14,7 @@ from typing import Callable
 from sheets import output, paths
 from sheets.build import Built, Sheet, build, build_one
 from sheets.dice import Dice
-from sheets.errors import Problem, SheetsError
+from sheets.errors import ContentError, Problem, SheetsError
 from sheets.library import Game, KitOptions, Library
 
 
@@ -41,6 +41,29 @@ def library(content: Path | None = None) -> Library:
 
 def validate_content(content: Path | None = None) -> list[Problem]:
     return library(content).validate()
+
+
+def validate_user_files(files: list[Path], content: Path | None = None) -> list[Problem]:
+    """Check users' files (campaigns, squads...): each game's plugin says whether a file is its own."""
+    from sheets.yaml_source import load_yaml  # noqa: PLC0415
+
+    lib = library(content)
+    problems: list[Problem] = []
+    for path in files:
+        try:
+            doc = load_yaml(Path(path))
+        except ContentError as exc:
+            problems += exc.problems
+            continue
+        for gid in lib.game_ids():
+            game = lib.game(gid)
+            found = game.plugin.check_user_file(game, doc) if game.plugin else None
+            if found is not None:
+                problems += found
+                break
+        else:
+            problems.append(Problem(str(path), 1, "", "not a file any game knows (a campaign file has `kind: campaign`)"))
+    return problems
 
 
 @dataclass
@@ -87,13 +110,14 @@ def reference_sheet(game: Game, paper: str = "a4") -> Sheet:
 
 
 def make_reference(game_id: str, *, paper: str = "a4", out: Path | None = None,
-                   content: Path | None = None) -> Path:
+                   content: Path | None = None, ink_saver: bool = False) -> Path:
     game = library(content).game(game_id)
-    sheet = reference_sheet(game, paper)
+    sheet = ink_save([reference_sheet(game, paper)], ink_saver)[0]
     return build_one(sheet, output.resolve_target(out, paths.default_output_dir(), sheet.filename))
 
 
-def kit_sheets(lib: Library, seed: int, paper: str = "a4", games: list[str] | None = None) -> list[Sheet]:
+def kit_sheets(lib: Library, seed: int, paper: str = "a4", games: list[str] | None = None,
+               ink_saver: bool = False) -> list[Sheet]:
     """Every sheet of the default kit, all dice rolled (phase one)."""
     options = KitOptions(seed=seed, paper=paper)
     sheets: list[Sheet] = []
@@ -104,13 +128,35 @@ def kit_sheets(lib: Library, seed: int, paper: str = "a4", games: list[str] | No
         if game.reference is not None or (game.plugin and game.plugin.reference_sections(game)):
             sheets.append(reference_sheet(game, paper))
         sheets += table_sheets(lib, game, paper)
+    return ink_save(sheets, ink_saver)
+
+
+def ink_save(sheets: list[Sheet], on: bool = True) -> list[Sheet]:
+    """Ink-saver mode: the shared stylesheet swaps solid fills for outlines and tints."""
+    if on:
+        for sheet in sheets:
+            sheet.context["ink_saver"] = True
+            sheet.html = None
     return sheets
+
+
+@dataclass
+class Kit:
+    built: list[Built]
+    seed: int
+    kit_pdf: Path
+    manifest: Path
+    packets: list[Path] = field(default_factory=list)
+    previews: list[Path] = field(default_factory=list)
 
 
 def make_kit(out_dir: Path | None = None, *, seed: int | None = None, paper: str = "a4",
              game: str | None = None, content: Path | None = None,
              progress: Callable[[int], Callable[[str], None]] | None = None,
-             use_cache: bool = True) -> tuple[list[Built], int]:
+             use_cache: bool = True, players: int = 0, preview: bool = False,
+             ink_saver: bool = False) -> Kit:
+    from sheets import assemble  # noqa: PLC0415
+
     lib = library(content)
     seed = seed if seed is not None else new_seed()
     games = None
@@ -118,11 +164,79 @@ def make_kit(out_dir: Path | None = None, *, seed: int | None = None, paper: str
         if game not in lib.game_ids():
             raise SheetsError(f"unknown game {game!r}; choose one of: {', '.join(lib.game_ids())}")
         games = [game]
+    if not 0 <= players <= MAX_PLAYERS:
+        raise SheetsError(f"--players {players}: give a number from 1 to {MAX_PLAYERS}")
     out_dir = Path(out_dir) if out_dir else paths.default_output_dir() / "kit"
-    sheets = kit_sheets(lib, seed, paper, games)
-    tick = progress(len(sheets)) if progress else None
+    sheets = kit_sheets(lib, seed, paper, games, ink_saver)
+    packets = player_packets(lib, seed, paper, games, players, ink_saver) if players else []
+    extra = [s for packet in packets for s in packet[1]]
+    tick = progress(len(sheets) + len(extra)) if progress else None
     cache = (out_dir / ".cache") if use_cache else None
-    return build(sheets, out_dir, cache_dir=cache, progress=tick), seed
+    everything = build(sheets + extra, out_dir, cache_dir=cache, progress=tick)
+    built = everything[:len(sheets)]
+    printing = assemble.load_printing(lib.root)
+    titles = {gid: lib.game(gid).info.title for gid in lib.game_ids()}
+    parts = [assemble.describe(b.path, title=b.sheet.label or b.sheet.filename, game=b.sheet.game,
+                               game_title=titles.get(b.sheet.game or "", "Other"), template=b.sheet.template,
+                               printing=printing) for b in built]
+    scope = titles[game] if game else "All games"
+    kit_pdf = assemble.assemble(parts, out_dir / assemble.KIT_PDF, title="warsheets print-and-play kit",
+                                subtitle=f"{scope} · {paper} · dice seed {seed}",
+                                paper_size=_page_size(paper))
+    packet_paths: list[Path] = []
+    packet_parts: list = []
+    offset = len(sheets)
+    for (name, packet_sheets, title, gid) in packets:
+        sources = [b.path for b in everything[offset:offset + len(packet_sheets)]]
+        offset += len(packet_sheets)
+        path = assemble.merge(sources, out_dir / name, title=title)
+        for src in sources:
+            src.unlink()
+        packet_paths.append(path)
+        packet_parts.append(assemble.describe(path, title=title, game=gid, game_title=titles[gid], template=None,
+                                              printing=printing, kind="packet"))
+    kit_part = assemble.describe(kit_pdf, title="The whole kit", game=None, game_title="", template=None,
+                                 printing=printing)
+    kit_part.kind = "kit"
+    data = assemble.manifest([kit_part] + parts + packet_parts, out_dir, seed=seed, content_root=lib.root)
+    manifest_path = assemble.write_manifest(data, out_dir / assemble.MANIFEST)
+    previews: list[Path] = []
+    if preview:
+        from sheets import preview as previewer  # noqa: PLC0415
+
+        labels = ["Contents"] + [f"{p.game_title}: {assemble.part_label(p)}" for p in parts for _ in range(p.pages)]
+        previews = previewer.write_previews(kit_pdf, labels=labels, contact_sheet=True)
+    return Kit(built, seed, kit_pdf, manifest_path, packet_paths, previews)
+
+
+MAX_PLAYERS = 12
+
+
+def player_packets(lib: Library, seed: int, paper: str, games: list[str] | None, players: int,
+                   ink_saver: bool = False) -> list[tuple[str, list[Sheet], str, str]]:
+    """(file name, sheets to staple together, title, game) for each player's packet."""
+    options = KitOptions(seed=seed, paper=paper)
+    out = []
+    for gid in games or lib.game_ids():
+        game = lib.game(gid)
+        if game.plugin is None:
+            continue
+        for i, packet in enumerate(game.plugin.player_packets(game, options, players)):
+            for j, sheet in enumerate(packet):
+                sheet.filename = f".packet-{i + 1}-{j}-{sheet.filename}"
+            out.append((f"player-{i + 1}.pdf", ink_save(packet, ink_saver),
+                        f"{game.info.title}: player {i + 1} of {players}", gid))
+    if not out:
+        raise SheetsError("--players: no game in this kit makes player packets")
+    if len({name for name, *_ in out}) != len(out):
+        raise SheetsError("--players: more than one game makes player packets; choose one with --game")
+    return out
+
+
+def _page_size(paper: str) -> str:
+    from sheets.rendering import page_size  # noqa: PLC0415
+
+    return page_size(paper)
 
 
 # -- cards, trackers, tokens: generic, driven by what each game's content has ------
@@ -139,34 +253,64 @@ def table_sheets(lib: Library, game: Game, paper: str = "a4") -> list[Sheet]:
         sheets.append(card_sheet(game, card_set, lib.geometry(), paper=paper))
     if game.tokens is not None:
         sheets.append(token_sheet(game, lib.geometry().papers[paper]))
+    if game.gauges is not None:
+        from sheets.gauges import gauge_sheet  # noqa: PLC0415
+
+        sheets.append(gauge_sheet(game, lib.geometry().papers[paper]))
     return sheets
 
 
 def card_sheets(lib: Library, game: Game, which: str = "all", *, layout: str | None = None,
                 paper: str = "a4", backs: bool = False, duplex: str = "long",
-                crop_marks: bool | None = None) -> list[Sheet]:
+                crop_marks: bool | None = None, copies: int = 1, back_offset: tuple[float, float] = (0.0, 0.0),
+                fold: bool = False) -> list[Sheet]:
     from sheets.cards import card_sheet, pick_sets  # noqa: PLC0415
 
     geometry = lib.geometry()
     chosen = geometry.layout(layout) if layout is not None else None
     return [card_sheet(game, s, geometry, layout=chosen, paper=paper, backs=backs, duplex=duplex,
-                       crop_marks=crop_marks) for s in pick_sets(game, which)]
+                       crop_marks=crop_marks, copies=copies, back_offset=back_offset, fold=fold)
+            for s in pick_sets(game, which)]
 
 
 def make_cards(game_id: str, *, which: str = "all", layout: str | None = None, paper: str = "a4",
                backs: bool = False, duplex: str = "long", crop_marks: bool | None = None,
-               out: Path | None = None, content: Path | None = None) -> list[Path]:
-    """One imposed PDF per card set; `-o` is a file for one set, a folder for several."""
+               out: Path | None = None, content: Path | None = None, copies: int = 1,
+               back_offset: str | None = None, fold: bool = False, ink_saver: bool = False) -> list[Path]:
+    """One imposed PDF per card set in a folder; `-o FILE.pdf` puts every chosen set into that one file."""
+    from sheets.cards import parse_back_offset  # noqa: PLC0415
+
+    offset = parse_back_offset(back_offset)
+    if offset != (0.0, 0.0) and not backs:
+        raise SheetsError("--back-offset shifts the backs of two-sided cards: add --backs")
     lib = library(content)
-    sheets = card_sheets(lib, lib.game(game_id), which, layout=layout, paper=paper, backs=backs,
-                         duplex=duplex, crop_marks=crop_marks)
+    game = lib.game(game_id)
+    sheets = ink_save(card_sheets(lib, game, which, layout=layout, paper=paper, backs=backs, duplex=duplex,
+                                  crop_marks=crop_marks, copies=copies, back_offset=offset, fold=fold), ink_saver)
     if out is not None and Path(out).suffix.lower() == ".pdf" and not Path(out).is_dir():
-        if len(sheets) > 1:
-            raise SheetsError(f"-o {out}: {len(sheets)} card sets make {len(sheets)} files; give a folder "
-                              f"(or one set with --set)")
-        return [build_one(sheets[0], Path(out))]
+        if len(sheets) == 1:
+            return [build_one(sheets[0], Path(out))]
+        import tempfile  # noqa: PLC0415
+
+        from sheets import assemble  # noqa: PLC0415
+
+        output.ensure_dir(Path(out).parent)
+        with tempfile.TemporaryDirectory(prefix=".cards-", dir=Path(out).parent) as tmp:
+            built = build(sheets, Path(tmp))
+            return [assemble.merge([b.path for b in built], Path(out), title=f"{game.info.title}: cards")]
     out_dir = Path(out) if out is not None else paths.default_output_dir()
     return [b.path for b in build(sheets, out_dir)]
+
+
+def make_calibration(*, paper: str = "a4", duplex: str = "long", back_offset: str | None = None,
+                     out: Path | None = None) -> Path:
+    """`sheets cards calibrate`: the two-sided sheet that measures a printer's back offset."""
+    from sheets.calibrate import calibration_pdf  # noqa: PLC0415
+    from sheets.cards import parse_back_offset  # noqa: PLC0415
+
+    data = calibration_pdf(paper, duplex, parse_back_offset(back_offset))
+    target = output.resolve_target(out, paths.default_output_dir(), f"cards-calibration-{paper}-{duplex}.pdf")
+    return output.write_atomic(target, data)
 
 
 @dataclass
@@ -193,7 +337,7 @@ def layouts(content: Path | None = None) -> list[LayoutRow]:
 def make_trackers(game_id: str, *, tracker: str | None = None, units: int | None = None,
                   groups: int | None = None, boxes: int | None = None, names: bool = False,
                   seed: int | None = None, dice: str | None = None, paper: str = "a4",
-                  out: Path | None = None, content: Path | None = None) -> tuple[Path, str]:
+                  out: Path | None = None, content: Path | None = None, ink_saver: bool = False) -> tuple[Path, str]:
     """A tracker sheet; numbers from content unless given; designations rolled with --names."""
     from sheets.printables import BoxTracker  # noqa: PLC0415
     from sheets.trackers import (  # noqa: PLC0415
@@ -203,6 +347,9 @@ def make_trackers(game_id: str, *, tracker: str | None = None, units: int | None
     game = library(content).game(game_id)
     chosen = pick_trackers(game, tracker)
     overrides = Overrides(units, groups, boxes)
+    primary = [t for t in chosen if getattr(t, "primary", False)]
+    if tracker is None and (overrides.any() or names) and len(chosen) > 1 and primary:
+        chosen = primary  # numbers without --tracker change the game's main tracker, printed alone
     if overrides.any() and len(chosen) > 1:
         raise SheetsError(f"{game.info.title} has {len(chosen)} trackers ({', '.join(t.id for t in chosen)}): "
                           f"name one with --tracker to change its numbers")
@@ -225,16 +372,30 @@ def make_trackers(game_id: str, *, tracker: str | None = None, units: int | None
     name = f"{game.id}-trackers" + (f"-{chosen[0].id}" if tracker else "") + (f"-{slug(origin)}" if origin else "")
     name += ".pdf"
     sheet = tracker_sheet(game, chosen, paper=paper, designations=designations, origin=origin, filename=name)
+    ink_save([sheet], ink_saver)
     return build_one(sheet, output.resolve_target(out, paths.default_output_dir(), sheet.filename)), note
 
 
 def make_tokens(game_id: str, *, copies: int = 1, paper: str = "a4", out: Path | None = None,
-                content: Path | None = None) -> Path:
+                content: Path | None = None, ink_saver: bool = False) -> Path:
     from sheets.tokens import token_sheet  # noqa: PLC0415
 
     lib = library(content)
     geometry = lib.geometry()
     if paper not in geometry.papers:
         raise SheetsError(f"unknown paper {paper!r}; choose one of: {', '.join(geometry.papers)}")
-    sheet = token_sheet(lib.game(game_id), geometry.papers[paper], copies)
+    sheet = ink_save([token_sheet(lib.game(game_id), geometry.papers[paper], copies)], ink_saver)[0]
+    return build_one(sheet, output.resolve_target(out, paths.default_output_dir(), sheet.filename))
+
+
+def make_gauges(game_id: str, *, paper: str = "a4", out: Path | None = None,
+                content: Path | None = None) -> Path:
+    """The game's true-scale templates and rulers, with a check bar on every page."""
+    from sheets.gauges import gauge_sheet  # noqa: PLC0415
+
+    lib = library(content)
+    geometry = lib.geometry()
+    if paper not in geometry.papers:
+        raise SheetsError(f"unknown paper {paper!r}; choose one of: {', '.join(geometry.papers)}")
+    sheet = gauge_sheet(lib.game(game_id), geometry.papers[paper])
     return build_one(sheet, output.resolve_target(out, paths.default_output_dir(), sheet.filename))

@@ -48,6 +48,15 @@ class Sheet:
     label: str = ""
     html: str | None = field(default=None, repr=False)
     finish: Finisher | None = None  # e.g. card imposition; None: WeasyPrint's PDF is the sheet
+    # stamped: (blank, filled) sheet pairs, one per character/mission, in order. The PDF is
+    # then each blank laid out once (cached) with the filled values drawn on it
+    # (sheets.stamping), not the whole HTML laid out; `template`/`context` stay the
+    # laid-out equivalent (used for --fillable and as the reference in tests).
+    parts: list[tuple["Sheet", "Sheet"]] | None = field(default=None, repr=False)
+
+    @property
+    def stamped(self) -> bool:
+        return bool(self.parts) and not self.forms
 
 
 @dataclass
@@ -87,36 +96,101 @@ def _pdf_worker(html: str, forms: bool, finish: Finisher | None = None) -> bytes
 Job = tuple[str, bool, "Finisher | None"]  # html, forms, finish step
 
 
-def make_pdfs(jobs: list[Job], workers: int | None = None,
-              on_done: Callable[[int], None] | None = None) -> list[bytes]:
-    """PDF bytes for each job, in order, using up to `workers` processes."""
-    results: list[bytes | None] = [None] * len(jobs)
-    workers = workers if workers is not None else min(os.cpu_count() or 1, 2)
-    if workers <= 1 or len(jobs) <= 1:
+def cores() -> int:
+    try:
+        return max(len(os.sched_getaffinity(0)), 1)
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+def _worker_init() -> None:
+    """Workers leave Ctrl-C to the parent, which stops them (and cleans up) itself."""
+    import signal  # noqa: PLC0415
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    os.environ.setdefault("SOURCE_DATE_EPOCH", rendering.FIXED_EPOCH)
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """Stop every worker now (interrupted or failed): terminate, then kill what is left."""
+    procs = list((getattr(pool, "_processes", None) or {}).values())
+    for p in procs:
+        try:
+            p.terminate()
+        except (OSError, ValueError):
+            pass
+    for p in procs:
+        try:
+            p.join(1.0)
+            if p.is_alive():
+                p.kill()
+                p.join(0.5)
+        except (OSError, ValueError, AssertionError):
+            pass
+    pool.shutdown(wait=False, cancel_futures=True)
+
+
+def run_jobs(fn: Callable, jobs: list[tuple], workers: int | None = None,
+             on_done: Callable[[int], None] | None = None, weight: Callable[[tuple], int] | None = None) -> list:
+    """`fn(*job)` for each job, in order: in this process for one job, else on every core.
+
+    Workers are spawned (they import WeasyPrint themselves); on Ctrl-C, SIGTERM or an
+    error every worker is stopped before the exception goes on.
+    """
+    results: list = [None] * len(jobs)
+    workers = min(workers if workers is not None else cores(), len(jobs))
+    if workers <= 1:
         for i, job in enumerate(jobs):
-            results[i] = _pdf_worker(*job)
+            results[i] = fn(*job)
             if on_done:
                 on_done(i)
-        return results  # type: ignore[return-value]
+        return results
     os.environ.setdefault("SOURCE_DATE_EPOCH", rendering.FIXED_EPOCH)
-    with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")) as pool:
-        # longest documents first, so that the workers finish at about the same time
-        order = sorted(range(len(jobs)), key=lambda i: -len(jobs[i][0]))
-        futures = {pool.submit(_pdf_worker, *jobs[i]): i for i in order}
-        from concurrent.futures import as_completed  # noqa: PLC0415
+    from concurrent.futures import as_completed  # noqa: PLC0415
 
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn"), initializer=_worker_init)
+    try:
+        # the biggest jobs first, so that the workers finish at about the same time
+        order = sorted(range(len(jobs)), key=lambda i: -(weight(jobs[i]) if weight else 0))
+        futures = {pool.submit(fn, *jobs[i]): i for i in order}
         for future in as_completed(futures):
             i = futures[future]
             results[i] = future.result()
             if on_done:
                 on_done(i)
-    return results  # type: ignore[return-value]
+    except BaseException:
+        _stop(pool)
+        raise
+    pool.shutdown(wait=True)
+    return results
+
+
+def make_pdfs(jobs: list[Job], workers: int | None = None,
+              on_done: Callable[[int], None] | None = None) -> list[bytes]:
+    """PDF bytes for each job, in order, using up to `workers` processes."""
+    return run_jobs(_pdf_worker, jobs, workers, on_done, weight=lambda job: len(job[0]))
+
+
+def _job(kind: str, *args):
+    """One unit of work in a worker: a sheet's PDF, or a blank to stamp onto (PDF + layout)."""
+    if kind == "blank":
+        from sheets import stamping  # noqa: PLC0415
+
+        return stamping.render_base(*args)
+    return _pdf_worker(*args)
 
 
 def build(sheets: list[Sheet], out_dir: Path, *, cache_dir: Path | None = None,
           workers: int | None = None, progress: Callable[[str], None] | None = None) -> list[Built]:
-    """Render every sheet and write it atomically into `out_dir`."""
+    """Render every sheet and write it atomically into `out_dir`.
+
+    Laid-out sheets and the blanks that stamped sheets need are made together, in one
+    pool on every core; stamped sheets are then drawn onto their (now cached) blanks.
+    """
     output.ensure_dir(out_dir)
+    everything = sheets
+    stamped = [s for s in sheets if s.stamped]
+    sheets = [s for s in sheets if not s.stamped]
     htmls = [render_html(s) for s in sheets]
     pdfs: list[bytes | None] = [None] * len(sheets)
     cached = [False] * len(sheets)
@@ -130,25 +204,80 @@ def build(sheets: list[Sheet], out_dir: Path, *, cache_dir: Path | None = None,
                 if progress:
                     progress(sheets[i].label or sheets[i].filename)
     todo = [i for i in range(len(sheets)) if pdfs[i] is None]
+    blanks: dict[str, str] = {}
+    if stamped:
+        from sheets import stamping  # noqa: PLC0415
+
+        blank_cache = cache_dir if cache_dir is not None else stamping.default_cache_dir()
+        for sheet in stamped:
+            if _stamped_hit(sheet, cache_dir) is None:
+                blanks.update(stamping.missing_blanks(sheet.parts or [], blank_cache))
 
     def done(j: int) -> None:
-        if progress:
+        if progress and j < len(todo):
             s = sheets[todo[j]]
             progress(s.label or s.filename)
 
-    made = make_pdfs([(htmls[i], sheets[i].forms, sheets[i].finish) for i in todo], workers, done)
+    jobs = [("pdf", htmls[i], sheets[i].forms, sheets[i].finish) for i in todo]
+    jobs += [("blank", html) for html in blanks.values()]
+    made = run_jobs(_job, jobs, workers, done, weight=lambda job: len(job[1]))
     for i, pdf in zip(todo, made):
         pdfs[i] = pdf
         if cache_dir is not None:
             output.write_atomic(cache_dir / f"{keys[i]}.pdf", pdf)
-    results = []
+    for key, (pdf, layout) in zip(blanks, made[len(todo):]):
+        stamping.cache_write(blank_cache, key, pdf, layout)
+    results: dict[int, Built] = {}
     for sheet, pdf, hit in zip(sheets, pdfs, cached):
         path = output.write_atomic(out_dir / sheet.filename, pdf)  # type: ignore[arg-type]
-        results.append(Built(sheet, path, cached=hit))
-    return results
+        results[id(sheet)] = Built(sheet, path, cached=hit)
+    for sheet in stamped:
+        results[id(sheet)] = _build_stamped(sheet, out_dir / sheet.filename, cache_dir, workers)
+        if progress:
+            progress(sheet.label or sheet.filename)
+    return [results[id(s)] for s in everything]
+
+
+def _stamped_hit(sheet: Sheet, cache_dir: Path | None) -> Path | None:
+    if cache_dir is None:
+        return None
+    from sheets.stamping import STAMPER_VERSION  # noqa: PLC0415
+
+    hit = cache_dir / f"stamped-{STAMPER_VERSION}-{_stamped_key(sheet)}.pdf"
+    return hit if hit.is_file() else None
+
+
+def _stamped_key(sheet: Sheet) -> str:
+    h = hashlib.sha256()
+    h.update(f"{_engine_version()}\0stamped\0{os.environ.get('SHEETS_NO_HB_SUBSET', '')}\0".encode())
+    h.update(sheet.label.encode("utf-8") + b"\0")
+    for blank, filled in sheet.parts or []:
+        h.update(hashlib.sha256(render_html(blank).encode("utf-8")).digest())
+        h.update(hashlib.sha256(render_html(filled).encode("utf-8")).digest())
+    return h.hexdigest()
+
+
+def _build_stamped(sheet: Sheet, target: Path, cache_dir: Path | None, workers: int | None) -> Built:
+    """A stamped sheet, taken whole from the kit's cache when nothing in it changed."""
+    from sheets import stamping  # noqa: PLC0415
+
+    found = _stamped_hit(sheet, cache_dir)
+    if found is not None:
+        return Built(sheet, output.write_atomic(target, found.read_bytes()), cached=True)
+    path = stamping.write_stamped(sheet.parts or [], target, title=sheet.context.get("title", ""),
+                                  cache_dir=cache_dir, workers=workers)
+    if cache_dir is not None:
+        from sheets.stamping import STAMPER_VERSION  # noqa: PLC0415
+
+        output.write_atomic(cache_dir / f"stamped-{STAMPER_VERSION}-{_stamped_key(sheet)}.pdf", path.read_bytes())
+    return Built(sheet, path)
 
 
 def build_one(sheet: Sheet, target: Path) -> Path:
     """Render one sheet to `target` (atomic)."""
+    if sheet.stamped:
+        from sheets import stamping  # noqa: PLC0415
+
+        return stamping.write_stamped(sheet.parts or [], target, title=sheet.context.get("title", ""))
     html = render_html(sheet)
     return output.write_atomic(target, _pdf_worker(html, sheet.forms, sheet.finish))

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 
 from sheets.errors import SheetsError
 from sheets.printables import CardBack, CardSet, Layout, PrintGeometry
+from sheets.rendering import game_titled
 
 if TYPE_CHECKING:
     from sheets.build import Sheet
@@ -31,7 +32,26 @@ if TYPE_CHECKING:
 
 MM = 72 / 25.4  # PDF points per millimetre
 DUPLEX = ("long", "short")
-IMPOSITION_VERSION = "1"  # bump when imposition output changes for the same input
+IMPOSITION_VERSION = "2"  # bump when imposition output changes for the same input
+
+
+MAX_COPIES = 50
+MAX_BACK_OFFSET_MM = 20.0
+FOLD_MARGIN_MM = 5.0  # cards keep this far from the paper's edges and from the fold line
+
+
+def parse_back_offset(text: str | None) -> tuple[float, float]:
+    """`--back-offset X,Y` in millimetres: '1.5,-0.5' -> (1.5, -0.5)."""
+    if text is None or not str(text).strip():
+        return 0.0, 0.0
+    parts = [p.strip() for p in str(text).split(",")]
+    try:
+        x, y = (float(p) for p in parts)
+    except ValueError:
+        raise SheetsError(f"--back-offset {text!r}: give two numbers in millimetres, X,Y (e.g. 1.5,-0.5)") from None
+    if abs(x) > MAX_BACK_OFFSET_MM or abs(y) > MAX_BACK_OFFSET_MM:
+        raise SheetsError(f"--back-offset {text!r}: each shift must be at most {MAX_BACK_OFFSET_MM:g} mm")
+    return x, y
 
 
 class CardOverflowError(SheetsError):
@@ -180,6 +200,9 @@ class Imposition:
     mark_length: float = 4.0
     mark_offset: float = 1.0
     title: str = ""
+    copies: int = 1
+    back_offset: tuple[float, float] = (0.0, 0.0)  # mm, added to every back on its page (x right, y up)
+    fold: bool = False  # fronts on the left half, backs mirrored on the right half, fold line between
 
     @property
     def key(self) -> str:
@@ -250,11 +273,17 @@ def _form_xobject(writer, page):
     return writer._add_object(form.flate_encode())  # pypdf has no public "add object"
 
 
-def _paper_page(writer, grid: CardGrid, placements: list[tuple[str, object, str]], marks: list[tuple]) -> None:
-    """Add one paper page: `placements` are (XObject name, reference, cm operands)."""
+def _paper_page(writer, grid: CardGrid, placements: list[tuple[str, object, str]], marks: list[tuple],
+                fold_at: float | None = None) -> None:
+    """Add one paper page: `placements` are (XObject name, reference, cm operands).
+
+    With `fold_at` (mm from the left), the page is twice the grid's width and gets a
+    dashed fold line there.
+    """
     from pypdf.generic import DecodedStreamObject, DictionaryObject, NameObject  # noqa: PLC0415
 
-    page = writer.add_blank_page(grid.paper_w * MM, grid.paper_h * MM)
+    width = grid.paper_w * (2 if fold_at is not None else 1)
+    page = writer.add_blank_page(width * MM, grid.paper_h * MM)
     ops = []
     xobjects = DictionaryObject()
     for name, ref, matrix in placements:
@@ -264,6 +293,9 @@ def _paper_page(writer, grid: CardGrid, placements: list[tuple[str, object, str]
         ops.append("q 0 0 0 RG 0.3 w 0 J [] 0 d")
         ops += [f"{x1 * MM:.3f} {y1 * MM:.3f} m {x2 * MM:.3f} {y2 * MM:.3f} l" for x1, y1, x2, y2 in marks]
         ops.append("S Q")
+    if fold_at is not None:
+        ops.append(f"q 0.35 0.35 0.35 RG 0.5 w [3 2] 0 d {fold_at * MM:.3f} 0 m {fold_at * MM:.3f} "
+                   f"{grid.paper_h * MM:.3f} l S Q")
     page[NameObject("/Resources")] = DictionaryObject({NameObject("/XObject"): xobjects})
     content = DecodedStreamObject()
     content.set_data(("\n".join(ops) + "\n").encode("ascii"))
@@ -279,7 +311,11 @@ def _cm(x_mm: float, y_mm: float, bleed: float, rotated: bool, grid: CardGrid) -
 
 
 def impose(reader, spec: Imposition) -> bytes:
-    """Place the card pages n-up on paper pages (fronts, then each front page's backs)."""
+    """Place the card pages n-up on paper pages (fronts, then each front page's backs).
+
+    `copies` repeats the whole set; `back_offset` shifts every back on its page; `fold`
+    puts each back beside its front (mirrored about the fold line) on the same page.
+    """
     from pypdf import PdfWriter  # noqa: PLC0415
 
     grid = spec.grid
@@ -287,25 +323,59 @@ def impose(reader, spec: Imposition) -> bytes:
     n = len(spec.cards)
     fronts = [_form_xobject(writer, reader.pages[i]) for i in range(n)]
     backs = [_form_xobject(writer, reader.pages[n + j]) for j in range(len(spec.back_names))]
-    for first in range(0, n, grid.per_page):
-        on_page = list(range(first, min(first + grid.per_page, n)))
+    order = [k for _ in range(spec.copies) for k in range(n)]
+    ox, oy = spec.back_offset
+    for first in range(0, len(order), grid.per_page):
+        on_page = order[first:first + grid.per_page]
         placements = []
         for slot, k in enumerate(on_page):
             x, y = grid.slot(slot)
-            placements.append((f"/Card{k}", fronts[k], _cm(x, y, grid.bleed, False, grid)))
+            placements.append((f"/Card{slot}", fronts[k], _cm(x, y, grid.bleed, False, grid)))
         marks = grid.crop_marks(len(on_page), spec.mark_length, spec.mark_offset) if spec.crop_marks else []
+        if spec.fold:
+            full_w = 2 * grid.paper_w
+            for slot, k in enumerate(on_page):
+                x, y = grid.slot(slot)
+                placements.append((f"/Back{slot}", backs[spec.back_of[k]],
+                                   _cm(full_w - x - grid.card_w, y, grid.bleed, False, grid)))
+            marks = marks + [(full_w - x1, y1, full_w - x2, y2) for x1, y1, x2, y2 in marks]
+            _paper_page(writer, grid, placements, marks, fold_at=grid.paper_w)
+            continue
         _paper_page(writer, grid, placements, marks)
         if spec.back_of is not None:
             placements = []
             for slot, k in enumerate(on_page):
                 x, y, rotated = grid.back_slot(slot, spec.duplex)
                 j = spec.back_of[k]
-                placements.append((f"/Back{k}", backs[j], _cm(x, y, grid.bleed, rotated, grid)))
+                placements.append((f"/Back{slot}", backs[j], _cm(x + ox, y + oy, grid.bleed, rotated, grid)))
             _paper_page(writer, grid, placements, [])
-    writer.add_metadata({"/Title": spec.title or spec.set_title, "/Creator": "warsheets"})
+    writer.add_metadata({"/Title": spec.title or spec.set_title, "/Author": "warsheets", "/Creator": "warsheets"})
     out = io.BytesIO()
     writer.write(out)
     return out.getvalue()
+
+
+def fold_grid(geometry: PrintGeometry, layout: Layout, paper: str) -> CardGrid:
+    """The grid of one half of a landscape sheet, for fold-over cards.
+
+    The sheet is `paper` turned landscape; fronts fill its left half and backs its right
+    half, so the fold runs down the middle. As many cards as fit the half, keeping
+    FOLD_MARGIN_MM from the edges and the fold.
+    """
+    size = geometry.card_sizes[layout.card]
+    name = paper if paper.endswith("-landscape") else f"{paper}-landscape"
+    if name not in geometry.papers:
+        raise SheetsError(f"--fold needs a landscape paper {name!r} in _print/layouts.yaml")
+    sheet = geometry.papers[name]
+    half_w, height = sheet.width_mm / 2, sheet.height_mm
+    cell_w, cell_h = size.width_mm + 2 * layout.bleed_mm, size.height_mm + 2 * layout.bleed_mm
+    room_w, room_h = half_w - 2 * FOLD_MARGIN_MM, height - 2 * FOLD_MARGIN_MM
+    columns = int((room_w + layout.gutter_mm) // (cell_w + layout.gutter_mm))
+    rows = int((room_h + layout.gutter_mm) // (cell_h + layout.gutter_mm))
+    if columns < 1 or rows < 1:
+        raise SheetsError(f"--fold: a {layout.card} card ({size.width_mm:g}×{size.height_mm:g} mm) does not fit "
+                          f"on half a {name} sheet; print it two-sided with --backs instead")
+    return CardGrid(half_w, height, size.width_mm, size.height_mm, columns, rows, layout.bleed_mm, layout.gutter_mm)
 
 
 # -- card sets to sheets -------------------------------------------------------------
@@ -315,7 +385,8 @@ def default_back(card_set: CardSet, game_title: str) -> CardBack:
 
 def card_sheet(game: "Game", card_set: CardSet, geometry: PrintGeometry, *, layout: Layout | None = None,
                paper: str = "a4", backs: bool = False, duplex: str = "long",
-               crop_marks: bool | None = None, filename: str | None = None) -> "Sheet":
+               crop_marks: bool | None = None, filename: str | None = None, copies: int = 1,
+               back_offset: tuple[float, float] = (0.0, 0.0), fold: bool = False) -> "Sheet":
     """One card set as an imposed PDF sheet (phase one: no rendering happens here)."""
     from sheets.build import Sheet  # noqa: PLC0415
 
@@ -323,9 +394,14 @@ def card_sheet(game: "Game", card_set: CardSet, geometry: PrintGeometry, *, layo
         raise SheetsError(f"unknown duplex {duplex!r}; choose long or short")
     if not card_set.cards:
         raise SheetsError(f"card set {card_set.id!r} has no cards")
+    if not 1 <= copies <= MAX_COPIES:
+        raise SheetsError(f"--copies {copies}: give a number from 1 to {MAX_COPIES}")
+    if fold and backs:
+        raise SheetsError("--fold puts the backs beside the fronts; it does not go with --backs")
     layout = layout or geometry.default_layout(card_set.size, paper)
     size = geometry.card_sizes[layout.card]
-    grid = CardGrid.from_layout(geometry, layout)
+    grid = fold_grid(geometry, layout, paper) if fold else CardGrid.from_layout(geometry, layout)
+    backs = backs or fold
     back_of: tuple[int, ...] | None = None
     back_pages: list[CardBack] = []
     back_names: list[str] = []
@@ -346,7 +422,7 @@ def card_sheet(game: "Game", card_set: CardSet, geometry: PrintGeometry, *, layo
         cards=tuple((c.id, c.title) for c in card_set.cards), back_of=back_of, back_names=tuple(back_names),
         grid=grid, duplex=duplex, crop_marks=layout.crop_marks if crop_marks is None else crop_marks,
         mark_length=layout.mark_length_mm, mark_offset=layout.mark_offset_mm,
-        title=f"{game.info.title}: {card_set.title}",
+        title=game_titled(game.info.title, card_set.title, ": "), copies=copies, back_offset=tuple(back_offset), fold=fold,
     )
     context = {
         "title": spec.title,
@@ -355,14 +431,16 @@ def card_sheet(game: "Game", card_set: CardSet, geometry: PrintGeometry, *, layo
         "margin_mm": size.margin_mm,
         "font_pt": size.font_pt,
         "card_h_mm": size.height_mm,
-        "set_label": f"{game.info.title} · {card_set.title}",
+        "set_label": game_titled(game.info.title, card_set.title),
         "fronts": [{"anchor": f"card-{i}", "card": c, "number": i + 1} for i, c in enumerate(card_set.cards)],
         "backs": [{"anchor": f"back-{j}", "back": b} for j, b in enumerate(back_pages)],
     }
-    suffix = ("-backs-" + duplex) if backs else ""
+    suffix = "-fold" if fold else (("-backs-" + duplex) if backs else "")
+    suffix += f"-x{copies}" if copies > 1 else ""
     name = filename or f"{game.id}-cards-{card_set.id}{suffix}.pdf"
     return Sheet(filename=name, template="card.html.j2", context=context, game=game.id,
-                 label=f"{game.info.title} {card_set.title} cards", finish=spec)
+                 label=f"{game.info.title}: {card_set.title}" + ("" if "card" in card_set.title.lower() else " cards"),
+                 finish=spec)
 
 
 def pick_sets(game: "Game", which: str = "all") -> list[CardSet]:

@@ -2,7 +2,7 @@
 
 `content/<game>/game.yaml` makes a folder a game. Generic printables are found
 by file name — `reference.yaml`, `cards/*.yaml`, `trackers.yaml`,
-`tokens.yaml` — and a game's plugin (named in game.yaml) loads the rest. Every
+`tokens.yaml`, `gauges.yaml` — and a game's plugin (named in game.yaml) loads the rest. Every
 file is validated against a strict model; all problems of all files are
 collected and reported together, each with file, line and field.
 """
@@ -18,6 +18,7 @@ from pydantic import BaseModel, Field
 from sheets import paths
 from sheets.blocks import ReferenceDoc
 from sheets.errors import ContentError, Problem, SheetsError
+from sheets.gauges import GaugeSheet
 from sheets.printables import CardSet, PrintGeometry, TokenSheet, TrackerFile, TrackerKind
 from sheets.validation import Strict, collect
 from sheets.yaml_source import YamlDocument, load_yaml
@@ -25,6 +26,7 @@ from sheets.yaml_source import YamlDocument, load_yaml
 M = TypeVar("M", bound=BaseModel)
 
 SHARED_DIR = "_print"  # print geometry shared by all games
+SHARED_FILES = ("layouts.yaml", "printing.yaml")  # the files in it (printing.yaml: sheets/assemble.py)
 
 
 class GameInfo(Strict):
@@ -123,6 +125,14 @@ class GamePlugin:
         """Game-specific sheets for the kit (a list of build.Sheet)."""
         return []
 
+    def player_packets(self, game: "Game", options: "KitOptions", players: int) -> list[list]:
+        """`sheets kit --players N`: one list of build.Sheet per player, stapled into one PDF."""
+        return []
+
+    def check_user_file(self, game: "Game", doc: YamlDocument) -> list[Problem] | None:
+        """Problems in a user's file (a campaign, a squad) if it is one of this game's; else None."""
+        return None
+
 
 @dataclass
 class KitOptions:
@@ -140,6 +150,7 @@ class Game:
     card_sets: dict[str, CardSet] = field(default_factory=dict)
     trackers: dict[str, TrackerKind] = field(default_factory=dict)
     tokens: TokenSheet | None = None
+    gauges: GaugeSheet | None = None
     files_read: set[str] = field(default_factory=set)  # relative to `folder`
 
     @property
@@ -156,6 +167,8 @@ class Game:
             kinds.append("trackers (" + ", ".join(self.trackers) + ")")
         if self.tokens is not None:
             kinds.append("tokens")
+        if self.gauges is not None:
+            kinds.append("gauges")
         if self.plugin:
             kinds = self.plugin.sheet_kinds(self) + kinds
         return kinds
@@ -286,7 +299,12 @@ class Library:
                 if tracker.id in game.trackers:
                     files.problem("trackers.yaml", ("trackers", i, "id"), f"tracker id {tracker.id!r} is used twice")
                 game.trackers[tracker.id] = tracker
+            primaries = [i for i, t in enumerate(tracker_file.trackers) if getattr(t, "primary", False)]
+            for i in primaries[1:]:
+                files.problem("trackers.yaml", ("trackers", i, "primary"),
+                              "only one tracker may be primary (the one numbers change without --tracker)")
         game.tokens = files.model("tokens.yaml", TokenSheet, required=False)
+        game.gauges = files.model("gauges.yaml", GaugeSheet, required=False)
         if plugin is not None:
             game.data = plugin.load(files)
             if game.data is not None:
@@ -315,8 +333,9 @@ class Library:
                 report(entry, "no loader reads this file (content files live in a game folder or _print/)")
             elif entry.name == SHARED_DIR:
                 for path in sorted(entry.rglob("*")):
-                    if path.is_file() and not path.name.startswith(".") and path.relative_to(entry).as_posix() != "layouts.yaml":
-                        report(path, "no loader reads this file (_print/ holds only layouts.yaml)")
+                    if path.is_file() and not path.name.startswith(".") and \
+                            path.relative_to(entry).as_posix() not in SHARED_FILES:
+                        report(path, f"no loader reads this file (_print/ holds {', '.join(SHARED_FILES)})")
             elif entry.is_dir() and entry.name not in games:
                 near = sorted(p.name for p in entry.glob("game.*")) + sorted(p.name for p in entry.glob("Game.*"))
                 hint = f" (found {', '.join(near)}: rename it game.yaml)" if near else ""

@@ -79,3 +79,17 @@ def resolve_target(output: Path | None, default_dir: Path, default_name: str) ->
     if output.suffix.lower() not in (".pdf", ".json"):
         raise OutputError(f"-o {output}: give a file ending in .pdf or an existing folder")
     return output
+
+
+def write_keeping_previous(path: Path, data: bytes) -> Path:
+    """Write a user's file atomically; a different previous version is kept beside it as NAME.bak."""
+    path = Path(path)
+    if path.exists():
+        try:
+            old = path.read_bytes()
+        except OSError as exc:
+            raise OutputError(f"cannot read {path} to keep it: {exc.strerror or exc}") from None
+        if old == data:
+            return path
+        write_atomic(path.with_name(path.name + ".bak"), old)
+    return write_atomic(path, data)

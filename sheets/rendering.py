@@ -27,6 +27,10 @@ FIXED_EPOCH = "946684800"  # 2000-01-01T00:00:00Z
 PAPER_SIZES_MM = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 
 
+class LayoutOverflowError(SheetsError):
+    """Something on a page runs out of its column or off the page (see sheets/overflow.py)."""
+
+
 class TemplateError(SheetsError):
     """A template is broken; the message names the template file and line."""
 
@@ -36,14 +40,50 @@ _BOLD = re.compile(r"\*\*(.+?)\*\*", re.S)
 _ITALIC = re.compile(r"(?<![*\w])\*(?!\s)(.+?)(?<!\s)\*(?![*\w])", re.S)
 
 
-def inline_markup(text: Any) -> Markup:
-    """Escape text, then turn **bold** and *italic* into tags."""
+# Values that must not break across lines: a number joined to its word by a hyphen
+# ("1-stress", "3-strength", "2-crew", "11-16"), a number and its unit ("12\"", "5 cm",
+# "24 in"), a short parenthesised abbreviation ("(M/Sgt)", "(AP)"). They are wrapped in
+# a `white-space: nowrap` span (base.css `.nb`), which keeps the text itself unchanged for
+# copy and search (a U+2011 hyphen would not match "1-stress" in extracted text).
+# The patterns run on escaped HTML before any tag is added, so `&#34;` is a double quote.
+_NOBREAK = re.compile(
+    r"(?<![\w&#])[+\u2212-]?\d+(?:[.,]\d+)?(?:[-\u2013]\w+)+"          # 1-stress, 3-strength, 11-16
+    r"|(?<![\w&#])\d+(?:[.,]\d+)?(?:&#34;|\u2033|\u201d|'|&#39;)"       # 12"
+    r"|(?<![\w&#])\d+(?:[.,]\d+)?[ \u00a0](?:cm|mm|km|m|in|pt|kg|lb)\b"  # 5 cm, 2 in
+    r"|\((?=[^()\s]{1,12}\))[^()\s]*/[^()\s]*\)"                         # (M/Sgt)
+)
+
+
+def _nobreak(html: str) -> str:
+    def wrap(match: re.Match) -> str:
+        return f'<span class="nb">{match.group(0).replace(" ", chr(0xA0))}</span>'
+
+    return _NOBREAK.sub(wrap, html)
+
+
+def nobreak(text: Any) -> Markup:
+    """Escape a plain value and keep its number-and-unit pieces on one line."""
     if text is None:
         return Markup("&#8212;")
-    html = str(escape(str(text)))
+    return Markup(_nobreak(str(escape(str(text)))))
+
+
+def inline_markup(text: Any) -> Markup:
+    """Escape text, keep values on one line, then turn **bold** and *italic* into tags."""
+    if text is None:
+        return Markup("&#8212;")
+    html = _nobreak(str(escape(str(text))))
     html = _BOLD.sub(r"<strong>\1</strong>", html)
     html = _ITALIC.sub(r"<em>\1</em>", html)
     return Markup(html)
+
+
+_NUMBERED = re.compile(r"^\s*(?:\d+|[a-z])[.)]\s")
+
+
+def numbered(items: list) -> bool:
+    """A list whose every item carries its own number ("1. Check …"): no bullet before it."""
+    return bool(items) and all(_NUMBERED.match(str(item)) for item in items)
 
 
 def plain(text: Any) -> str:
@@ -58,6 +98,15 @@ def signed(value: int | None, zero: str = "=0") -> str:
     if value is None:
         return "—"
     return f"+{value}" if value > 0 else (zero if value == 0 else str(value))
+
+
+def game_titled(game_title: str, title: str, sep: str = " · ") -> str:
+    """'Game · title', unless the title already starts with the game's name
+    ('Down Range units' stays as it is; no 'Down Range · Down Range units')."""
+    base = re.sub(r"\s*\(.*?\)", "", game_title).strip().casefold()
+    if base and title.casefold().startswith(base):
+        return title
+    return f"{game_title}{sep}{title}"
 
 
 def page_size(paper: str, landscape: bool = False) -> str:
@@ -97,8 +146,15 @@ def _environment(search_path: tuple[Path, ...]) -> jinja2.Environment:
     )
     env.filters["md"] = inline_markup
     env.filters["plain"] = plain
+    env.filters["nb"] = nobreak
+    env.tests["numbered"] = numbered
     env.filters["signed"] = signed
     env.filters["dash"] = lambda v: "—" if v is None else v
+    from sheets import colors  # noqa: PLC0415
+
+    env.filters["text_on"] = colors.text_on
+    env.filters["tint"] = colors.tint
+    env.globals["min_text_pt"] = colors.MIN_TEXT_PT
     return env
 
 
@@ -173,6 +229,12 @@ def _weasy():
     from weasyprint.text.fonts import FontConfiguration  # noqa: PLC0415
     from weasyprint.urls import FatalURLFetchingError, URLFetcher  # noqa: PLC0415
 
+    if os.environ.get("SHEETS_NO_HB_SUBSET"):
+        # as on a plain `pip install` without Debian's libharfbuzz-subset0: WeasyPrint
+        # subsets fonts with fontTools (slower); benchmarks/run.py --no-harfbuzz measures it
+        import weasyprint.pdf.fonts as pdf_fonts  # noqa: PLC0415
+
+        pdf_fonts.harfbuzz_subset = None
     logger = logging.getLogger("weasyprint")
     if _warnings not in logger.handlers:
         logger.addHandler(_warnings)
@@ -200,15 +262,44 @@ def _weasy():
     return weasyprint, FontConfiguration(), SandboxFetcher, FatalURLFetchingError
 
 
-def html_to_pdf(html: str, forms: bool = False, base_url: Path | None = None) -> bytes:
-    """One HTML document to PDF bytes (deterministic for identical HTML)."""
+#: a template asks for a tagged PDF (structure for screen readers and reflow) with this
+#: tag in its <head>; being in the HTML, the wish is part of every cache key for free
+TAGGED_MARK = '<meta name="warsheets-pdf-tags" content="on">'
+
+
+def html_to_pdf(html: str, forms: bool = False, base_url: Path | None = None, tags: bool | None = None) -> bytes:
+    """One HTML document to PDF bytes (deterministic for identical HTML).
+
+    Pre-flight: a laid-out box that runs out of its column or off the page is an
+    error naming the page and the box, never a PDF with text printed over text.
+    `tags` None: tagged when the HTML carries TAGGED_MARK (reference sheets do).
+    """
+    from sheets.overflow import find_overflows  # noqa: PLC0415
+
     weasyprint, fonts, fetcher_cls, fatal = _weasy()
     base = str(base_url or paths.templates_dir()) + "/"
+    if tags is None:
+        tags = TAGGED_MARK in html
+    options = {"pdf_forms": forms, "uncompressed_pdf": False, "pdf_tags": tags}
     try:
-        document = weasyprint.HTML(string=html, base_url=base, url_fetcher=fetcher_cls())
-        return document.write_pdf(font_config=fonts, pdf_forms=forms, uncompressed_pdf=False)
+        # what HTML.write_pdf does, with the check between layout and drawing
+        document = weasyprint.HTML(string=html, base_url=base, url_fetcher=fetcher_cls()).render(
+            font_config=fonts, **options)
     except fatal as exc:
         raise SheetsError(str(exc)) from None
+    problems = find_overflows(document)
+    if problems:
+        title = _document_title(html)
+        listed = "\n".join(f"  {p.describe()}" for p in problems[:8])
+        more = f"\n  … and {len(problems) - 8} more" if len(problems) > 8 else ""
+        raise LayoutOverflowError(f"{title}: the layout runs out of its columns:\n{listed}{more}\n"
+                                  f"shorten the text, or let the template wrap or shrink it")
+    return document.write_pdf(**options)
+
+
+def _document_title(html: str) -> str:
+    match = re.search(r"<title>(.*?)</title>", html, re.S)
+    return match.group(1).strip() if match else "the sheet"
 
 
 def weasyprint_version() -> str:

@@ -11,9 +11,11 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from sheets.colors import MIN_TEXT_PT
 from sheets.errors import SheetsError
 from sheets.limits import MAX_COPIES, MAX_TOKENS
 from sheets.printables import PaperSize, Token, TokenSheet
+from sheets.rendering import game_titled
 
 if TYPE_CHECKING:
     from sheets.build import Sheet
@@ -86,11 +88,11 @@ def label_size_pt(label: str, diameter: float) -> float:
     """A label size that fits the token's longest word across ~3/4 of the circle."""
     inner_pt = diameter * 0.74 * PT_PER_MM
     longest = max((len(w) for w in label.split()), default=1)
-    return round(min(diameter * 0.42, inner_pt / (0.8 * longest)), 2)
+    return round(max(MIN_TEXT_PT, min(diameter * 0.42, inner_pt / (0.8 * longest))), 2)
 
 
 def detail_size_pt(diameter: float) -> float:
-    return round(min(6.0, max(3.8, diameter * 0.2)), 2)
+    return MIN_TEXT_PT  # the smallest type a token may carry (sheets/colors.py)
 
 
 def token_sheet(game: "Game", paper: PaperSize, copies: int = 1, filename: str | None = None) -> "Sheet":
@@ -113,7 +115,7 @@ def token_sheet(game: "Game", paper: PaperSize, copies: int = 1, filename: str |
         "detail_pt": detail_size_pt(d),
         "styles": styles,
         "margin": MARGIN_MM,
-        "footer": f"{game.info.title} · {sheet.title} · {total} tokens"
+        "footer": f"{game_titled(game.info.title, sheet.title)} · {total} tokens"
                   + (f" ({copies} copies)" if copies > 1 else "") + " · cut along the circles · warsheets",
     }
     suffix = f"-x{copies}" if copies > 1 else ""

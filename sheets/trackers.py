@@ -16,14 +16,17 @@ from pydantic import ValidationError
 
 from sheets.dice import Dice
 from sheets.errors import SheetsError
-from sheets.printables import BoxTracker, GridTracker, TrackerKind
+import math
+
+from sheets.printables import BoxTracker, ClockTracker, GridTracker, TrackerKind
 
 if TYPE_CHECKING:
     from sheets.build import Sheet
     from sheets.library import Game
 
 #: the command-line options that change each number (for messages)
-OPTION_NAMES = {"units": "--units", "groups": "--groups", "boxes": "--boxes", "rows": "--units"}
+OPTION_NAMES = {"units": "--units", "groups": "--groups", "boxes": "--boxes", "rows": "--units",
+                "clocks": "--units", "segments": "--boxes"}
 
 
 @dataclass
@@ -52,7 +55,14 @@ def pick_trackers(game: "Game", tracker_id: str | None = None) -> list[TrackerKi
 def apply_overrides(tracker: TrackerKind, overrides: Overrides) -> TrackerKind:
     """The tracker with the given numbers replaced, validated like content."""
     updates: dict[str, int] = {}
-    if isinstance(tracker, BoxTracker):
+    if isinstance(tracker, ClockTracker):
+        if overrides.groups is not None:
+            raise SheetsError(f"tracker {tracker.id!r} is a sheet of clocks: --units (clocks) and --boxes (segments) "
+                              f"can be changed")
+        updates = {k: v for k, v in (("clocks", overrides.units), ("segments", overrides.boxes)) if v is not None}
+        if "segments" in updates and tracker.hours:
+            updates["hours"] = []  # the hours belong to the content's number of segments
+    elif isinstance(tracker, BoxTracker):
         updates = {k: v for k, v in (("units", overrides.units), ("groups", overrides.groups),
                                      ("boxes", overrides.boxes)) if v is not None}
     else:
@@ -111,11 +121,33 @@ class TrackerPage:
         return [{"number": n, "designation": self.designations[n - 1] if self.designations else None,
                  "groups": [boxes] * t.groups} for n in range(1, t.units + 1)]
 
+    def clocks(self) -> list[dict]:
+        """Clock trackers: every clock's segments as SVG wedge paths (viewBox -50..50, top first)."""
+        t = self.tracker
+        assert isinstance(t, ClockTracker)
+        r = 40.0
+        ends = [h / 12 for h in t.hours] or [(k + 1) / t.segments for k in range(t.segments)]
+        wedges, marks = [], []
+        for k, end in enumerate(ends):
+            a0, a1 = 2 * math.pi * (ends[k - 1] if k else 0.0), 2 * math.pi * end
+            x0, y0 = r * math.sin(a0), -r * math.cos(a0)
+            x1, y1 = r * math.sin(a1), -r * math.cos(a1)
+            large = 1 if a1 - a0 > math.pi else 0
+            wedges.append(f"M0 0 L{x0:.3f} {y0:.3f} A{r:g} {r:g} 0 {large} 1 {x1:.3f} {y1:.3f} Z")
+            if t.hours:
+                sx, cy = math.sin(a1), math.cos(a1)
+                anchor = "start" if sx > 0.3 else ("end" if sx < -0.3 else "middle")
+                marks.append({"x": round(50 + 43 * sx, 3), "y": round(50 - 45 * cy + 2.2, 3),
+                              "label": f"{t.hours[k]:g}:00", "anchor": anchor})
+        return [{"number": n, "wedges": wedges, "marks": marks} for n in range(1, t.clocks + 1)]
+
     def grid_rows(self) -> list[list[str]]:
         """Grid trackers: every row's cells, prefilled where content says."""
         t = self.tracker
         assert isinstance(t, GridTracker)
-        return [[t.prefill.get(col, "").replace("{n}", str(n)) for col in t.columns] for n in range(1, t.rows + 1)]
+        rows = [list(r) for r in t.filled]
+        return rows + [[t.prefill.get(col, "").replace("{n}", str(n)) for col in t.columns]
+                       for n in range(len(rows) + 1, t.rows + 1)]
 
 
 def tracker_sheet(game: "Game", trackers: list[TrackerKind], *, paper: str = "a4",
@@ -129,7 +161,8 @@ def tracker_sheet(game: "Game", trackers: list[TrackerKind], *, paper: str = "a4
     pages = [TrackerPage(t, t.summary_text(), designations.get(t.id, [])) for t in trackers]
     rolled = f" · designations rolled with {origin}" if origin else ""
     footer = f"{game.info.title} · trackers{rolled} · warsheets"
-    context = {"title": f"{game.info.title} trackers", "page_size": page_size(paper), "pages": pages,
+    context = {"title": f"{game.info.title} trackers", "page_size": page_size(paper),
+               "landscape_size": page_size(paper, landscape=True), "pages": pages,
                "footer": footer}
     name = filename or f"{game.id}-trackers.pdf"
     return Sheet(filename=name, template="trackers.html.j2", context=context, game=game.id,

@@ -11,6 +11,10 @@ import pytest
 from typer.testing import CliRunner
 
 os.environ.setdefault("SOURCE_DATE_EPOCH", "946684800")
+if "SHEETS_CACHE_DIR" not in os.environ:  # stamped sheets' blank cache: never the user's own
+    import tempfile
+
+    os.environ["SHEETS_CACHE_DIR"] = tempfile.mkdtemp(prefix="sheets-test-cache-")
 
 from sheets import paths  # noqa: E402
 from sheets.cli import app  # noqa: E402
@@ -47,6 +51,33 @@ def cli(tmp_path, monkeypatch):
 def pdf_text(path: Path) -> str:
     reader = pypdf.PdfReader(str(path))
     return "\n".join(page.extract_text() or "" for page in reader.pages)
+
+
+def text_runs(path: Path, index: int = 0) -> list[tuple[float, float, str]]:
+    """(x, y, text) of every text run on a page, in PDF points, wherever it was drawn
+    (laid out by WeasyPrint or stamped onto a blank): for tests about positions."""
+    runs: list[tuple[float, float, str]] = []
+
+    def visit(text, cm, tm, font_dict, font_size):
+        if text.strip():
+            x = tm[4] * cm[0] + tm[5] * cm[2] + cm[4]
+            y = tm[4] * cm[1] + tm[5] * cm[3] + cm[5]
+            runs.append((x, y, text.strip()))
+
+    pypdf.PdfReader(str(path)).pages[index].extract_text(visitor_text=visit)
+    return runs
+
+
+def beside(runs: list[tuple[float, float, str]], label: str, side: str = "right", occurrence: int = -1,
+           max_dx: float = 90.0, max_dy: float = 12.0) -> str:
+    """The text run nearest to a label on its right (or left) on about the same line."""
+    anchors = [r for r in runs if r[2].startswith(label)]
+    assert anchors, f"no {label!r} on the page"
+    ax, ay, _ = anchors[occurrence]
+    near = [r for r in runs if abs(r[1] - ay) <= max_dy and r[2] != anchors[occurrence][2]
+            and (0 < r[0] - ax <= max_dx if side == "right" else 0 < ax - r[0] <= max_dx)]
+    assert near, f"nothing {side} of {label!r}"
+    return min(near, key=lambda r: abs(r[0] - ax) + abs(r[1] - ay))[2]
 
 
 def squash(text: str) -> str:

@@ -170,7 +170,8 @@ def test_vehicle_backs_carry_the_attack_a_vehicle_move(tmp_path, cli):
     reader = pypdf.PdfReader(str(tmp_path / "v.pdf"))
     assert len(reader.pages) == 2
     backs = placements(reader, 1)
-    assert len(backs) == 5
+    assert len(backs) == 6  # five vehicles and the vehicle-damage card (the same rules on a front)
+    assert "attackavehicle" in first_line(placements(reader, 0)[-1].text)
     for back in backs:
         text = norm(back.text)
         assert "attackavehicle" in text and "+battle" in text
@@ -254,7 +255,7 @@ def test_no_crop_marks_when_asked(tmp_path, cli):
     assert cli("cards", "regiment", "--set", "vehicles", "--no-crop-marks", "-o", tmp_path / "v.pdf").exit_code == 0
     reader = pypdf.PdfReader(str(tmp_path / "v.pdf"))
     assert crop_segments(reader, 0) == []
-    assert len(placements(reader, 0)) == 5
+    assert len(placements(reader, 0)) == 6  # five vehicles and the vehicle-damage card
 
 
 def test_layouts_command_lists_the_layouts(cli):
@@ -365,9 +366,8 @@ def test_a_back_that_does_not_fit_is_named_too(cli, content_copy, tmp_path):
 # -- bad input ---------------------------------------------------------------------
 @pytest.mark.parametrize("args, message", [
     (["cards", "chess"], "unknown game 'chess'"),
-    (["cards", "regiment", "--set", "spells"], "unknown card set 'spells' for The Regiment; choose one of: weapons, vehicles, battle-plans, all"),
+    (["cards", "regiment", "--set", "spells"], "unknown card set 'spells' for The Regiment; choose one of: weapons, vehicles, battle-plans, operator-loadout, all"),
     (["cards", "regiment", "--layout", "tiny-a4"], "unknown layout 'tiny-a4'; the layouts are: poker-a4"),
-    (["cards", "regiment", "-o", "one.pdf"], "3 card sets make 3 files; give a folder"),
 ])
 def test_bad_card_options_are_clear_errors(cli, args, message):
     result = cli(*args)
@@ -466,7 +466,7 @@ def test_all_bundled_table_material_passes_preflight_and_drops_no_css(library):
         game = library.game(gid)
         sheets += [s for s in api.table_sheets(library, game) if s.template != "card.html.j2"]
         sheets += [card_sheet(game, cs, library.geometry(), backs=True) for cs in game.card_sets.values()]
-    assert {s.template for s in sheets} == {"card.html.j2", "trackers.html.j2", "tokens.html.j2"}
+    assert {s.template for s in sheets} == {"card.html.j2", "trackers.html.j2", "tokens.html.j2", "gauges.html.j2"}
     assert any(s.filename == "regiment-cards-weapons-backs-long.pdf" for s in sheets)
     before = len(rendering.render_warnings())
     for sheet in sheets:

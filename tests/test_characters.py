@@ -147,7 +147,7 @@ def test_random_characters_are_always_legal(regiment):
             if ch.stat_set:
                 record["stat_set"] = ch.stat_set
             else:
-                record["stats"] = ch.stats
+                record["stats"] = ch.base_stats
             again = resolve_character(parse_yaml(yaml.safe_dump(record), "rolled.yaml"), regiment.data)
             assert again.stats == ch.stats
 

@@ -9,15 +9,18 @@ def test_kit_builds_every_section(cli, tmp_path):
     for name in ["regiment-soldier.pdf", "regiment-medic.pdf", "regiment-sniper.pdf", "regiment-operator.pdf",
                  "regiment-random-squad.pdf", "regiment-reference.pdf", "wotw-log-sheet.pdf", "wotw-reference.pdf",
                  "regiment-trackers.pdf", "regiment-cards-weapons.pdf", "regiment-cards-vehicles.pdf",
-                 "regiment-cards-battle-plans.pdf"]:
+                 "regiment-cards-battle-plans.pdf", "regiment-cards-operator-loadout.pdf", "wotw-tokens.pdf"]:
         assert (kit / name).is_file(), name
         assert f"{name}" in result.stdout
     assert pages(kit / "regiment-random-squad.pdf") == 8
-    assert pages(kit / "regiment-trackers.pdf") == 1  # one page of NPC trackers
+    assert pages(kit / "regiment-trackers.pdf") == 3  # NPC strength tracks, vehicle damage, countdown clocks
     assert "seed 11 · soldier 4 of 4" in pdf_text(kit / "regiment-random-squad.pdf")
     assert "dice seed 11" in result.stdout
     log = pdf_text(kit / "wotw-log-sheet.pdf")
     assert "MISSION 1" in log and "seed 11" in log and "France 1944" in log
+    record = pdf_text(kit / "wotw-campaign-record.pdf")  # blank: boxes, no values
+    assert "CAMPAIGN RECORD" in record and "XP AND CP LEDGER" in record and "Grenadier (Veteran)" in record
+    assert pages(kit / "wotw-campaign-record.pdf") == 1 and "PLAYED" not in record
 
 
 def test_kit_is_deterministic_and_cached(cli, tmp_path):
@@ -26,7 +29,8 @@ def test_kit_is_deterministic_and_cached(cli, tmp_path):
     # a second build reuses the cache and gives the same bytes
     again = cli("kit", "--seed", "5", "--game", "regiment", "-o", tmp_path / "a")
     assert again.exit_code == 0
-    assert f"kit: {len(first)} files ({len(first)} unchanged, taken from the cache)" in again.stdout
+    parts = len(first) - 1  # kit.pdf is assembled from the parts, not a part itself
+    assert f"kit: {parts} files ({parts} unchanged, taken from the cache)" in again.stdout
     assert {p.name: p.read_bytes() for p in (tmp_path / "a").glob("*.pdf")} == first
     # a fresh folder without cache renders again: still the same bytes
     assert cli("kit", "--seed", "5", "--game", "regiment", "--no-cache", "-o", tmp_path / "b").exit_code == 0

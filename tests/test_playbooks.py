@@ -4,7 +4,7 @@ from pathlib import Path
 import pypdf
 import pytest
 
-from conftest import page_size_mm, pages, pdf_text, squash
+from conftest import beside, text_runs, page_size_mm, pages, pdf_text, squash
 
 PLAYBOOKS = ["soldier", "medic", "sniper", "operator"]
 
@@ -86,14 +86,21 @@ def test_filled_playbook_shows_the_character(cli, tmp_path):
     text = squash(pdf_text(pdf))
     for value in ["WalterBrzezinski", "Sergeant(Sgt)", "Icy", "Plumber", "2ndSquad", "SgtHaines", "DocKeller"]:
         assert value in text, value
-    # stat set 1 of the sniper, written into the stat boxes
-    assert "BATTLE+1LUCKY-1" in text and "GUTS0TACTICS+2" in text and "LEADERSHIP+1FORWARD" in text
+    # stat set 1 of the sniper, written into the stat boxes (beside their labels)
+    runs = text_runs(pdf, 0)
+    stats = {s: beside(runs, s.upper()) for s in ("battle", "lucky", "guts", "tactics", "leadership")}
+    assert stats == {"battle": "+1", "lucky": "-1", "guts": "0", "tactics": "+2", "leadership": "+1"}
+    with pytest.raises(AssertionError, match="nothing right of"):
+        beside(runs, "FORWARD")  # no FORWARD stat yet
     # the chosen moves and loadout carry a tick; the others do not
-    assert "✔Oneshot,onekill:" in text
-    assert "✔Camouflage:" in text and "✔Spotter:" in text
-    assert "✔DeadlyAim:" not in text and "DeadlyAim:" in text
-    assert "✔PrecisionRifle(3dfar/exreload)" in text
-    assert "✔BattleRifle" not in text
+    runs = text_runs(pdf, 1)
+    for move in ("One shot, one kill:", "Camouflage:", "Spotter:"):
+        assert beside(runs, move, "left", max_dx=20, max_dy=4) == "✔", move
+    for unmarked in ("Deadly Aim:",):
+        left = [r for r in runs if abs(r[1] - next(y for x, y, t in runs if t.startswith(unmarked))) < 4
+                and r[2] == "✔"]
+        assert not left, unmarked
+    assert "PrecisionRifle(3dfar/exreload)" in text and text.count("✔") == 6
 
 
 def test_filled_playbook_marks_boxes_in_the_html(regiment, tmp_path):
@@ -134,9 +141,11 @@ def test_scripted_dice_choose_the_soldier(cli, tmp_path):
     assert result.exit_code == 0, result
     text = squash(pdf_text(tmp_path / "d.pdf"))
     assert "Corporal(Cpl)" in text and "Icy" in text and "Plumber" in text
-    assert "✔Battlefieldgrace:" in text and "✔InopportuneTarget:" in text
-    assert "✔BattleRifle" in text
-    assert "BATTLE0LUCKY+1" in text  # stat set 3 of the medic
+    runs = text_runs(tmp_path / "d.pdf", 1)
+    for ticked in ("Battlefield grace:", "Inopportune Target:", "Battle Rifle"):
+        assert beside(runs, ticked, "left", max_dx=20, max_dy=4) == "✔", ticked
+    runs = text_runs(tmp_path / "d.pdf", 0)
+    assert (beside(runs, "BATTLE"), beside(runs, "LUCKY")) == ("0", "+1")  # stat set 3 of the medic
 
 
 def test_running_out_of_scripted_dice(cli, tmp_path):

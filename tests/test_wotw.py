@@ -300,5 +300,5 @@ def test_the_bundled_example_team_is_valid(wotw):
     from sheets.yaml_source import load_yaml
 
     team = resolve_team(load_yaml(paths.content_dir() / "wotw" / "examples" / "german-team.yaml"),
-                        wotw.data.nation("german"))
+                        wotw.data.nation("german"), wotw.data.rules)
     assert team.size == 4 and team.cp_spent == 5 and team.cp_saved == 0

@@ -1,10 +1,11 @@
-"""What `sheets playbook` does (the CLI only parses and prints)."""
+"""What `sheets playbook` and `sheets squad` do (the CLI only parses and prints)."""
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from sheets import output, paths
-from sheets.api import game_with_plugin, library, make_dice, slug
+from sheets.api import game_with_plugin, ink_save, library, make_dice, slug
 from sheets.build import build_one
 from sheets.errors import SheetsError
 
@@ -12,10 +13,15 @@ from sheets.errors import SheetsError
 def make_playbook(name: str | None, *, character: Path | None = None, random: bool = False,
                   count: int = 1, seed: int | None = None, dice: str | None = None,
                   fillable: bool = False, paper: str = "a4", out: Path | None = None,
-                  content: Path | None = None) -> tuple[Path, str]:
-    """A blank, filled or random playbook PDF; returns (path, a note for the user)."""
+                  content: Path | None = None, save: Path | None = None,
+                  ink_saver: bool = False) -> tuple[list[Path], str]:
+    """A blank, filled or random playbook PDF (and, with `save`, the rolled soldiers' files).
+
+    Returns the paths written (the PDF first) and a note for the user.
+    """
     from sheets.games.regiment.characters import resolve_character  # noqa: PLC0415
     from sheets.games.regiment.sheets import blank_playbook, filled_playbooks, roll_squad  # noqa: PLC0415
+    from sheets.games.regiment.squads import save_squad  # noqa: PLC0415
     from sheets.yaml_source import load_yaml  # noqa: PLC0415
 
     lib = library(content)
@@ -25,7 +31,13 @@ def make_playbook(name: str | None, *, character: Path | None = None, random: bo
     random = random or count > 1 or seed is not None or dice is not None
     if character is not None and random:
         raise SheetsError("--character fills a playbook from a file; --random/--count/--seed/--dice roll one: use one or the other")
+    if save is not None and not random:
+        raise SheetsError("--save DIR keeps rolled soldiers: use it with --random (or --count/--seed/--dice)")
+    if save is not None and Path(save).exists() and not Path(save).is_dir():
+        raise SheetsError(f"--save {save}: give a folder for the character files, not a file")
     note = ""
+    squad = []
+    rolled = None
     if character is not None:
         char = resolve_character(load_yaml(Path(character)), game.data)
         if name is not None and game.data.playbook(name).id != char.playbook.id:
@@ -44,5 +56,35 @@ def make_playbook(name: str | None, *, character: Path | None = None, random: bo
         if name is None:
             raise SheetsError(f"name a playbook ({', '.join(game.data.playbooks)}) or give --character FILE")
         sheet = blank_playbook(game, game.data.playbook(name), paper, fillable)
+    ink_save([sheet], ink_saver)
     target = output.resolve_target(out, paths.default_output_dir(), sheet.filename)
-    return build_one(sheet, target), note
+    written = [build_one(sheet, target)]
+    if save is not None:
+        command = "sheets playbook" + (f" {name}" if name else "") + " --random"
+        command += f" --count {count}" if count > 1 else ""
+        command += f" --seed {rolled.seed}" if rolled.seed is not None else f" --dice {dice}"
+        written += save_squad(squad, Path(save), rolled.describe, command)
+    return written, note
+
+
+def playbook_json(character: Path, content: Path | None = None) -> str:
+    """The resolved character as JSON (`sheets playbook --character FILE --json`)."""
+    from sheets.games.regiment.characters import character_json, resolve_character  # noqa: PLC0415
+    from sheets.yaml_source import load_yaml  # noqa: PLC0415
+
+    game = game_with_plugin(library(content), "regiment")
+    char = resolve_character(load_yaml(Path(character)), game.data)
+    return json.dumps(character_json(char), indent=2, ensure_ascii=False)
+
+
+def make_squad(squad_file: Path, *, fillable: bool = False, paper: str = "a4", out: Path | None = None,
+               content: Path | None = None) -> Path:
+    """One PDF: the GM's squad roster, then every member's playbook."""
+    from sheets.games.regiment.sheets import squad_sheet  # noqa: PLC0415
+    from sheets.games.regiment.squads import load_squad  # noqa: PLC0415
+
+    game = game_with_plugin(library(content), "regiment")
+    roster = load_squad(Path(squad_file), game.data)
+    stem = slug(roster.designation) if roster.designation else slug(Path(squad_file).stem)
+    sheet = squad_sheet(game, roster, f"regiment-squad-{stem}{'-fillable' if fillable else ''}.pdf", paper, fillable)
+    return build_one(sheet, output.resolve_target(out, paths.default_output_dir(), sheet.filename))

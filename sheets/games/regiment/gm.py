@@ -63,6 +63,53 @@ def weapon_cards(data) -> dict:
     return {"id": "weapons", "title": "Weapons", "size": WEAPON_CARD, "cards": cards}
 
 
+RANGE_WORDS = {"tight": "tight", "close": "close", "near": "near", "far": "far", "ex": "extreme", "extreme": "extreme"}
+#: "**SAW** (3d far area autofire suppress)" / "sidearm w/suppressor (2d tight quick quiet)"
+_GEAR_WEAPON = re.compile(r"(?:\*\*)?([A-Za-z][A-Za-z /-]*?)(?:\*\*)? \((\d+d(?:/\d+d)?) ([a-z/]+)((?: [a-z0-9-]+)*)\)")
+
+
+def gear_weapons(text: str) -> list[tuple[str, str, list[str], list[str]]]:
+    """(name, damage, ranges, tags) of every weapon a loadout line states with its damage dice."""
+    out = []
+    for match in _GEAR_WEAPON.finditer(text):
+        name, damage, ranges, tags = match.groups()
+        words = ranges.split("/")
+        if not all(w in RANGE_WORDS for w in words):
+            continue
+        name = re.sub(r"^(?:and|or) ", "", name.strip())
+        out.append((name[:1].upper() + name[1:], damage, [RANGE_WORDS[w] for w in words], tags.split()))
+    return out
+
+
+def loadout_cards(data, playbook) -> dict | None:
+    """Cards for the weapons a playbook's loadout names that the weapon list does not have
+    (the Operator's modern kit): damage, range and tags as the loadout prints them."""
+    known = {w.name.lower() for c in data.weapons.categories for w in c.weapons} if data.weapons else set()
+    tags = {t.id: t for t in data.tags.tags} if data.tags else {}
+    options = [lo.name for lo in playbook.loadouts]
+    cards, seen = [], set()
+    for source, text in [*((f"loadout option ({', '.join(options)}: choose one)", lo.text) for lo in playbook.loadouts),
+                         ("carried with every loadout", playbook.also)]:
+        for name, damage, ranges, printed_tags in gear_weapons(text):
+            if name.lower() in known or name.lower() in seen:
+                continue
+            seen.add(name.lower())
+            terms = []
+            for printed in printed_tags:
+                tag = tags.get(tag_id(printed))
+                terms.append({"term": f"{tag_term(printed, tag.name) if tag else printed}:",
+                              "text": tag.text if tag else None})
+            blocks: list[dict] = [{"h": "Tags"}, {"terms": terms}] if terms else [{"p": "No tags."}]
+            blocks.append({"p": f"*{playbook.name}: {source}.*"})
+            cards.append({"id": card_id(name), "title": name, "subtitle": f"{playbook.name} loadout",
+                          "stats": [{"label": "Damage", "value": damage},
+                                    {"label": "Range", "value": ranges_text(ranges)}],
+                          "blocks": blocks})
+    if not cards:
+        return None
+    return {"id": f"{playbook.id}-loadout", "title": f"{playbook.name} loadout", "size": WEAPON_CARD, "cards": cards}
+
+
 def _move(data, name: str):
     for group in data.basic_moves.groups:
         for move in group.moves:
@@ -100,6 +147,9 @@ def vehicle_cards(data) -> dict:
                 "blocks": [{"p": attack.text},
                            *[b.model_dump(by_alias=True, exclude_none=True) for b in attack.extra_blocks],
                            {"p": data.vehicles.intro}]}
+    # the same rules as a front too: the kit prints fronts only, and a GM needs them on the table
+    cards.append({"id": "vehicle-damage", "title": back["title"], "subtitle": back.get("subtitle") or "Vehicles",
+                  "blocks": back["blocks"]})
     return {"id": "vehicles", "title": "Vehicles", "size": VEHICLE_CARD, "back": back, "cards": cards}
 
 
@@ -127,4 +177,8 @@ def build_card_sets(data) -> dict[str, CardSet]:
         sets["vehicles"] = CardSet.model_validate(vehicle_cards(data))
     if data.battle_plans is not None:
         sets["battle-plans"] = CardSet.model_validate(battle_plan_cards(data))
+    for playbook in getattr(data, "playbooks", {}).values():
+        found = loadout_cards(data, playbook)
+        if found is not None:
+            sets[found["id"]] = CardSet.model_validate(found)
     return sets

@@ -1,6 +1,7 @@
 """Content models for The Regiment (validated strictly; see content/regiment)."""
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Literal, Union
 
 from pydantic import Field, model_validator
@@ -79,8 +80,17 @@ class Outcomes(Strict):
     miss: str | None = None
 
 
+class StatBonus(Strict):
+    """A move that changes a stat for good (Battle tested: +1battle, max +3)."""
+
+    stat: Literal["battle", "guts", "leadership", "lucky", "tactics"]
+    by: int = Field(ge=1, le=3)
+    max: int = Field(ge=-3, le=3)
+
+
 class Move(Strict):
     name: str
+    stat_bonus: StatBonus | None = None
     roll: Stat | None
     roll_text: str | None = None
     tag: str | None = None
@@ -109,6 +119,7 @@ class Playbook(Strict):
     choose_moves: int = Field(ge=0)
     moves: list[Move] = Field(min_length=1)
     loadouts: list[Loadout] = Field(min_length=1)
+    loadout_choose: str | None = None  # the heading's "Choose one", when this playbook's differs
     armor: str | None = None
     also: str
 
@@ -121,6 +132,9 @@ class Playbook(Strict):
     @property
     def own_move(self) -> Move:
         return self.moves[0]
+
+    def track(self, track_id: str) -> Track | None:
+        return next((t for t in self.tracks if t.id == track_id), None)
 
 
 class VofTable(Strict):
@@ -259,3 +273,27 @@ class GmMoves(Strict):
 
 
 Elements = ReferenceDoc
+
+
+@dataclass
+class RegimentData:
+    """Everything The Regiment's content folder holds, loaded and checked."""
+
+    playbooks: dict[str, Playbook]
+    lists: Lists
+    basic_moves: BasicMoves
+    weapons: Weapons | None = None
+    tags: Tags | None = None
+    vehicles: Vehicles | None = None
+    battle_plans: BattlePlans | None = None
+    gm_moves: GmMoves | None = None
+    elements: ReferenceDoc | None = None
+
+    def playbook(self, name: str) -> Playbook:
+        from sheets.errors import SheetsError  # noqa: PLC0415
+
+        key = name.strip().lower()
+        for pb in self.playbooks.values():
+            if key in (pb.id, pb.name.lower()):
+                return pb
+        raise SheetsError(f"unknown playbook {name!r}; choose one of: {', '.join(self.playbooks)}")

@@ -1,43 +1,20 @@
 """The Regiment's plugin: loads playbooks and GM data, builds its cards and sheets."""
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
 from sheets.blocks import ReferenceDoc
 from sheets.games.regiment.models import (
-    BasicMoves, BattlePlans, GmMoves, Lists, Playbook, Tags, Vehicles, Weapons,
+    BasicMoves, BattlePlans, GmMoves, Lists, Playbook, RegimentData, Tags, Vehicles, Weapons,
 )
 from sheets.library import FileLoader, GamePlugin
-
-
-@dataclass
-class RegimentData:
-    playbooks: dict[str, Playbook]
-    lists: Lists
-    basic_moves: BasicMoves
-    weapons: Weapons | None = None
-    tags: Tags | None = None
-    vehicles: Vehicles | None = None
-    battle_plans: BattlePlans | None = None
-    gm_moves: GmMoves | None = None
-    elements: ReferenceDoc | None = None
-
-    def playbook(self, name: str) -> Playbook:
-        from sheets.errors import SheetsError  # noqa: PLC0415
-
-        key = name.strip().lower()
-        for pb in self.playbooks.values():
-            if key in (pb.id, pb.name.lower()):
-                return pb
-        raise SheetsError(f"unknown playbook {name!r}; choose one of: {', '.join(self.playbooks)}")
 
 
 class RegimentPlugin(GamePlugin):
     extra_files = ("characters/*.yaml",)  # examples, read by their own commands and tests
 
     def sheet_kinds(self, game):
-        return [f"playbooks ({', '.join(game.data.playbooks)})"]
+        return [f"playbooks ({', '.join(game.data.playbooks)})", "squad roster (sheets squad FILE; blank in the kit)"]
 
     def load(self, files: FileLoader):
         before = len(files.problems)
@@ -96,6 +73,11 @@ class RegimentPlugin(GamePlugin):
         from sheets.games.regiment.sheets import kit_sheets  # noqa: PLC0415
 
         return kit_sheets(game, options)
+
+    def player_packets(self, game, options, players):
+        from sheets.games.regiment.sheets import player_packets  # noqa: PLC0415
+
+        return player_packets(game, options, players)
 
 
 plugin = RegimentPlugin()

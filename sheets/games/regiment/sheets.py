@@ -1,12 +1,17 @@
 """Render contexts for The Regiment's sheets (playbooks, references, kit)."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from sheets.build import Sheet
 from sheets.dice import Dice
-from sheets.games.regiment.characters import Character, roll_character
+from sheets.games.regiment.characters import TRACKS, Character, roll_character
 from sheets.games.regiment.models import STATS, Playbook
 from sheets.library import Game, KitOptions
 from sheets.rendering import page_size
+
+if TYPE_CHECKING:
+    from sheets.games.regiment.squads import SquadRoster
 
 EQUIPMENT_LINES = 12
 NPC_TRACKER = "npc-strength"  # trackers.yaml: printed on the reference's NPC page too
@@ -25,7 +30,25 @@ def playbook_entry(game: Game, pb: Playbook, char: Character | None, index: int,
         "footer": f"{title} · warsheets",
         "move_names": char.move_names if char else {pb.own_move.name},
         "bonds": sorted(char.bonds.items()) if char else [],
+        "marked": {t: marked_boxes(pb, t, char.marks(t) if char else 0) for t in ("xp", *TRACKS)},
+        # box -> what to write beside it ("guts" for a +1 STAT box, "" otherwise)
+        "improved": {i.box: (i.stat or "") for i in char.improvements} if char else {},
+        "conditions": ", ".join(char.all_conditions) if char else "",
+        "break_before": index > 0,
     }
+
+
+def marked_boxes(pb: Playbook, track: str, count: int) -> set[int]:
+    """The 1-based boxes ticked for `count` marks: left to right, skipping the pre-marked ones."""
+    if track == "xp":
+        boxes, premarked = pb.experience.boxes, pb.experience.premarked
+    else:
+        t = pb.track(track)
+        if t is None:
+            return set()
+        boxes, premarked = t.boxes, t.premarked
+    free = [i for i in range(1, boxes + 1) if i not in premarked]
+    return set(free[:count])
 
 
 def playbook_sheet(game: Game, entries: list[dict], filename: str, paper: str = "a4",
@@ -49,8 +72,18 @@ def playbook_sheet(game: Game, entries: list[dict], filename: str, paper: str = 
 
 def blank_playbook(game: Game, pb: Playbook, paper: str = "a4", fillable: bool = False) -> Sheet:
     suffix = "-fillable" if fillable else ""
-    return playbook_sheet(game, [playbook_entry(game, pb, None, 0)], f"regiment-{pb.id}{suffix}.pdf",
-                          paper, fillable, f"{pb.name} playbook (blank)")
+    sheet = playbook_sheet(game, [playbook_entry(game, pb, None, 0)], f"regiment-{pb.id}{suffix}.pdf",
+                           paper, fillable, f"{pb.name} playbook (blank)")
+    if not fillable:  # the blank itself, stamped with nothing but its page footers (and cached)
+        blank = _stamp_blank(game, pb, paper)
+        sheet.parts = [(blank, blank)]
+    return sheet
+
+
+def _stamp_blank(game: Game, pb: Playbook, paper: str) -> Sheet:
+    """The blank every filled playbook of this kind is stamped onto."""
+    return playbook_sheet(game, [playbook_entry(game, pb, None, 0)], f"regiment-{pb.id}.pdf", paper,
+                          False, f"{pb.name} playbook (blank)")
 
 
 def filled_playbooks(game: Game, chars: list[Character], filename: str, paper: str = "a4",
@@ -61,8 +94,69 @@ def filled_playbooks(game: Game, chars: list[Character], filename: str, paper: s
         if len(chars) > 1 and origin.startswith(("seed", "dice")):
             origin = f"{origin} · soldier {i + 1} of {len(chars)}"
         entries.append(playbook_entry(game, ch.playbook, ch, i, origin))
-    return playbook_sheet(game, entries, filename, paper, fillable,
-                          f"{len(chars)} filled playbook{'s' if len(chars) != 1 else ''}")
+    title = f"{len(chars)} filled playbook{'s' if len(chars) != 1 else ''}"
+    sheet = playbook_sheet(game, entries, filename, paper, fillable, title)
+    if not fillable:  # each character drawn onto its playbook's cached blank
+        blanks: dict[str, Sheet] = {}
+        sheet.parts = []
+        for ch, entry in zip(chars, entries):
+            blank = blanks.get(ch.playbook.id)
+            if blank is None:
+                blank = blanks[ch.playbook.id] = _stamp_blank(game, ch.playbook, paper)
+            one = playbook_sheet(game, [dict(entry, prefix="c0.", break_before=False)], filename, paper, False,
+                                 title)
+            sheet.parts.append((blank, one))
+    return sheet
+
+
+ROSTER_ROWS = 8  # a blank roster's rows; a larger squad gets one row per soldier
+
+
+def roster_context(game: Game, roster: "SquadRoster | None") -> dict:
+    """The GM's squad roster: one row per soldier, and the bonds between them as a grid."""
+    from sheets.games.regiment.characters import markable  # noqa: PLC0415
+    from sheets.games.regiment.squads import bond_grid  # noqa: PLC0415
+
+    playbooks = list(game.data.playbooks.values())
+    widths = {t: max(markable(pb, t) for pb in playbooks) for t in ("wounds", "stress", "xp")}
+    members = roster.members if roster else []
+    rows = []
+    for i in range(max(ROSTER_ROWS, len(members))):
+        ch = members[i] if i < len(members) else None
+        marks = {}
+        for t, width in widths.items():
+            most = markable(ch.playbook, t) if ch else width
+            count = ch.marks(t) if ch else 0
+            marks[t] = [("marked" if n < count else ("open" if n < most else "none")) for n in range(width)]
+        rows.append({"n": i + 1, "char": ch, "marks": marks,
+                     "stats": {s: ch.stats[s] for s in STATS} if ch else {},
+                     "conditions": ch.all_conditions if ch else []})
+    grid, others = bond_grid(members) if members else ([], [])
+    return {
+        "squad": {"designation": roster.designation if roster else None, "op": roster.op if roster else None,
+                  "leader": roster.leader if roster else None},
+        "rows": rows,
+        "widths": widths,
+        "grid": grid,
+        "other_bonds": others,
+        "footer": f"{game.info.title} · squad roster" + (f" · {roster.origin}" if roster and roster.origin else "")
+                  + " · warsheets",
+    }
+
+
+def squad_sheet(game: Game, roster: "SquadRoster | None", filename: str, paper: str = "a4",
+                fillable: bool = False) -> Sheet:
+    """The roster page, then every member's playbook (a blank roster alone without a squad)."""
+    entries = []
+    for i, ch in enumerate(roster.members if roster else []):
+        entry = playbook_entry(game, ch.playbook, ch, i, ch.origin)
+        entry["break_before"] = True
+        entries.append(entry)
+    label = f"squad roster and {len(entries)} playbooks" if roster else "squad roster (blank)"
+    sheet = playbook_sheet(game, entries, filename, paper, fillable, label)
+    sheet.template = "squad.html.j2"
+    sheet.context["roster"] = roster_context(game, roster)
+    return sheet
 
 
 def roll_squad(game: Game, dice: Dice, count: int, playbook: Playbook | None = None) -> list[Character]:
@@ -112,4 +206,26 @@ def kit_sheets(game: Game, options: KitOptions) -> list[Sheet]:
     dice = Dice.seeded(options.seed)
     squad = roll_squad(game, dice, 4)
     sheets.append(filled_playbooks(game, squad, "regiment-random-squad.pdf", options.paper))
+    sheets.append(squad_sheet(game, None, "regiment-squad-roster.pdf", options.paper))
     return sheets
+
+
+def player_packets(game: Game, options: KitOptions, players: int) -> list[list[Sheet]]:
+    """One packet per player: a rolled soldier's playbook, then the player-facing moves
+    reference (basic and peripheral moves; no GM pages). The soldiers are the kit's
+    random squad and its next ones: the same seed rolls the same soldiers in the same order."""
+    dice = Dice.seeded(options.seed)
+    squad = roll_squad(game, dice, players)
+    moves = [p for p in reference_pages(game) if p["kind"] == "moves"]
+    packets = []
+    for i, soldier in enumerate(squad):
+        origin = f"{soldier.origin} · player {i + 1} of {players}"
+        entry = playbook_entry(game, soldier.playbook, soldier, 0, origin)
+        playbook = playbook_sheet(game, [entry], f"player-{i + 1}-playbook.pdf", options.paper,
+                                  title=f"Player {i + 1}: {soldier.rank.abbr} {soldier.name}")
+        context = {"title": f"{game.info.title}: moves", "page_size": page_size(options.paper), "parts": moves,
+                   "footer": f"{game.info.title} · moves · player {i + 1} · warsheets"}
+        reference = Sheet(filename=f"player-{i + 1}-moves.pdf", template="reference.html.j2", context=context,
+                          game=game.id, label=f"{game.info.title} moves (player {i + 1})")
+        packets.append([playbook, reference])
+    return packets

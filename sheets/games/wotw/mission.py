@@ -18,7 +18,7 @@ from dataclasses import asdict, dataclass, field
 
 from sheets.dice import Dice
 from sheets.errors import SheetsError
-from sheets.games.wotw.plugin import WotwData
+from sheets.games.wotw.models import WotwData
 
 
 @dataclass(slots=True)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal, Union
 
 from pydantic import AfterValidator, Field
@@ -63,6 +64,14 @@ class Trait(Strict):
     text: str
 
 
+class WeaponSwap(Strict):
+    """A weapon the enemy tables list that this nation's team table lacks, and what it becomes."""
+
+    weapon: str
+    becomes: str
+    grenade: bool = False  # the replacement carries a grenade ("SMG*")
+
+
 class Nation(Strict):
     id: str
     name: str
@@ -72,6 +81,7 @@ class Nation(Strict):
     recruits: list[Recruit]
     weapons: list[WeaponFF]
     traits: list[Trait] = []
+    enemy_swaps: list[WeaponSwap] = []  # applied when this nation is the enemy
 
     def weapon(self, name: str) -> WeaponFF | None:
         key = name.strip().lower()
@@ -127,6 +137,7 @@ class WotwRow(TableRow):
     airborne: bool | None = None
     beachhead: bool | None = None
     stages: list[Stage] | None = None
+    summary: bool = False  # a row the seed does not print (our reading): marked † where printed
 
 
 class Tables(Strict):
@@ -216,3 +227,62 @@ class Rules(Strict):
     campaign: dict[str, Any]
     engineer: dict[str, Any]
     log_sheet: LogSheet
+
+
+# -- the loaded game: all five files, with lookups indexed once ------------------
+
+@dataclass
+class Resolved:
+    """What a step's terrain name means: its cover, events and where they come from."""
+
+    name: str
+    cover: str | None
+    terrain: Terrain | None  # the Event-table terrain whose events apply (None: none)
+
+
+@dataclass
+class WotwData:
+    theatres: Theatres
+    teams: Teams
+    tables: Tables
+    events: Events
+    rules: Rules
+    _tables: dict[str, RandomTable] = field(default_factory=dict)
+    _terrains: dict[tuple[str, str], Resolved] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self._tables = {t.id: t for t in self.tables.tables}
+        for group in self.events.groups:
+            for t in group.terrains:
+                self._terrains[(group.id, t.name)] = Resolved(t.name, t.cover, t)
+            for place in group.places:
+                terrain = next((t for t in group.terrains if t.name == place.terrain), None)
+                self._terrains[(group.id, place.name)] = Resolved(place.name, place.cover, terrain)
+
+    def table(self, table_id: str) -> RandomTable:
+        return self._tables[table_id]
+
+    def terrain(self, group: str, name: str) -> Resolved | None:
+        return self._terrains.get((group, name))
+
+    def group(self, group_id: str) -> EventGroup:
+        return next(g for g in self.events.groups if g.id == group_id)
+
+    def theatre(self, theatre_id: str) -> Theatre:
+        from sheets.errors import SheetsError  # noqa: PLC0415
+
+        for t in self.theatres.theatres:
+            if t.id == theatre_id:
+                return t
+        raise SheetsError(f"unknown theatre {theatre_id!r}; choose one of: {', '.join(t.id for t in self.theatres.theatres)}")
+
+    def nation(self, nation_id: str) -> Nation:
+        from sheets.errors import SheetsError  # noqa: PLC0415
+
+        for n in self.teams.nations:
+            if n.id == nation_id:
+                return n
+        raise SheetsError(f"unknown nation {nation_id!r}; choose one of: {', '.join(n.id for n in self.teams.nations)}")
+
+    def condition(self, condition_id: str):
+        return next((c for c in self.rules.weather_conditions if c.id == condition_id), None)

@@ -1,11 +1,9 @@
 """The Way of the Warrior's plugin: loads and cross-checks its tables."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
-from sheets.games.wotw.models import Events, EventGroup, Nation, Rules, Tables, Teams, Terrain, Theatre, Theatres
+from sheets.games.wotw.models import Events, Rules, Tables, Teams, Theatres, WotwData
 from sheets.library import FileLoader, GamePlugin
-from sheets.tables import RandomTable, parse_roll
+from sheets.tables import parse_roll
 
 #: payload keys each kind of table needs (by table id or id prefix)
 REQUIRED = {
@@ -18,63 +16,6 @@ REQUIRED = {
     "airborne": ("airborne", "stages"),
     "beachhead": ("beachhead", "stages"),
 }
-
-
-@dataclass
-class Resolved:
-    """What a step's terrain name means: its cover, events and where they come from."""
-
-    name: str
-    cover: str | None
-    terrain: Terrain | None  # the Event-table terrain whose events apply (None: none)
-
-
-@dataclass
-class WotwData:
-    theatres: Theatres
-    teams: Teams
-    tables: Tables
-    events: Events
-    rules: Rules
-    _tables: dict[str, RandomTable] = field(default_factory=dict)
-    _terrains: dict[tuple[str, str], Resolved] = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
-        self._tables = {t.id: t for t in self.tables.tables}
-        for group in self.events.groups:
-            for t in group.terrains:
-                self._terrains[(group.id, t.name)] = Resolved(t.name, t.cover, t)
-            for place in group.places:
-                terrain = next((t for t in group.terrains if t.name == place.terrain), None)
-                self._terrains[(group.id, place.name)] = Resolved(place.name, place.cover, terrain)
-
-    def table(self, table_id: str) -> RandomTable:
-        return self._tables[table_id]
-
-    def terrain(self, group: str, name: str) -> Resolved | None:
-        return self._terrains.get((group, name))
-
-    def group(self, group_id: str) -> EventGroup:
-        return next(g for g in self.events.groups if g.id == group_id)
-
-    def theatre(self, theatre_id: str) -> Theatre:
-        from sheets.errors import SheetsError  # noqa: PLC0415
-
-        for t in self.theatres.theatres:
-            if t.id == theatre_id:
-                return t
-        raise SheetsError(f"unknown theatre {theatre_id!r}; choose one of: {', '.join(t.id for t in self.theatres.theatres)}")
-
-    def nation(self, nation_id: str) -> Nation:
-        from sheets.errors import SheetsError  # noqa: PLC0415
-
-        for n in self.teams.nations:
-            if n.id == nation_id:
-                return n
-        raise SheetsError(f"unknown nation {nation_id!r}; choose one of: {', '.join(n.id for n in self.teams.nations)}")
-
-    def condition(self, condition_id: str):
-        return next((c for c in self.rules.weather_conditions if c.id == condition_id), None)
 
 
 def _check(files: FileLoader, data: WotwData) -> None:
@@ -130,6 +71,13 @@ def _check(files: FileLoader, data: WotwData) -> None:
                         files.problem("events.yaml", loc, f"{terrain.name}: result {r} has two events")
                     owner[r] = ei
     for ni, nation in enumerate(data.teams.nations):
+        for si, swap in enumerate(nation.enemy_swaps):
+            if nation.weapon(swap.weapon) is not None:
+                files.problem("teams.yaml", ("nations", ni, "enemy_swaps", si, "weapon"),
+                              f"{nation.name} has fire factors for {swap.weapon!r}: nothing to swap")
+            if nation.weapon(swap.becomes) is None:
+                files.problem("teams.yaml", ("nations", ni, "enemy_swaps", si, "becomes"),
+                              f"{nation.name} has no fire factors for {swap.becomes!r}")
         for ri, recruit in enumerate(nation.recruits):
             if nation.weapon(recruit.weapon) is None:
                 files.problem("teams.yaml", ("nations", ni, "recruits", ri, "weapon"),
@@ -169,6 +117,26 @@ class WotwPlugin(GamePlugin):
         from sheets.games.wotw.sheets import kit_sheets  # noqa: PLC0415
 
         return kit_sheets(game, options)
+
+    def check_user_file(self, game, doc):
+        """A campaign file (`kind: campaign`) or a team file: every rule, located by line and field."""
+        from sheets.errors import ContentError  # noqa: PLC0415
+        from sheets.games.wotw import campaign_io  # noqa: PLC0415
+
+        from sheets.games.wotw.team import resolve_team  # noqa: PLC0415
+
+        data = doc.data if isinstance(doc.data, dict) else {}
+        try:
+            if campaign_io.is_campaign(data) and data.get("game", "wotw") == "wotw":
+                campaign_io.read(doc, game.data)
+            elif "members" in data and str(data.get("nation", "")).lower() in {n.id for n in game.data.teams.nations}:
+                # a team file for `sheets mission --team` / `sheets campaign new --team`
+                resolve_team(doc, game.data.nation(str(data["nation"]).lower()), game.data.rules)
+            else:
+                return None
+        except ContentError as exc:
+            return exc.problems
+        return []
 
 
 plugin = WotwPlugin()

@@ -12,7 +12,7 @@ from sheets.rendering import page_size
 KIT_THEATRE = "france-1944"
 
 
-def mission_context(game: Game, mission: Mission, team: Team | None) -> dict:
+def mission_context(game: Game, mission: Mission, team: Team | None, campaign=None) -> dict:
     data = game.data
     nation, enemy = data.nation(mission.nation), data.nation(mission.enemy)
     condition = data.condition(mission.weather) if mission.weather else None
@@ -29,6 +29,8 @@ def mission_context(game: Game, mission: Mission, team: Team | None) -> dict:
         "m": mission, "nation": nation, "enemy": enemy, "condition": condition, "rows": rows,
         "team": team, "roster_rows": roster_rows, "columns": data.rules.log_sheet.roster_columns,
         "morale": data.rules.morale.values, "theatre": data.theatre(mission.theatre),
+        "engineer": data.rules.engineer,
+        "campaign_state": campaign,
     }
 
 
@@ -37,14 +39,26 @@ def log_sheet(game: Game, missions: list[Mission], filename: str, paper: str = "
     campaign = len(missions) > 1
     first = missions[0]
     origin = f"seed {first.seed}" if first.seed is not None else first.dice
+    footer = f"{game.info.title} · log sheet · {origin} · warsheets"
+    contexts = [mission_context(game, m, team) for m in missions]
+    sheet = _log_sheet(game, contexts, filename, paper, campaign, footer)
+    if campaign:  # each mission laid out on its own, on every core, streamed into one PDF
+        sheet.parts = [(None, _log_sheet(game, [c], filename, paper, False, footer)) for c in contexts]
+        sheet.parts.append((None, _log_sheet(game, contexts, filename, paper, True, footer, mission_pages=False)))
+    return sheet
+
+
+def _log_sheet(game: Game, contexts: list[dict], filename: str, paper: str, campaign: bool, footer: str,
+               mission_pages: bool = True) -> Sheet:
     context = {
         "title": f"{game.info.title} log sheet",
         "page_size": page_size(paper),
-        "missions": [mission_context(game, m, team) for m in missions],
+        "missions": contexts,
+        "mission_pages": mission_pages,
         "campaign": campaign,
         "campaign_rules": game.data.rules.campaign,
         "skills": game.data.rules.skills,
-        "footer": f"{game.info.title} · log sheet · {origin} · warsheets",
+        "footer": footer,
     }
     return Sheet(filename=filename, template="logsheet.html.j2", context=context, game=game.id,
                  label=f"{game.info.title} log sheet")
@@ -67,15 +81,80 @@ def _recruit_table(nation) -> Block:
     return Block(table=TableBlock(header=["Quality", "CP", "Weapon"], rows=rows))
 
 
-def reference_parts(game: Game, nations: list[str] | None = None) -> list[dict]:
-    """Rules sections plus the Event, Patrol and team tables built from the data."""
+SUMMARY_MARK = "†"
+SUMMARY_NOTE = "† Not printed in the seed: our reading, given so that every roll has a row."
+
+
+def _roll_text(roll: str) -> str:
+    """'<=1' -> '≤1', as the seed's Fire table prints its open ends."""
+    return roll.replace("<=", "≤").replace(">=", "≥")
+
+
+def data_title(table_id: str) -> str:
+    return table_id.capitalize()
+
+
+def _steps_text(row) -> str:
+    text = ", ".join(row.steps or [])
+    if row.then is not None:
+        more = f"then roll {row.then.count} times on the {data_title(row.then.table)} table"
+        text = f"{text}; {more}" if text else more[:1].upper() + more[1:]
+    return text or "—"
+
+
+def _marked(row, text: str) -> str:
+    return f"{text} {SUMMARY_MARK}" if row.summary else text
+
+
+def mission_table_sections(game: Game) -> list[Section]:
+    """Every table a mission is rolled on, as the player needs them at the table."""
     data = game.data
-    parts = [{"kind": "doc", "title": data.rules.title, "sections": data.rules.sections}]
+    names = {n.id: n.name for n in data.teams.nations}
+    theatre_rows = [[t.name, names[t.nations[0]], names[t.nations[1]], t.weather.text if t.weather else "—"]
+                    for t in data.theatres.theatres]
+    sections = [Section(id="theatres", title="Theatre of Operations table", blocks=[
+        Block(table=TableBlock(header=["Theatre", "Nationality 1", "Nationality 2", "Notes"], rows=theatre_rows,
+                               note="Play one nationality; the other is the enemy.")),
+        Block(p=data.theatres.rule)])]
+    for table_id, header in (("steps", ["2D6*", "Steps"]), ("village", ["1D6", "Steps"]), ("town", ["1D6", "Steps"])):
+        table = data.table(table_id)
+        note = "* Read two dice as tens and units (5 and 3 = 53)." if table.dice == "d66" else table.note
+        sections.append(Section(id=f"table-{table_id}", title=table.title, blocks=[
+            Block(table=TableBlock(header=header, rows=[[r.roll, _steps_text(r)] for r in table.rows], note=note))]))
+    objective = data.table("objective")
+    sections.append(Section(id="table-objective", title=objective.title, blocks=[
+        Block(table=TableBlock(header=["2D6*", "Objective", "Steps", "Enemy forces", "Range"],
+                               rows=[[r.roll, r.name, ", ".join(r.steps or []), r.enemy or "—",
+                                      (r.range or "—").capitalize()] for r in objective.rows],
+                               note=objective.note))]))
+    weather_blocks = []
+    summary = False
+    for table in data.tables.tables:
+        if not table.id.startswith("weather-"):
+            continue
+        summary = summary or any(r.summary for r in table.rows)
+        weather_blocks.append(Block(table=TableBlock(
+            caption=table.title, header=[table.dice.upper(), "Weather"],
+            rows=[[r.roll, _marked(r, r.text or "—")] for r in table.rows], note=table.note)))
+    conditions = [Block(terms=[{"term": f"{c.name}:", "text": c.text} for c in data.rules.weather_conditions])]
+    sections.append(Section(id="table-weather", title="Weather tables",
+                            blocks=weather_blocks + conditions + ([Block(p=SUMMARY_NOTE)] if summary else [])))
+    # the Airborne and Beachhead tables print with their optional rules (rules.yaml), events included
+    return sections
+
+
+def reference_parts(game: Game, nations: list[str] | None = None) -> list[dict]:
+    """Rules sections, the mission tables, then the Event, Patrol and team tables built from the data."""
+    data = game.data
+    parts = [{"kind": "doc", "title": data.rules.title, "sections": data.rules.sections},
+             {"kind": "doc", "title": "Mission tables", "sections": mission_table_sections(game)}]
     event_sections = []
     for group in data.events.groups:
         rows = []
         for t in group.terrains:
-            events = "; ".join(f"{e.roll}: {e.text}" for e in t.events) or "no events"
+            # " · " between events, as the log sheet prints them: a "; " after an event that ends
+            # in a full stop printed "step.;"
+            events = " · ".join(f"**{e.roll}:** {e.text}" for e in t.events) or "no events"
             if t.note:
                 events += f" ({t.note})"
             rows.append([t.name, {"light": "L", "heavy": "H"}.get(t.cover or "", ""), events])
@@ -85,7 +164,7 @@ def reference_parts(game: Game, nations: list[str] | None = None) -> list[dict]:
     patrol = data.table("patrol")
     event_sections.append(Section(id="patrol", title=patrol.title, blocks=[
         Block(table=TableBlock(header=["2d6", "Group", "Enemy forces"],
-                               rows=[[r.roll, r.name, r.enemy] for r in patrol.rows])),
+                               rows=[[_roll_text(r.roll), r.name, r.enemy] for r in patrol.rows])),
         *( [Block(p=patrol.note)] if patrol.note else [])]))
     parts.append({"kind": "doc", "title": "Event and Patrol tables", "sections": event_sections})
     team_sections = []
@@ -94,12 +173,100 @@ def reference_parts(game: Game, nations: list[str] | None = None) -> list[dict]:
             continue
         blocks = [_recruit_table(nation), _ff_table(nation)]
         blocks += [Block(p=f"**{t.name}:** {t.text}") for t in nation.traits]
+        blocks += [Block(p=f"**As the enemy:** {sw.weapon} becomes {sw.becomes}{'*' if sw.grenade else ''} "
+                           f"(no {sw.weapon} in this table; the seed: “Replace the Flamethrower with a SMG* if "
+                           f"this weapon is not present in the Team table of the enemy forces”).")
+                   for sw in nation.enemy_swaps]
         team_sections.append(Section(id=f"team-{nation.id}", title=f"Team table: {nation.name}", blocks=blocks))
     parts.append({"kind": "doc", "title": "Team tables and fire factors", "sections": team_sections})
     return parts
 
 
+BLANK_TRACK_ROWS = 18  # room for 3+1D3 approach groups, the objective and airborne/beachhead steps
+
+
+def blank_log_sheet(game: Game, paper: str = "a4") -> Sheet:
+    """A log sheet with nothing rolled, for a mission rolled at the table."""
+    data = game.data
+    context = {
+        "title": f"{game.info.title} log sheet (blank)", "page_size": page_size(paper), "campaign": False,
+        "columns": data.rules.log_sheet.roster_columns, "morale": data.rules.morale.values,
+        "roster_rows": max((n.max_team_size for n in data.teams.nations), default=8),
+        "track_rows": BLANK_TRACK_ROWS,
+        "footer": f"{game.info.title} · log sheet (blank) · warsheets",
+    }
+    return Sheet(filename="wotw-log-sheet-blank.pdf", template="logsheet_blank.html.j2", context=context,
+                 game=game.id, label=f"{game.info.title} log sheet (blank)")
+
+
 def kit_sheets(game: Game, options: KitOptions) -> list[Sheet]:
     dice = Dice.seeded(options.seed)
     missions = roll_missions(game, dice, 1, KIT_THEATRE, None)
-    return [log_sheet(game, missions, "wotw-log-sheet.pdf", options.paper)]
+    return [log_sheet(game, missions, "wotw-log-sheet.pdf", options.paper), blank_log_sheet(game, options.paper),
+            campaign_record(game, None, "wotw-campaign-record.pdf", options.paper)]
+
+
+def campaign_team(game: Game, campaign) -> Team:
+    """The living men of a campaign as log-sheet roster rows, each with his state."""
+    from sheets.games.wotw.team import TeamRules, soldier_row  # noqa: PLC0415
+
+    nation = game.data.nation(campaign.nation)
+    rules = TeamRules.of(game.data.rules)
+    soldiers = [soldier_row(m, nation, rules, campaign.engineers, state=m.status) for m in campaign.living]
+    return Team(nation, soldiers, 0, cp_saved_override=campaign.cp)
+
+
+def campaign_log_sheet(game: Game, campaign, mission: Mission, paper: str = "a4") -> Sheet:
+    """The log sheet of a campaign's next mission: its roster is the campaign's living men."""
+    team = campaign_team(game, campaign)
+    origin = f"seed {mission.seed}" if mission.seed is not None else mission.dice
+    context = {
+        "title": f"{game.info.title} log sheet",
+        "page_size": page_size(paper),
+        "missions": [mission_context(game, mission, team, campaign)],
+        "campaign": False,
+        "campaign_rules": game.data.rules.campaign,
+        "skills": game.data.rules.skills,
+        "footer": f"{game.info.title} · campaign mission {mission.number} · {origin} · warsheets",
+    }
+    stem = f"wotw-campaign-mission{mission.number}-" + (f"seed{mission.seed}" if mission.seed is not None else "dice")
+    return Sheet(filename=f"{stem}.pdf", template="logsheet.html.j2", context=context, game=game.id,
+                 label=f"{game.info.title} log sheet")
+
+
+#: the blank record's row counts: the largest team (9, Russian) with room for recruits
+#: and the fallen; a season of missions; the ledger lines of about five missions
+RECORD_ROSTER_ROWS = 10
+RECORD_MISSION_ROWS = 7
+RECORD_LEDGER_ROWS = 11
+
+
+def campaign_record(game: Game, campaign, filename: str, paper: str = "a4") -> Sheet:
+    """The campaign record page: missions, the XP and CP ledger, the roster with state and history.
+
+    `campaign` None gives the blank record of the kit (same boxes, nothing written)."""
+    data = game.data
+    nation = data.nation(campaign.nation) if campaign else None
+    theatre = data.theatre(campaign.theatre) if campaign else None
+    enemy = data.nation(campaign.enemy) if campaign else None
+    team = list(campaign.team) if campaign else []
+    missions = list(campaign.missions) if campaign else []
+    ledger = list(campaign.ledger) if campaign else []
+    balance, running = [], (0, 0)
+    for e in ledger:
+        running = (running[0] + e.cp, running[1] + e.xp)
+        balance.append(running)
+    context = {
+        "title": f"{game.info.title} campaign record",
+        "page_size": page_size(paper),
+        "c": campaign, "nation": nation, "theatre": theatre, "enemy": enemy,
+        "team": team, "missions": missions, "ledger": list(zip(ledger, balance)),
+        "roster_rows": max(RECORD_ROSTER_ROWS, len(team)),
+        "mission_rows": max(RECORD_MISSION_ROWS, len(missions)),
+        "ledger_rows": max(RECORD_LEDGER_ROWS, len(ledger)),
+        "campaign_rules": data.rules.campaign, "skills": data.rules.skills,
+        "nations": data.teams.nations,
+        "footer": f"{game.info.title} · campaign record · warsheets",
+    }
+    return Sheet(filename=filename, template="campaign.html.j2", context=context, game=game.id,
+                 label=f"{game.info.title} campaign record")

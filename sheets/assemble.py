@@ -1,0 +1,238 @@
+"""The kit as one product: `kit.pdf` (contents page + every part + bookmarks) and `manifest.json`.
+
+Works on finished files: it takes the list of PDFs a build wrote (whatever sheets
+the kit holds) and merges them with pypdf (never WeasyPrint's Document.copy, which
+upstream discourages). How each part is printed is data (`content/_print/printing.yaml`),
+keyed by the template the sheet was made from, so new kinds of sheet only add a line there.
+"""
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field
+
+from sheets import output, paths
+from sheets.errors import ContentError, Problem
+from sheets.validation import Strict, collect
+from sheets.yaml_source import load_yaml
+
+KIT_PDF = "kit.pdf"
+MANIFEST = "manifest.json"
+PRINTING_FILE = "_print/printing.yaml"
+MM = 72 / 25.4
+
+
+class PrintHow(Strict):
+    """How to print one kind of sheet."""
+
+    templates: list[str] = []
+    sides: Literal["one", "two"] = "one"
+    flip: Literal["long", "short"] | None = None
+    cut: str | None = None
+    fold: str | None = None
+    copies: str = "one"
+
+    def steps(self, game: str | None = None) -> list[str]:
+        """The instructions as short phrases, in the order a person does them ({game}: the game's id)."""
+        out = ["two-sided, flip on the " + (self.flip or "long") + " edge" if self.sides == "two" else "one-sided"]
+        if self.cut:
+            out.append("cut " + self.cut)
+        if self.fold:
+            out.append("fold " + self.fold)
+        out.append("copies: " + self.copies.replace("{game}", game or "GAME"))
+        return out
+
+
+class Printing(Strict):
+    kinds: dict[str, PrintHow] = Field(min_length=1)
+
+    def kind_of(self, template: str | None) -> str:
+        for kind, how in self.kinds.items():
+            if template and template in how.templates:
+                return kind
+        return "default" if "default" in self.kinds else next(iter(self.kinds))
+
+
+def load_printing(content_root: Path | None = None) -> Printing:
+    """The printing instructions of a content folder (the bundled ones if it has none)."""
+    root = Path(content_root) if content_root else paths.content_dir()
+    path = root / PRINTING_FILE
+    if not path.is_file():
+        path = paths.content_dir() / PRINTING_FILE
+    problems: list[Problem] = []
+    doc = load_yaml(path, str(path))
+    model = collect(problems, Printing, doc)
+    if problems or model is None:
+        raise ContentError(problems)
+    return model
+
+
+def paper_name(width_pt: float, height_pt: float) -> str:
+    """'a4', 'letter', their '-landscape', or 'W×H mm'."""
+    w, h = width_pt / MM, height_pt / MM
+    for name, (pw, ph) in {"a4": (210, 297), "letter": (215.9, 279.4)}.items():
+        if abs(w - pw) < 1 and abs(h - ph) < 1:
+            return name
+        if abs(w - ph) < 1 and abs(h - pw) < 1:
+            return name + "-landscape"
+    return f"{w:.0f}×{h:.0f} mm"
+
+
+@dataclass
+class Part:
+    """One finished PDF of the kit, and what the contents page says about it."""
+
+    path: Path
+    title: str
+    game: str | None
+    game_title: str
+    kind: str
+    how: PrintHow
+    pages: int
+    paper: str
+    first_page: int = 0  # 1-based page in kit.pdf, set when assembled
+
+    @property
+    def last_page(self) -> int:
+        return self.first_page + self.pages - 1
+
+
+def describe(path: Path, *, title: str, game: str | None, game_title: str, template: str | None,
+             printing: Printing, kind: str | None = None) -> Part:
+    from pypdf import PdfReader  # noqa: PLC0415
+
+    reader = PdfReader(str(path))
+    box = reader.pages[0].mediabox
+    kind = kind or printing.kind_of(template)
+    how = printing.kinds[kind]
+    landscape = float(box.width) > float(box.height)
+    if how.sides == "two" and len(reader.pages) == 1:
+        how = how.model_copy(update={"sides": "one", "flip": None})  # nothing to print on the back
+    elif how.sides == "two" and landscape:
+        # landscape pages read upright on the back only when the sheet turns about its short edge
+        how = how.model_copy(update={"flip": "short"})
+    return Part(Path(path), title, game, game_title, kind, how, len(reader.pages),
+                paper_name(float(box.width), float(box.height)))
+
+
+def sha256(path: Path) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def content_fingerprint(root: Path) -> str:
+    """sha256 over every content file (relative path and bytes), in sorted order."""
+    h = hashlib.sha256()
+    for file in sorted(p for p in Path(root).rglob("*") if p.is_file()):
+        rel = file.relative_to(root).as_posix()
+        if any(part.startswith(".") for part in rel.split("/")):
+            continue
+        h.update(rel.encode("utf-8") + b"\0")
+        h.update(file.read_bytes())
+        h.update(b"\0")
+    return h.hexdigest()
+
+
+# -- kit.pdf -----------------------------------------------------------------
+def _contents_pdf(parts: list[Part], *, title: str, subtitle: str, paper_size: str) -> bytes:
+    from sheets import rendering  # noqa: PLC0415
+
+    groups: list[tuple[str, list[Part]]] = []
+    for part in parts:
+        if not groups or groups[-1][0] != part.game_title:
+            groups.append((part.game_title, []))
+        groups[-1][1].append(part)
+    html = rendering.render_html("kit_contents.html.j2", {
+        "title": title, "subtitle": subtitle, "page_size": paper_size, "groups": groups,
+        "total": sum(p.pages for p in parts) + 1, "label": part_label,
+    })
+    return rendering.html_to_pdf(html, tags=True)
+
+
+def _number(parts: list[Part], contents_pages: int) -> None:
+    page = contents_pages + 1
+    for part in parts:
+        part.first_page = page
+        page += part.pages
+
+
+def assemble(parts: list[Part], target: Path, *, title: str, subtitle: str, paper_size: str) -> Path:
+    """Write the one-file kit: contents page(s), then every part, with an outline.
+
+    The outline has one entry per game with one child per part, each pointing at the
+    part's first page (the page the contents page names).
+    """
+    from pypdf import PdfReader, PdfWriter  # noqa: PLC0415
+    from pypdf.generic import NameObject, TextStringObject  # noqa: PLC0415
+
+    _number(parts, 1)
+    contents = _contents_pdf(parts, title=title, subtitle=subtitle, paper_size=paper_size)
+    n = len(PdfReader(io.BytesIO(contents)).pages)
+    if n != 1:  # a long kit: the contents run over, so every page number moves on
+        _number(parts, n)
+        contents = _contents_pdf(parts, title=title, subtitle=subtitle, paper_size=paper_size)
+    writer = PdfWriter()
+    writer.append(PdfReader(io.BytesIO(contents)), import_outline=False)
+    for part in parts:
+        writer.append(PdfReader(str(part.path)), import_outline=False)
+    writer.add_outline_item(title="Contents", page_number=0)
+    game_item = None
+    current = None
+    for part in parts:
+        if part.game_title != current:
+            current = part.game_title
+            game_item = writer.add_outline_item(title=current, page_number=part.first_page - 1)
+        writer.add_outline_item(title=part_label(part), page_number=part.first_page - 1, parent=game_item)
+    writer.add_metadata({"/Title": title, "/Author": "warsheets", "/Creator": "warsheets"})
+    writer._root_object[NameObject("/Lang")] = TextStringObject("en")  # no public setter in pypdf
+    writer.page_mode = "/UseOutlines"
+    buf = io.BytesIO()
+    writer.write(buf)
+    return output.write_atomic(target, buf.getvalue())
+
+
+def part_label(part: Part) -> str:
+    """A part's title without its game's name in front (the outline's parent names it)."""
+    title = part.title
+    if part.game_title and title.startswith(part.game_title):
+        title = title[len(part.game_title):].lstrip(" :·-") or part.title
+    return title[:1].upper() + title[1:]
+
+
+def merge(sources: list[Path], target: Path, *, title: str, lang: str = "en") -> Path:
+    """Concatenate finished PDFs into one file (atomic)."""
+    from pypdf import PdfReader, PdfWriter  # noqa: PLC0415
+    from pypdf.generic import NameObject, TextStringObject  # noqa: PLC0415
+
+    writer = PdfWriter()
+    for src in sources:
+        writer.append(PdfReader(str(src)), import_outline=False)
+    writer.add_metadata({"/Title": title, "/Author": "warsheets", "/Creator": "warsheets"})
+    writer._root_object[NameObject("/Lang")] = TextStringObject(lang)
+    buf = io.BytesIO()
+    writer.write(buf)
+    return output.write_atomic(target, buf.getvalue())
+
+
+# -- manifest.json ----------------------------------------------------------------
+def manifest(parts: list[Part], out_dir: Path, *, seed: int, content_root: Path) -> dict:
+    from sheets import __version__  # noqa: PLC0415
+
+    files = []
+    for part in parts:
+        files.append({
+            "path": Path(part.path).resolve().relative_to(Path(out_dir).resolve()).as_posix(),
+            "title": part.title, "game": part.game, "kind": part.kind, "pages": part.pages,
+            "paper": part.paper, "sha256": sha256(part.path),
+        })
+    return {"seed": seed, "content_fingerprint": content_fingerprint(content_root),
+            "warsheets_version": __version__, "files": files}
+
+
+def write_manifest(data: dict, target: Path) -> Path:
+    text = json.dumps(data, indent=2, ensure_ascii=False, sort_keys=False) + "\n"
+    return output.write_atomic(target, text.encode("utf-8"))
