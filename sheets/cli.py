@@ -14,6 +14,8 @@ from typing import Optional
 
 import typer
 
+from sheets import limits
+
 app = typer.Typer(
     name="sheets",
     help="Print-and-play sheets for tabletop war games: playbooks, mission logs, cards, trackers.\n\n"
@@ -64,10 +66,17 @@ def user_errors(func):
 
     @functools.wraps(func)
     def wrapper(*args, **kwargs):
+        from sheets.dice import forget_scripted, unused_dice  # noqa: PLC0415
         from sheets.errors import SheetsError  # noqa: PLC0415
 
+        forget_scripted()
         try:
-            return func(*args, **kwargs)
+            result = func(*args, **kwargs)
+            left = unused_dice()
+            if left:
+                typer.echo(f"warning: {left} of the dice given with --dice {'was' if left == 1 else 'were'} "
+                           f"not used (the rolls needed fewer)", err=True)
+            return result
         except SheetsError as exc:
             _err(str(exc))
             raise typer.Exit(1) from None
@@ -106,8 +115,10 @@ def _show(path: Path) -> str:
 ContentOpt = typer.Option(None, "--content", help="Content folder to use instead of the bundled one (homebrew).",
                           exists=False, file_okay=False)
 OutOpt = typer.Option(None, "-o", "--output", help="Output file (.pdf) or folder; default ./output/.")
-SeedOpt = typer.Option(None, "--seed", help="Seed for the dice; the same seed gives the same sheet.")
-DiceOpt = typer.Option(None, "--dice", help="Replay dice rolled at the table, in order, e.g. 3,5,1.")
+SeedOpt = typer.Option(None, "--seed", min=0, max=limits.MAX_SEED,
+                       help="Seed for the dice; the same seed gives the same sheet.")
+DiceOpt = typer.Option(None, "--dice", help="Replay dice rolled at the table, in order, e.g. 3,5,1 "
+                       f"(ASCII digits, at most {limits.MAX_DICE} dice).")
 PaperOpt = typer.Option(Paper.a4, "--paper", help="Paper size.", case_sensitive=False)
 PreviewOpt = typer.Option(False, "--preview", help="Also write a PNG of every page under preview/ beside the PDF.")
 InkSaverOpt = typer.Option(False, "--ink-saver", help="Outlines and light tints instead of solid dark fills.")
@@ -154,7 +165,8 @@ def playbook(
     name: Optional[str] = typer.Argument(None, help="Playbook: soldier, medic, sniper or operator."),
     character: Optional[Path] = typer.Option(None, "--character", "-c", help="Character file (YAML) to fill the playbook from."),
     random: bool = typer.Option(False, "--random", help="Roll a random legal character."),
-    count: int = typer.Option(1, "--count", "-n", help="Roll a squad of N soldiers (one playbook each, one PDF)."),
+    count: int = typer.Option(1, "--count", "-n", min=1, max=limits.MAX_SOLDIERS,
+                              help="Roll a squad of N soldiers (one playbook each, one PDF)."),
     seed: Optional[int] = SeedOpt,
     dice: Optional[str] = DiceOpt,
     fillable: bool = typer.Option(False, "--fillable", help="Make every write-in and checkbox a PDF form field."),
@@ -227,10 +239,12 @@ def mission(
     airborne: bool = typer.Option(False, "--airborne", help="Optional rule #1: roll for an airborne mission."),
     beachhead: bool = typer.Option(False, "--beachhead", help="Optional rule #2: roll for a beachhead mission."),
     engineers: bool = typer.Option(False, "--engineers", help="Optional rule #3: an Engineer may strike one step."),
-    strike_step: Optional[int] = typer.Option(None, "--strike-step", help="With --engineers: the step to strike."),
+    strike_step: Optional[int] = typer.Option(None, "--strike-step", min=1, max=limits.MAX_STEP,
+                                              help="With --engineers: the step to strike."),
     seed: Optional[int] = SeedOpt,
     dice: Optional[str] = DiceOpt,
-    count: int = typer.Option(1, "--count", "-n", help="Roll a campaign of N missions (one PDF, plus a campaign page)."),
+    count: int = typer.Option(1, "--count", "-n", min=1, max=limits.MAX_MISSIONS,
+                              help="Roll a campaign of N missions (one PDF, plus a campaign page)."),
     team: Optional[Path] = typer.Option(None, "--team", help="Team file (YAML) to fill the roster from."),
     as_json: bool = typer.Option(False, "--json", help="Print the briefing as JSON instead of writing a PDF."),
     paper: Paper = PaperOpt,
@@ -262,7 +276,7 @@ def kit(
     game: Optional[str] = typer.Option(None, "--game", help="Only this game's section."),
     seed: Optional[int] = SeedOpt,
     paper: Paper = PaperOpt,
-    players: int = typer.Option(0, "--players", help="Also write player-1.pdf ... player-N.pdf: one soldier's "
+    players: int = typer.Option(0, "--players", min=0, max=limits.MAX_PLAYERS, help="Also write player-1.pdf ... player-N.pdf: one soldier's "
                                 "playbook and the moves reference per player, to staple."),
     preview: bool = PreviewOpt,
     ink_saver: bool = InkSaverOpt,
@@ -347,7 +361,8 @@ def cards(
                                                    "`sheets cards calibrate`."),
     fold: bool = typer.Option(False, "--fold", help="No duplex printer: each back beside its front on one "
                               "side of a landscape sheet, with a fold line between."),
-    copies: int = typer.Option(1, "--copies", help="Print the whole set N times (a second deck, spares)."),
+    copies: int = typer.Option(1, "--copies", min=1, max=limits.MAX_COPIES,
+                               help="Print the whole set N times (a second deck, spares)."),
     crop_marks: Optional[bool] = typer.Option(None, "--crop-marks/--no-crop-marks",
                                               help="Crop marks outside the cut lines (default: as the layout says)."),
     preview: bool = PreviewOpt,
@@ -391,12 +406,13 @@ def layouts(content: Optional[Path] = ContentOpt) -> None:
 def trackers(
     game: str = GameArg,
     tracker: Optional[str] = typer.Option(None, "--tracker", help="Tracker id (default: every tracker of the game)."),
-    units: Optional[int] = typer.Option(None, "--units", "--teams",
+    units: Optional[int] = typer.Option(None, "--units", "--teams", min=1, max=limits.MAX_TEAMS,
                                         help="Units (rows) instead of the content's number."),
-    groups: Optional[int] = typer.Option(None, "--groups", "--soldiers",
+    groups: Optional[int] = typer.Option(None, "--groups", "--soldiers", min=1, max=limits.MAX_GROUPS,
                                          help="Groups of boxes per unit (e.g. soldiers per team)."),
-    boxes: Optional[int] = typer.Option(None, "--boxes", "--strength",
-                                        help="Boxes per group (e.g. strength per soldier)."),
+    boxes: Optional[int] = typer.Option(None, "--boxes", "--strength", min=1, max=limits.MAX_BOXES,
+                                        help="Boxes per group (e.g. strength per soldier)"
+                                             f"; units x groups x boxes at most {limits.MAX_TRACKER_BOXES}."),
     names: bool = typer.Option(False, "--names", help="Roll a designation for every unit."),
     seed: Optional[int] = SeedOpt,
     dice: Optional[str] = DiceOpt,
@@ -422,7 +438,9 @@ def trackers(
 @user_errors
 def tokens(
     game: str = GameArg,
-    copies: int = typer.Option(1, "--copies", help="Print every token N times as often as content says."),
+    copies: int = typer.Option(1, "--copies", min=1, max=limits.MAX_COPIES,
+                               help="Print every token N times as often as content says "
+                                    f"(at most {limits.MAX_TOKENS} tokens in all)."),
     paper: Paper = PaperOpt,
     preview: bool = PreviewOpt,
     ink_saver: bool = InkSaverOpt,
@@ -495,7 +513,7 @@ def campaign_mission(
     file: Path = CampaignFile,
     seed: Optional[int] = SeedOpt,
     dice: Optional[str] = DiceOpt,
-    strike_step: Optional[int] = typer.Option(None, "--strike-step", help="A team with an Engineer may strike one step (not the objective)."),
+    strike_step: Optional[int] = typer.Option(None, "--strike-step", min=1, max=limits.MAX_STEP, help="A team with an Engineer may strike one step (not the objective)."),
     paper: Paper = PaperOpt,
     output: Optional[Path] = OutOpt,
     content: Optional[Path] = ContentOpt,
@@ -605,9 +623,16 @@ def gauges(
 def main() -> None:
     import signal  # noqa: PLC0415
 
-    signal.signal(signal.SIGTERM, _on_sigterm)
+    try:
+        signal.signal(signal.SIGTERM, _on_sigterm)
+    except ValueError:  # not the main thread (embedded use): leave SIGTERM alone
+        pass
     try:
         app()
+    except KeyboardInterrupt as exc:  # outside a command (the command wrapper handles its own)
+        terminated = isinstance(exc, Terminated)
+        _err(f"{'terminated' if terminated else 'interrupted'}; nothing half-written was left behind")
+        raise SystemExit(143 if terminated else 130) from None
     except SystemExit as exc:
         # Click reports a bad option value or a missing argument with exit code 2; like
         # every other bad input, that is exit code 1 here.

@@ -7,9 +7,11 @@ order. Every roll is logged so that sheets can print an audit trail.
 from __future__ import annotations
 
 import random
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Sequence, TypeVar
 
+from sheets import limits
 from sheets.errors import SheetsError
 
 T = TypeVar("T")
@@ -17,6 +19,20 @@ T = TypeVar("T")
 
 class DiceError(SheetsError):
     """Scripted dice ran out or did not fit the die rolled."""
+
+
+#: the scripted dice parsed from the command line in this run, so the CLI can report
+#: any left unused at the end (`unused_dice`)
+_scripted: ContextVar[tuple["Dice", ...]] = ContextVar("scripted_dice", default=())
+
+
+def forget_scripted() -> None:
+    _scripted.set(())
+
+
+def unused_dice() -> int:
+    """How many dice given with --dice in this run were never rolled."""
+    return sum(d.unused for d in _scripted.get())
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,12 +70,18 @@ class Dice:
         parts = [p for p in text.replace(",", " ").split() if p]
         if not parts:
             raise DiceError("--dice needs at least one value, e.g. --dice 3,5,1")
+        if len(parts) > limits.MAX_DICE:
+            raise DiceError(f"--dice: {len(parts):,} dice given; at most {limits.MAX_DICE:,} may be replayed")
         values = []
-        for p in parts:
-            if not p.isdigit() or int(p) < 1:
-                raise DiceError(f"--dice: {p!r} is not a die result (whole numbers from 1 up, comma separated)")
+        for i, p in enumerate(parts, start=1):
+            # ASCII digits only: '²' and '٣' are digits to str.isdigit but not die results
+            if not (p.isascii() and p.isdigit()) or not 1 <= int(p) <= limits.MAX_DIE_VALUE:
+                raise DiceError(f"--dice: entry {i} ({p!r}) is not a die result (whole numbers 1 to "
+                                f"{limits.MAX_DIE_VALUE} in ASCII digits, comma separated)")
             values.append(int(p))
-        return cls.scripted(values)
+        dice = cls.scripted(values)
+        _scripted.set(_scripted.get() + (dice,))
+        return dice
 
     @property
     def describe(self) -> str:
@@ -127,3 +149,8 @@ class Dice:
     @property
     def used(self) -> int:
         return len(self.log)
+
+    @property
+    def unused(self) -> int:
+        """Scripted dice not rolled (yet); 0 for seeded dice."""
+        return len(self.script) - self._next if self.script is not None else 0

@@ -26,6 +26,7 @@ from sheets.yaml_source import YamlDocument, load_yaml
 M = TypeVar("M", bound=BaseModel)
 
 SHARED_DIR = "_print"  # print geometry shared by all games
+SHARED_FILES = ("layouts.yaml", "printing.yaml")  # the files in it (printing.yaml: sheets/assemble.py)
 
 
 class GameInfo(Strict):
@@ -43,6 +44,7 @@ class FileLoader:
         self.root = root
         self.folder = folder
         self.problems = problems
+        self.claimed: set[str] = set()  # files (relative to `folder`) some loader read or looked for
 
     def name(self, path: Path) -> str:
         try:
@@ -51,10 +53,24 @@ class FileLoader:
             return str(path)
 
     def exists(self, rel: str) -> bool:
+        self.claimed.add(rel)
         return (self.folder / rel).is_file()
+
+    def inside(self, path: Path) -> bool:
+        """Does `path` (after following links and '..') stay inside the content folder?"""
+        try:
+            return path.resolve().is_relative_to(self.root.resolve())
+        except (OSError, RuntimeError):  # a link loop
+            return False
 
     def document(self, rel: str) -> YamlDocument | None:
         path = self.folder / rel
+        self.claimed.add(rel)
+        if not self.inside(path):
+            # never read it: its text must not reach the messages
+            self.problems.append(Problem(self.name(path), None, "", "refused: this file is a link (or path) to a "
+                                         "place outside the content folder; content may only use files inside it"))
+            return None
         try:
             return load_yaml(path, self.name(path))
         except ContentError as exc:
@@ -75,7 +91,7 @@ class FileLoader:
         return sorted(str(p.relative_to(self.folder)) for p in self.folder.glob(pattern) if p.is_file())
 
     def problem(self, rel: str, loc: tuple, message: str) -> None:
-        doc = self.document(rel)
+        doc = self.document(rel) if self.inside(self.folder / rel) else None
         if doc is not None:
             self.problems.append(doc.problem(loc, message))
         else:
@@ -84,6 +100,10 @@ class FileLoader:
 
 class GamePlugin:
     """What a game adds beyond generic content. Subclasses override the hooks."""
+
+    #: files in the game folder the plugin knows but does not load (glob patterns, e.g.
+    #: example files that their own commands read); `validate` reports any other unread file
+    extra_files: tuple[str, ...] = ()
 
     def sheet_kinds(self, game: "Game") -> list[str]:
         """Extra sheet kinds the plugin makes (shown by `sheets list`)."""
@@ -131,6 +151,7 @@ class Game:
     trackers: dict[str, TrackerKind] = field(default_factory=dict)
     tokens: TokenSheet | None = None
     gauges: GaugeSheet | None = None
+    files_read: set[str] = field(default_factory=set)  # relative to `folder`
 
     @property
     def id(self) -> str:
@@ -232,6 +253,7 @@ class Library:
                 self.game(game_id)
             except ContentError as exc:
                 problems += exc.problems
+        problems += self.unread_files()
         return problems
 
     # -- loading -----------------------------------------------------------
@@ -288,4 +310,47 @@ class Library:
             if game.data is not None:
                 for set_id, card_set in plugin.card_sets(game).items():
                     game.card_sets.setdefault(set_id, card_set)
+        game.files_read = set(files.claimed)
         return game
+
+    def unread_files(self) -> list[Problem]:
+        """Files in the content folder that no loader reads: misnamed, misplaced or stray."""
+        problems: list[Problem] = []
+        root = self.root
+
+        def report(path: Path, message: str) -> None:
+            try:
+                shown = str(path.relative_to(root.parent))
+            except ValueError:
+                shown = str(path)
+            problems.append(Problem(shown, None, "", message))
+
+        games = set(self.game_ids())
+        for entry in sorted(root.iterdir()):
+            if entry.name.startswith("."):
+                continue
+            if entry.is_file():
+                report(entry, "no loader reads this file (content files live in a game folder or _print/)")
+            elif entry.name == SHARED_DIR:
+                for path in sorted(entry.rglob("*")):
+                    if path.is_file() and not path.name.startswith(".") and \
+                            path.relative_to(entry).as_posix() not in SHARED_FILES:
+                        report(path, f"no loader reads this file (_print/ holds {', '.join(SHARED_FILES)})")
+            elif entry.is_dir() and entry.name not in games:
+                near = sorted(p.name for p in entry.glob("game.*")) + sorted(p.name for p in entry.glob("Game.*"))
+                hint = f" (found {', '.join(near)}: rename it game.yaml)" if near else ""
+                report(entry, f"not a game: the folder has no game.yaml{hint}, so nothing in it is read")
+        for game_id in sorted(games):
+            game = self._games.get(game_id)
+            if game is None:
+                continue
+            patterns = game.plugin.extra_files if game.plugin else ()
+            for path in sorted(game.folder.rglob("*")):
+                rel = path.relative_to(game.folder).as_posix()
+                if not path.is_file() or any(part.startswith(".") for part in Path(rel).parts):
+                    continue
+                if rel in game.files_read or any(path.relative_to(game.folder).match(p) for p in patterns):
+                    continue
+                hint = " (YAML files end in .yaml)" if path.suffix.lower() == ".yml" else ""
+                report(path, f"no loader reads this file{hint}: misnamed or in the wrong folder?")
+        return problems

@@ -1,7 +1,11 @@
 """Writing results: atomic files in the output folder.
 
-A PDF is written to a temporary file beside its target and renamed into
-place, so a failure never leaves a half-written PDF behind.
+A file (a PDF, or a user's character or campaign file) is written to a
+temporary file beside its target, flushed to disk (fsync), and renamed into
+place; then the folder itself is flushed, so the rename survives a power cut.
+A failure, Ctrl-C or SIGTERM removes the temporary file; even SIGKILL at any
+moment leaves the target either complete in its old version or complete in its
+new one, never half-written.
 """
 from __future__ import annotations
 
@@ -42,12 +46,27 @@ def write_atomic(path: Path, data: bytes) -> Path:
         os.chmod(tmp_name, 0o644)
         os.replace(tmp_name, path)
         tmp_name = None
+        _fsync_dir(path.parent)
     except OSError as exc:
         raise OutputError(f"cannot write {path}: {exc.strerror or exc}") from None
     finally:
         if tmp_name and os.path.exists(tmp_name):
             os.unlink(tmp_name)
     return path
+
+
+def _fsync_dir(folder: Path) -> None:
+    """Make a rename in `folder` durable (not every platform or file system can)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
 
 
 def resolve_target(output: Path | None, default_dir: Path, default_name: str) -> Path:

@@ -9,6 +9,7 @@ from typing import Annotated, Literal, Union
 
 from pydantic import Field, field_validator, model_validator
 
+from sheets import limits
 from sheets.blocks import Block
 from sheets.validation import Strict
 
@@ -41,7 +42,7 @@ class CardSet(Strict):
     title: str
     size: str = "poker"
     back: CardBack | None = None
-    cards: list[Card]
+    cards: list[Card] = Field(min_length=1)
 
     @model_validator(mode="after")
     def _unique_ids(self):
@@ -54,13 +55,13 @@ class CardSet(Strict):
 
 
 class PaperSize(Strict):
-    width_mm: float
-    height_mm: float
+    width_mm: float = Field(gt=0, le=limits.MAX_PAPER_MM)
+    height_mm: float = Field(gt=0, le=limits.MAX_PAPER_MM)
 
 
 class CardSize(Strict):
-    width_mm: float = Field(gt=0)
-    height_mm: float = Field(gt=0)
+    width_mm: float = Field(gt=0, le=limits.MAX_CARD_MM)
+    height_mm: float = Field(gt=0, le=limits.MAX_CARD_MM)
     font_pt: float = Field(7.5, ge=4, le=14)
     margin_mm: float = Field(3, ge=0, le=20)  # safe area: text keeps this far inside the cut line
 
@@ -72,13 +73,13 @@ class Layout(Strict):
     description: str = ""
     paper: str
     card: str
-    columns: int = Field(ge=1)
-    rows: int = Field(ge=1)
-    gutter_mm: float = Field(0, ge=0)
-    bleed_mm: float = Field(0, ge=0)
+    columns: int = Field(ge=1, le=20)
+    rows: int = Field(ge=1, le=20)
+    gutter_mm: float = Field(0, ge=0, le=100)
+    bleed_mm: float = Field(0, ge=0, le=20)
     crop_marks: bool = True
-    mark_length_mm: float = Field(4, gt=0)
-    mark_offset_mm: float = Field(1, ge=0)
+    mark_length_mm: float = Field(4, gt=0, le=50)
+    mark_offset_mm: float = Field(1, ge=0, le=50)
 
 
 class PrintGeometry(Strict):
@@ -136,22 +137,14 @@ class PrintGeometry(Strict):
 
 # -- trackers --------------------------------------------------------------
 def summary_text(template: str, **values: int) -> str:
-    """A tracker's `summary`, rendered as a sandboxed Jinja template over plain numbers.
+    """A tracker's `summary`, rendered as a bounded sandboxed Jinja template over plain numbers.
 
     Content may compute with the numbers (`{{ units // 2 }}`) but can reach nothing
-    else: the sandbox blocks attribute tricks and an unknown name is an error.
+    else, and every resource is bounded (see `sheets.expressions`).
     """
-    import jinja2  # noqa: PLC0415
-    from jinja2.sandbox import SandboxedEnvironment  # noqa: PLC0415
+    from sheets.expressions import render  # noqa: PLC0415
 
-    env = SandboxedEnvironment(undefined=jinja2.StrictUndefined, autoescape=False)
-    try:
-        return env.from_string(template).render(**values)
-    except jinja2.TemplateSyntaxError as exc:
-        raise ValueError(f"summary: template syntax error: {exc.message}") from None
-    except Exception as exc:  # noqa: BLE001 - any failure of content's expression is a content error
-        known = ", ".join(values)
-        raise ValueError(f"summary: {type(exc).__name__}: {exc} (the names known here are {known})") from None
+    return render(template, "summary", **values)
 
 
 def _check_position(key: str, pos: int, boxes: int) -> int:
@@ -169,9 +162,9 @@ class BoxTracker(Strict):
     title: str
     kind: Literal["boxes"]
     unit_label: str
-    units: int = Field(ge=1, le=200)
-    groups: int = Field(1, ge=1, le=50)
-    boxes: int = Field(ge=1, le=50)
+    units: int = Field(ge=1, le=limits.MAX_TEAMS)
+    groups: int = Field(1, ge=1, le=limits.MAX_GROUPS)
+    boxes: int = Field(ge=1, le=limits.MAX_BOXES)
     box_labels: list[str] = []
     group_labels: list[str] = []  # one per group, printed before its boxes (e.g. "Major", "Minor")
     group_ends: list[str] = []    # one per group, printed after its boxes (e.g. "3: destroyed")
@@ -190,6 +183,10 @@ class BoxTracker(Strict):
 
     @model_validator(mode="after")
     def _positions(self):
+        total = self.units * self.groups * self.boxes
+        if total > limits.MAX_TRACKER_BOXES:
+            raise ValueError(f"{self.units} units x {self.groups} groups x {self.boxes} boxes is {total:,} boxes, "
+                             f"more than the {limits.MAX_TRACKER_BOXES:,} one tracker may draw")
         for key in ("circles", "premarked"):
             for pos in getattr(self, key):
                 _check_position(key, pos, self.boxes)
@@ -220,7 +217,7 @@ class GridTracker(Strict):
     title: str
     kind: Literal["grid"]
     columns: list[str]
-    rows: int = Field(ge=1, le=200)
+    rows: int = Field(ge=1, le=limits.MAX_TEAMS)
     prefill: dict[str, str] = {}  # column -> text written in every row; "{n}" is the row number
     summary: str | None = None    # Jinja text over rows and columns (the number of columns)
     footer: str | None = None
@@ -317,3 +314,13 @@ class TokenSheet(Strict):
     title: str
     diameter_mm: float = Field(20, ge=8, le=60)
     tokens: list[Token]
+
+    @model_validator(mode="after")
+    def _something_to_print(self):
+        if not any(t.count for t in self.tokens):
+            raise ValueError("every token has count 0 (or there are none), so there is nothing to print")
+        total = sum(t.count for t in self.tokens)
+        if total > limits.MAX_TOKENS:
+            raise ValueError(f"the counts add up to {total:,} tokens, more than the {limits.MAX_TOKENS:,} "
+                             f"one sheet may have")
+        return self

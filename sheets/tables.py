@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Generic, Literal, TypeVar
 
-from pydantic import field_validator
+from pydantic import Field, field_validator, model_validator
 
 from sheets.validation import Strict
 
@@ -27,8 +27,14 @@ LEGAL: dict[str, list[int]] = {
 class ResultRange(Strict):
     """The full range of a modified roll (e.g. 2d6 with +/-modifiers)."""
 
-    min: int
-    max: int
+    min: int = Field(ge=-1000, le=1000)
+    max: int = Field(ge=-1000, le=1000)
+
+    @model_validator(mode="after")
+    def _ordered(self):
+        if self.min > self.max:
+            raise ValueError(f"min {self.min} is above max {self.max}")
+        return self
 
 
 def legal_results(dice: str, results: ResultRange | None = None) -> list[int]:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from sheets.colors import MIN_TEXT_PT
 from sheets.errors import SheetsError
+from sheets.limits import MAX_COPIES, MAX_TOKENS
 from sheets.printables import PaperSize, Token, TokenSheet
 from sheets.rendering import game_titled
 
@@ -25,7 +26,6 @@ MARGIN_MM = 10.0    # printers cannot print to the edge
 HEADER_MM = 9.0     # the sheet's title line
 FOOTER_MM = 6.0
 GAP_MM = 2.5        # room for scissors between two circles
-MAX_COPIES = 50
 
 
 @dataclass(frozen=True)
@@ -70,6 +70,10 @@ def layout_tokens(sheet: TokenSheet, paper: PaperSize, copies: int = 1) -> list[
     grid = TokenGrid(paper, sheet.diameter_mm)
     if grid.per_page == 0:
         raise SheetsError(f"{sheet.diameter_mm:g} mm tokens do not fit on this paper")
+    total = sum(t.count for t in sheet.tokens) * copies
+    if total > MAX_TOKENS:
+        raise SheetsError(f"{sheet.title}: {total // copies} tokens x {copies} copies is {total:,} tokens, more than "
+                          f"the {MAX_TOKENS:,} one sheet may have (lower --copies)")
     tokens = [t for t in sheet.tokens for _ in range(t.count * copies)]
     if not tokens:
         raise SheetsError(f"{sheet.title}: every token has count 0, so there is nothing to print")

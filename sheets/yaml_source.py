@@ -12,6 +12,7 @@ from typing import Any
 
 import yaml
 
+from sheets import limits
 from sheets.errors import ContentError, Problem, format_loc
 
 
@@ -68,17 +69,86 @@ def _walk(loader, node: yaml.Node, loc: tuple, lines: dict, problems: list, name
             _walk(loader, item, loc + (i,), lines, problems, name)
 
 
+class _Shape(Exception):
+    """The document's shape breaks a limit (too deep, aliases expand too far)."""
+
+    def __init__(self, line: int | None, message: str):
+        super().__init__(message)
+        self.line = line
+        self.message = message
+
+
+def _check_depth(text: str) -> None:
+    """Refuse nesting deeper than MAX_YAML_DEPTH, from the event stream (no recursion)."""
+    depth = 0
+    for event in yaml.parse(text, Loader=Loader):
+        if isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
+            depth += 1
+            if depth > limits.MAX_YAML_DEPTH:
+                raise _Shape(event.start_mark.line + 1,
+                             f"nested more than {limits.MAX_YAML_DEPTH} levels deep (lists or mappings inside "
+                             f"each other); content never needs that many")
+        elif isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
+            depth -= 1
+
+
+def _check_size(root: yaml.Node) -> None:
+    """Refuse documents whose aliases expand to more than MAX_YAML_NODES values
+    (a "billion laughs" document), and aliases that contain themselves."""
+    sizes: dict[int, int] = {}
+    busy = object()
+
+    def size(node: yaml.Node) -> int:
+        key = id(node)
+        known = sizes.get(key)
+        if known is busy:
+            raise _Shape(node.start_mark.line + 1, "an alias refers to the list or mapping that contains it")
+        if known is not None:
+            return known
+        sizes[key] = busy  # type: ignore[assignment]
+        if isinstance(node, yaml.SequenceNode):
+            n = 1 + sum(size(item) for item in node.value)
+        elif isinstance(node, yaml.MappingNode):
+            n = 1 + sum(size(k) + size(v) for k, v in node.value)
+        else:
+            n = 1
+        sizes[key] = n
+        return n
+
+    if size(root) <= limits.MAX_YAML_NODES:
+        return
+    node = root  # name the innermost value that is too big
+    while True:
+        children = (node.value if isinstance(node, yaml.SequenceNode)
+                    else [v for _, v in node.value] if isinstance(node, yaml.MappingNode) else [])
+        big = [c for c in children if sizes[id(c)] > limits.MAX_YAML_NODES]
+        if not big:
+            break
+        node = big[0]
+    raise _Shape(node.start_mark.line + 1,
+                 f"aliases (*name) here expand to {sizes[id(node)]:,} values, more than the "
+                 f"{limits.MAX_YAML_NODES:,} a file may hold")
+
+
 def parse_yaml(text: str, name: str) -> YamlDocument:
-    """Parse one YAML document; malformed YAML is a located ContentError."""
+    """Parse one YAML document; malformed YAML is a located ContentError.
+
+    Before anything is built, the document's shape is bounded: nesting depth and
+    the number of values after aliases are expanded (see `sheets.limits`).
+    """
     loader = Loader(text)
     try:
+        _check_depth(text)
         node = loader.get_single_node()
         if node is None:
             return YamlDocument(name, None, {(): 1})
+        _check_size(node)
         data = loader.construct_document(node)
         lines: dict[tuple, int] = {}
         problems: list[Problem] = []
         _walk(loader, node, (), lines, problems, name)
+    except _Shape as exc:
+        raise ContentError.single(name, exc.line, "", exc.message) from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else None
@@ -88,6 +158,9 @@ def parse_yaml(text: str, name: str) -> YamlDocument:
         raise ContentError.single(name, line, "", f"malformed YAML: {reason}") from None
     except yaml.YAMLError as exc:
         raise ContentError.single(name, None, "", f"malformed YAML: {exc}") from None
+    except (ValueError, TypeError, OverflowError, RecursionError) as exc:
+        # a scalar PyYAML cannot turn into a value (a 5,000-digit number, a date that is no date)
+        raise ContentError.single(name, None, "", f"a value cannot be read: {str(exc)[:200]}") from None
     finally:
         loader.dispose()
     if problems:
@@ -99,11 +172,16 @@ def load_yaml(path: Path, name: str | None = None) -> YamlDocument:
     """Read and parse a YAML file; unreadable files are user errors too."""
     name = name or str(path)
     try:
+        if path.is_file() and path.stat().st_size > limits.MAX_FILE_BYTES:
+            raise ContentError.single(name, None, "", f"file is {path.stat().st_size:,} bytes, more than the "
+                                                      f"{limits.MAX_FILE_BYTES:,} a YAML file may have")
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise ContentError.single(name, None, "", "file not found") from None
     except UnicodeDecodeError as exc:
         raise ContentError.single(name, None, "", f"not UTF-8 text ({exc.reason})") from None
+    except IsADirectoryError:
+        raise ContentError.single(name, None, "", "is a folder, not a file") from None
     except OSError as exc:
         raise ContentError.single(name, None, "", f"cannot read file ({exc.strerror})") from None
     return parse_yaml(text, name)

@@ -140,7 +140,8 @@ def test_grid_tracker_rows_and_prefill(cli, fixture_content, tmp_path):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["trackers", "regiment", "--strength", "0"], "tracker 'npc-strength' with --boxes 0: boxes: Input should be greater than or equal to 1"),
+    (["trackers", "regiment", "--tracker", "npc-strength", "--teams", "200", "--soldiers", "50"],
+     "tracker 'npc-strength' with --units 200, --groups 50: 200 units x 50 groups x 3 boxes is 30,000 boxes"),
     (["trackers", "regiment", "--tracker", "tanks"], "unknown tracker 'tanks' for The Regiment; choose one of: npc-strength, vehicle-damage, countdown-clocks"),
     (["trackers", "regiment", "--seed", "4"], "--seed/--dice roll designations: add --names"),
     (["trackers", "chess"], "unknown game 'chess'"),

@@ -11,6 +11,8 @@ from sheets.library import FileLoader, GamePlugin
 
 
 class RegimentPlugin(GamePlugin):
+    extra_files = ("characters/*.yaml",)  # examples, read by their own commands and tests
+
     def sheet_kinds(self, game):
         return [f"playbooks ({', '.join(game.data.playbooks)})", "squad roster (sheets squad FILE; blank in the kit)"]
 

@@ -1,10 +1,11 @@
 """Content models for The Way of the Warrior (see content/wotw/*.yaml headers)."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
-from typing import Any, Literal, Union
+from typing import Annotated, Any, Literal, Union
 
-from pydantic import Field
+from pydantic import AfterValidator, Field
 
 from sheets.blocks import Section
 from sheets.tables import RandomTable, TableRow
@@ -97,14 +98,29 @@ class Force(Strict):
     grenade: bool = False
 
 
+_COUNT_TERM = re.compile(r"^(\d{0,2})d3$|^(\d{1,3})$")
+
+
+def _count_expr(expr: str) -> str:
+    """A count the mission roller can roll: N, 1d3, or sums of them (checked here, not when rolled)."""
+    terms = expr.replace(" ", "").split("+")
+    if len(terms) > 10 or not all(_COUNT_TERM.match(t) for t in terms):
+        raise ValueError(f"cannot roll count {expr!r} (use N, 1d3 or sums of them, each number up to 2 digits "
+                         f"before d3 and 3 digits alone, at most 10 terms)")
+    return expr
+
+
+CountExpr = Annotated[str, AfterValidator(_count_expr)]
+
+
 class Then(Strict):
     table: str
-    count: str
+    count: CountExpr
 
 
 class Stage(Strict):
     terrain: str
-    count: str
+    count: CountExpr
 
 
 class WotwRow(TableRow):

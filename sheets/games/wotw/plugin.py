@@ -85,6 +85,8 @@ def _check(files: FileLoader, data: WotwData) -> None:
 
 
 class WotwPlugin(GamePlugin):
+    extra_files = ("examples/*.yaml",)  # examples, read by their own commands and tests
+
     def sheet_kinds(self, game):
         theatres = ", ".join(t.id for t in game.data.theatres.theatres)
         return [f"mission log sheets (sheets mission; theatres {theatres})"]

@@ -1,0 +1,53 @@
+"""Every limit the tool enforces, in one place.
+
+Counts on the command line, numbers in content, YAML shapes and content
+expressions all have a documented maximum: beyond it the tool stops with a
+clear message before doing any work, instead of running for minutes or
+eating gigabytes. The maxima are chosen so that the largest job of every
+command finishes in under a minute on a 2-core machine in well under 1 GB
+(measured numbers: see the closing note of issue 11 and `benchmarks/`).
+
+This module imports nothing heavy: the CLI reads it to write `--help`.
+"""
+from __future__ import annotations
+
+# -- command-line counts -----------------------------------------------------
+MAX_SOLDIERS = 100      # sheets playbook --random --count N (one playbook each; stamped: 60 take ~9 s)
+MAX_MISSIONS = 36       # sheets mission --count N (a campaign of missions)
+MAX_CAMPAIGNS = 50      # campaign files handled in one command
+MAX_TEAMS = 200         # sheets trackers --teams/--units N (rows of a tracker)
+MAX_GROUPS = 50         # sheets trackers --soldiers/--groups N (groups of boxes per unit)
+MAX_BOXES = 50          # sheets trackers --strength/--boxes N (boxes per group)
+MAX_TRACKER_BOXES = 10_000  # units x groups x boxes of one tracker (every box is drawn)
+MAX_COPIES = 50         # --copies N (tokens; kit copies)
+MAX_TOKENS = 2_000      # tokens on one token sheet (counts in content x --copies)
+MAX_PLAYERS = 12        # --players N
+MAX_SEED = 2**32 - 1    # --seed S (0 .. MAX_SEED)
+MAX_STEP = 99           # --strike-step and other step numbers
+
+# -- scripted dice -------------------------------------------------------------
+MAX_DICE = 10_000       # entries in --dice
+MAX_DIE_VALUE = 100     # a die result (the largest die the games roll is a d66)
+
+# -- YAML ----------------------------------------------------------------------
+MAX_FILE_BYTES = 4_000_000   # one YAML file
+MAX_YAML_DEPTH = 50          # nested lists/mappings
+MAX_YAML_NODES = 200_000     # values after aliases are expanded (billion laughs)
+
+# -- numbers in content ---------------------------------------------------------
+MAX_NUMBER = 10**12          # any number in content or input files (sizes and counts have tighter bounds)
+MAX_PAPER_MM = 2000.0        # paper width / height
+MAX_CARD_MM = 500.0          # card width / height
+
+# -- expressions in content (tracker summaries) -----------------------------------
+MAX_EXPR_SOURCE = 2000       # characters of one expression
+MAX_EXPR_OUTPUT = 2000       # characters it may produce
+MAX_EXPR_RANGE = 1000        # items all range() calls of one expression may produce together
+MAX_EXPR_BITS = 256          # bits of any integer it computes (about 77 digits)
+MAX_EXPR_REPEAT = 1000       # length of a string or list made by repetition ("x" * n)
+MAX_EXPR_LOOP_DEPTH = 2      # nested {% for %} loops
+
+
+def help_range(low: int, high: int) -> str:
+    """' (1-40)' for option help texts."""
+    return f" ({low}-{high:,})".replace(",", " ")
