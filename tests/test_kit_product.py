@@ -65,8 +65,11 @@ def test_kit_pdf_has_contents_and_an_outline_that_agree(platoon_kit):
     assert squash(reader.pages[first[ref] - 1].extract_text())[:40] == \
         squash(pypdf.PdfReader(str(out / "platoon-reference.pdf")).pages[0].extract_text())[:40]
     assert "one-sided" in contents and "cut along the crop marks" in contents
-    # the one-page landscape reference needs no back (test_print_instructions_follow_the_pages)
-    assert "two-sided" not in contents
+    # the reference is two landscape pages: printed back to back, flipped on the short edge;
+    # the one-page trackers need no back (test_print_instructions_follow_the_pages)
+    assert contents.count("two-sided, flip on the short edge") == 1, contents
+    tracker_row = next(line for line in contents.splitlines() if line.startswith("Trackers"))
+    assert "one-sided" in tracker_row and "two-sided" not in tracker_row, tracker_row
 
 
 def test_kit_pdf_metadata(platoon_kit):
