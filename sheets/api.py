@@ -204,7 +204,7 @@ def make_kit(out_dir: Path | None = None, *, seed: int | None = None, paper: str
     if preview:
         from sheets import preview as previewer  # noqa: PLC0415
 
-        labels = ["Contents"] + [f"{p.game_title}: {assemble.part_label(p)}" for p in parts for _ in range(p.pages)]
+        labels = assemble.page_labels(parts)
         previews = previewer.write_previews(kit_pdf, labels=labels, contact_sheet=True)
     return Kit(built, seed, kit_pdf, manifest_path, packet_paths, previews)
 

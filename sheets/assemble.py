@@ -195,6 +195,12 @@ def assemble(parts: list[Part], target: Path, *, title: str, subtitle: str, pape
     return output.write_atomic(target, buf.getvalue())
 
 
+def page_labels(parts: list[Part]) -> list[str]:
+    """A title for every page of kit.pdf, in order: the contents page(s), then each part's pages."""
+    contents_pages = parts[0].first_page - 1 if parts else 1  # a long kit's contents run over a page
+    return ["Contents"] * contents_pages + [f"{p.game_title}: {part_label(p)}" for p in parts for _ in range(p.pages)]
+
+
 def part_label(part: Part) -> str:
     """A part's title without its game's name in front (the outline's parent names it)."""
     title = part.title

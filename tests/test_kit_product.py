@@ -395,3 +395,16 @@ def test_print_instructions_follow_the_pages(tmp_path):
                             printing=printing).how.steps()[0] for name in ("one.pdf", "land.pdf", "port.pdf")}
     assert steps == {"one.pdf": "one-sided", "land.pdf": "two-sided, flip on the short edge",
                      "port.pdf": "two-sided, flip on the long edge"}
+
+
+def test_page_labels_follow_a_contents_that_runs_over_a_page(tmp_path):
+    """The contact sheet titles each page; a two-page contents must not shift them by one."""
+    from sheets.assemble import Part, PrintHow, _number, page_labels
+
+    how = PrintHow()
+    parts = [Part(tmp_path / f"{n}.pdf", f"Game: {n}", "g", "Game", "doc", how, pages, "a4")
+             for n, pages in (("Reference", 3), ("Tokens", 2))]
+    _number(parts, 2)
+    labels = page_labels(parts)
+    assert labels == ["Contents", "Contents"] + ["Game: Reference"] * 3 + ["Game: Tokens"] * 2
+    assert labels[parts[1].first_page - 1] == "Game: Tokens"
