@@ -242,7 +242,7 @@ def test_harmless_expressions_still_work():
 @pytest.mark.parametrize("args, option", [
     (("playbook", "--random", "--count", "101"), "'--count' / '-n'"),
     (("playbook", "--random", "--count", "0"), "'--count' / '-n'"),
-    (("mission", "--count", "37"), "'--count' / '-n'"),
+    (("mission", "--count", "101"), "'--count' / '-n'"),
     (("mission", "--engineers", "--strike-step", "100000"), "'--strike-step'"),
     (("trackers", "regiment", "--tracker", "npc-strength", "--teams", "201"), "'--units' / '--teams'"),
     (("trackers", "regiment", "--tracker", "npc-strength", "--soldiers", "51"), "'--groups' / '--soldiers'"),
@@ -285,7 +285,7 @@ def test_the_number_of_tokens_is_bounded_before_any_work(cli):
 
 @pytest.mark.parametrize("command, maxima", [
     ("playbook", ["1<=x<=100", "0<=x<=4294967295"]),
-    ("mission", ["1<=x<=36", "1<=x<=99"]),
+    ("mission", ["1<=x<=100", "1<=x<=99"]),
     ("trackers", ["1<=x<=200", "1<=x<=50", "at most 10000"]),
     ("tokens", ["1<=x<=50", "at most 2000 tokens"]),
 ])
