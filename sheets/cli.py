@@ -243,8 +243,9 @@ def mission(
                                               help="With --engineers: the step to strike."),
     seed: Optional[int] = SeedOpt,
     dice: Optional[str] = DiceOpt,
-    count: int = typer.Option(1, "--count", "-n", min=1, max=limits.MAX_MISSIONS,
-                              help="Roll a campaign of N missions (one PDF, plus a campaign page)."),
+    count: int = typer.Option(1, "--count", "-n", min=1, max=limits.MAX_MISSIONS_JSON,
+                              help=f"Roll a campaign of N missions (one PDF, plus a campaign page): at most "
+                                   f"{limits.MAX_MISSIONS} to PDF, {limits.MAX_MISSIONS_JSON} with --json."),
     team: Optional[Path] = typer.Option(None, "--team", help="Team file (YAML) to fill the roster from."),
     as_json: bool = typer.Option(False, "--json", help="Print the briefing as JSON instead of writing a PDF."),
     paper: Paper = PaperOpt,
@@ -263,6 +264,11 @@ def mission(
     if as_json:
         typer.echo(api.mission_json(req, content))
         return
+    if count > limits.MAX_MISSIONS:
+        from sheets.errors import SheetsError  # noqa: PLC0415
+
+        raise SheetsError(f"--count {count}: at most {limits.MAX_MISSIONS} missions go into one PDF "
+                          f"(up to {limits.MAX_MISSIONS_JSON} with --json)")
     path, note = api.make_mission(req, output, content)
     typer.echo(note)
     wrote(path)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 # -- command-line counts -----------------------------------------------------
 MAX_SOLDIERS = 100      # sheets playbook --random --count N (one playbook each; stamped: 60 take ~9 s)
+MAX_MISSIONS_JSON = 10_000  # sheets mission --count N --json (pre-rolls only, no PDF: 1,000 in well under 1 s)
 MAX_MISSIONS = 100      # sheets mission --count N (a campaign; laid out on every core, streamed: issue 12 benches 100)
 MAX_CAMPAIGNS = 50      # campaign files handled in one command
 MAX_TEAMS = 200         # sheets trackers --teams/--units N (rows of a tracker)

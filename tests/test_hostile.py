@@ -242,7 +242,7 @@ def test_harmless_expressions_still_work():
 @pytest.mark.parametrize("args, option", [
     (("playbook", "--random", "--count", "101"), "'--count' / '-n'"),
     (("playbook", "--random", "--count", "0"), "'--count' / '-n'"),
-    (("mission", "--count", "101"), "'--count' / '-n'"),
+    (("mission", "--count", "10001"), "'--count' / '-n'"),
     (("mission", "--engineers", "--strike-step", "100000"), "'--strike-step'"),
     (("trackers", "regiment", "--tracker", "npc-strength", "--teams", "201"), "'--units' / '--teams'"),
     (("trackers", "regiment", "--tracker", "npc-strength", "--soldiers", "51"), "'--groups' / '--soldiers'"),
@@ -285,7 +285,7 @@ def test_the_number_of_tokens_is_bounded_before_any_work(cli):
 
 @pytest.mark.parametrize("command, maxima", [
     ("playbook", ["1<=x<=100", "0<=x<=4294967295"]),
-    ("mission", ["1<=x<=100", "1<=x<=99"]),
+    ("mission", ["1<=x<=10000", "at most 100 to PDF", "1<=x<=99"]),
     ("trackers", ["1<=x<=200", "1<=x<=50", "at most 10000"]),
     ("tokens", ["1<=x<=50", "at most 2000 tokens"]),
 ])
@@ -405,3 +405,12 @@ def test_the_pdf_of_a_valid_request_still_reads(cli):
     result = cli("trackers", "regiment", "--tracker", "npc-strength", "--names", "--seed", "3")
     assert result.exit_code == 0, result
     assert "TEAM" in pdf_text(next((Path.cwd() / "output").glob("*.pdf")))
+
+
+def test_more_missions_than_one_pdf_holds_is_refused_before_any_work(cli, tmp_path):
+    """--json pre-rolls go to 10,000; a PDF stops at 100 missions, with a message saying both."""
+    target = tmp_path / "m.pdf"
+    result = cli("mission", "--count", "101", "--seed", "1", "-o", str(target))
+    assert result.exit_code == 1, result
+    assert "at most 100 missions go into one PDF (up to 10000 with --json)" in result.stderr, result.stderr
+    assert not target.exists()
