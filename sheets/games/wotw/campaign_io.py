@@ -62,10 +62,6 @@ def dump(campaign: Campaign, name: str) -> str:
     return HEADER.format(name=name) + body
 
 
-def backup_path(path: Path) -> Path:
-    return path.with_name(path.name + ".bak")
-
-
 def save(path: Path, campaign: Campaign, data: WotwData, *, new: bool = False) -> Path:
     """Check, then write atomically; the old bytes go to FILE.bak first."""
     path = Path(path)
@@ -77,6 +73,4 @@ def save(path: Path, campaign: Campaign, data: WotwData, *, new: bool = False) -
     if new and path.exists():
         raise SheetsError(f"{path} exists: a campaign file is never overwritten by `campaign new`; "
                           f"choose another name or delete it")
-    if path.exists():
-        output.write_atomic(backup_path(path), path.read_bytes())
-    return output.write_atomic(path, text.encode("utf-8"))
+    return output.write_keeping_previous(path, text.encode("utf-8"))
