@@ -90,8 +90,8 @@ def user_errors(func):
     return wrapper
 
 
-def wrote(path: Path) -> None:
-    typer.echo(f"wrote {_show(path)}")
+def wrote(path: Path, verb: str = "wrote") -> None:
+    typer.echo(f"{verb} {_show(path)}")
 
 
 def write_previews(paths: list[Path], on: bool) -> None:
@@ -292,7 +292,7 @@ def kit(
     """Build the print-and-play kit: kit.pdf (contents, bookmarks, every part), the parts, manifest.json."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn  # noqa: PLC0415
 
-    from sheets import api  # noqa: PLC0415
+    from sheets import kit as kit_builder  # noqa: PLC0415
 
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   transient=True, disable=not sys.stderr.isatty()) as bar:
@@ -303,22 +303,22 @@ def kit(
                 bar.update(task, advance=1, description=f"built {label}")
             return tick
 
-        result = api.make_kit(output, seed=seed, paper=paper.value, game=game, content=content,
+        result = kit_builder.make_kit(output, seed=seed, paper=paper.value, game=game, content=content,
                               progress=start, use_cache=not no_cache, players=players, preview=preview,
                               ink_saver=ink_saver)
-    built = result.built
-    for b in built:
-        wrote(b.path)
-    for path in result.packets:
-        wrote(path)
-    wrote(result.manifest)
+    verb = "unchanged" if result.up_to_date else "wrote"
+    for path in [*result.parts, *result.packets, result.manifest]:
+        wrote(path, verb)
     if result.previews:
-        typer.echo(f"wrote {len(result.previews) - 1} page previews in {_show(result.previews[0].parent)}")
-        wrote(result.previews[-1])
-    wrote(result.kit_pdf)
-    unchanged = sum(b.cached for b in built)
-    reused = f" ({unchanged} unchanged, taken from the cache)" if unchanged else ""
-    typer.echo(f"kit: {len(built)} files{reused}, dice seed {result.seed} (repeat with --seed {result.seed})")
+        typer.echo(f"{verb} {len(result.previews) - 1} page previews in {_show(result.previews[0].parent)}")
+        wrote(result.previews[-1], verb)
+    wrote(result.kit_pdf, verb)
+    count = len(result.parts)
+    if result.up_to_date:
+        reused = " (up to date: nothing changed since the last build with this seed; --no-cache rebuilds)"
+    else:
+        reused = f" ({result.unchanged} unchanged, taken from the cache)" if result.unchanged else ""
+    typer.echo(f"kit: {count} files{reused}, dice seed {result.seed} (repeat with --seed {result.seed})")
     typer.echo(f"print it: open {_show(result.kit_pdf)}; page 1 says how to print each part")
 
 

@@ -25,16 +25,51 @@ def test_kit_builds_every_section(cli, tmp_path):
 
 def test_kit_is_deterministic_and_cached(cli, tmp_path):
     assert cli("kit", "--seed", "5", "--game", "regiment", "-o", tmp_path / "a").exit_code == 0
-    first = {p.name: p.read_bytes() for p in (tmp_path / "a").glob("*.pdf")}
-    # a second build reuses the cache and gives the same bytes
-    again = cli("kit", "--seed", "5", "--game", "regiment", "-o", tmp_path / "a")
-    assert again.exit_code == 0
+    kit = tmp_path / "a"
+    first = {p.name: p.read_bytes() for p in kit.glob("*.pdf")}
+    stamps = {p.name: p.stat().st_mtime_ns for p in kit.iterdir() if p.is_file()}
     parts = len(first) - 1  # kit.pdf is assembled from the parts, not a part itself
-    assert f"kit: {parts} files ({parts} unchanged, taken from the cache)" in again.stdout
-    assert {p.name: p.read_bytes() for p in (tmp_path / "a").glob("*.pdf")} == first
+    # the same request again, nothing changed: up to date, no file is written again
+    again = cli("kit", "--seed", "5", "--game", "regiment", "-o", kit)
+    assert again.exit_code == 0
+    assert f"kit: {parts} files (up to date: nothing changed since the last build" in again.stdout
+    assert "unchanged a/kit.pdf" in again.stdout
+    assert {p.name: p.stat().st_mtime_ns for p in kit.iterdir() if p.is_file()} == stamps
+    # an output file deleted or edited: built again, every part taken from the cache, same bytes
+    (kit / "kit.pdf").unlink()
+    (kit / "regiment-soldier.pdf").write_bytes(b"scribbled over")
+    rebuilt = cli("kit", "--seed", "5", "--game", "regiment", "-o", kit)
+    assert rebuilt.exit_code == 0
+    assert f"kit: {parts} files ({parts} unchanged, taken from the cache)" in rebuilt.stdout
+    assert {p.name: p.read_bytes() for p in kit.glob("*.pdf")} == first
+    # another seed is another kit
+    other = cli("kit", "--seed", "6", "--game", "regiment", "-o", kit)
+    assert other.exit_code == 0 and "up to date" not in other.stdout and "dice seed 6" in other.stdout
     # a fresh folder without cache renders again: still the same bytes
     assert cli("kit", "--seed", "5", "--game", "regiment", "--no-cache", "-o", tmp_path / "b").exit_code == 0
     assert {p.name: p.read_bytes() for p in (tmp_path / "b").glob("*.pdf")} == first
+
+
+def test_kit_is_built_again_when_content_or_options_change(cli, tmp_path):
+    import shutil
+
+    from sheets import paths
+
+    content = tmp_path / "content"
+    shutil.copytree(paths.content_dir(), content)
+    args = ["kit", "--seed", "3", "--game", "platoon", "--content", content, "-o", tmp_path / "k"]
+    assert cli(*args).exit_code == 0
+    assert "up to date" in cli(*args).stdout
+    assert "up to date" not in cli(*args, "--ink-saver").stdout  # other options: another kit
+    assert "up to date" in cli(*args, "--ink-saver").stdout
+    # any content file edited (even a comment): the sources changed, so the kit is built again
+    game_file = content / "platoon" / "game.yaml"
+    game_file.write_text(game_file.read_text() + "\n# a homebrew note\n")
+    assert "up to date" not in cli(*args, "--ink-saver").stdout
+    # a random kit (no --seed) is new dice every time: never up to date
+    unseeded = ["kit", "--game", "platoon", "--content", content, "-o", tmp_path / "r"]
+    assert cli(*unseeded).exit_code == 0
+    assert "up to date" not in cli(*unseeded).stdout
 
 
 def test_kit_unknown_game(cli, tmp_path):
