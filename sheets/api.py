@@ -81,7 +81,8 @@ def catalogue(content: Path | None = None) -> Catalogue:
 
 
 def game_with_plugin(lib: Library, plugin: str) -> Game:
-    for gid in lib.game_ids():
+    # the game named like its plugin first: usually the only one loaded
+    for gid in sorted(lib.game_ids(), key=lambda g: g != plugin):
         game = lib.game(gid)
         if game.info.plugin == plugin:
             return game

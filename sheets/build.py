@@ -20,7 +20,8 @@ from multiprocessing import get_context
 from pathlib import Path
 from typing import Callable, Protocol
 
-from sheets import output, rendering
+from sheets import output
+from sheets.paths import FIXED_EPOCH
 
 
 class Finisher(Protocol):
@@ -68,12 +69,16 @@ class Built:
 
 def render_html(sheet: Sheet) -> str:
     if sheet.html is None:
+        from sheets import rendering  # noqa: PLC0415 - Jinja only when a sheet is rendered
+
         sheet.html = rendering.render_html(sheet.template, sheet.context, sheet.game)
     return sheet.html
 
 
 @lru_cache(maxsize=1)
 def _engine_version() -> str:
+    from sheets import rendering  # noqa: PLC0415
+
     return rendering.weasyprint_version()
 
 
@@ -89,6 +94,8 @@ def _cache_key(html: str, forms: bool, finish: Finisher | None = None) -> str:
 
 def _pdf_worker(html: str, forms: bool, finish: Finisher | None = None) -> bytes:
     """Runs in a spawned worker: imports WeasyPrint there, not in the parent."""
+    from sheets import rendering  # noqa: PLC0415
+
     pdf = rendering.html_to_pdf(html, forms=forms)
     return finish(pdf) if finish is not None else pdf
 
@@ -108,7 +115,7 @@ def _worker_init() -> None:
     import signal  # noqa: PLC0415
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    os.environ.setdefault("SOURCE_DATE_EPOCH", rendering.FIXED_EPOCH)
+    os.environ.setdefault("SOURCE_DATE_EPOCH", FIXED_EPOCH)
 
 
 def _stop(pool: ProcessPoolExecutor) -> None:
@@ -145,7 +152,7 @@ def run_jobs(fn: Callable, jobs: list[tuple], workers: int | None = None,
             if on_done:
                 on_done(i)
         return results
-    os.environ.setdefault("SOURCE_DATE_EPOCH", rendering.FIXED_EPOCH)
+    os.environ.setdefault("SOURCE_DATE_EPOCH", FIXED_EPOCH)
     from concurrent.futures import as_completed  # noqa: PLC0415
 
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn"), initializer=_worker_init)

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import random
 from contextvars import ContextVar
-from dataclasses import dataclass
-from typing import Sequence, TypeVar
+from typing import NamedTuple, Sequence, TypeVar
 
 from sheets import limits
 from sheets.errors import SheetsError
@@ -35,8 +34,7 @@ def unused_dice() -> int:
     return sum(d.unused for d in _scripted.get())
 
 
-@dataclass(frozen=True, slots=True)
-class Roll:
+class Roll(NamedTuple):
     """One physical die: how many sides, what it showed, what it was for."""
 
     sides: int

@@ -17,7 +17,6 @@ from pydantic import Field, model_validator
 
 from sheets.errors import SheetsError
 from sheets.printables import PaperSize
-from sheets.rendering import game_titled
 from sheets.validation import Strict
 
 if TYPE_CHECKING:
@@ -283,7 +282,13 @@ def gauge_sheet(game: "Game", paper: PaperSize, filename: str | None = None) -> 
         "page_size": f"{w:g}mm {h:g}mm", "page_w": w, "page_h": h,
         "margin": MARGIN_MM, "head": HEAD_MM, "gap": GAP_MM, "label_h": LABEL_MM,
         "pages": pages,
-        "footer": f"{game_titled(game.info.title, sheet.title)} · print at 100 % (no 'fit to page') · warsheets",
+        "footer": f"{_game_titled(game.info.title, sheet.title)} · print at 100 % (no 'fit to page') · warsheets",
     }
     return Sheet(filename=filename or f"{game.id}-gauges.pdf", template="gauges.html.j2", context=context,
                  game=game.id, label=f"{game.info.title} true-scale gauges")
+
+
+def _game_titled(game_title: str, title: str) -> str:
+    from sheets.rendering import game_titled  # noqa: PLC0415 - Jinja only when a sheet is made
+
+    return game_titled(game_title, title)

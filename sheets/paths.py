@@ -8,6 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 
 PACKAGE_DIR = Path(__file__).resolve().parent
+#: PDF dates when SOURCE_DATE_EPOCH is not set, so that the same input gives the same bytes
+FIXED_EPOCH = "946684800"  # 2000-01-01T00:00:00Z
 
 
 def _find(name: str) -> Path:

@@ -22,7 +22,7 @@ from sheets import paths
 from sheets.errors import SheetsError
 
 # fontTools stamps the current time into subset fonts unless this is set.
-FIXED_EPOCH = "946684800"  # 2000-01-01T00:00:00Z
+from sheets.paths import FIXED_EPOCH  # noqa: E402,F401 - re-exported
 
 PAPER_SIZES_MM = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 

@@ -28,7 +28,7 @@ class MissionRequest:
 
 def roll_missions(req: MissionRequest, content: Path | None = None):
     """Phase one of `sheets mission`: the missions (and team), all dice rolled."""
-    from sheets.games.wotw.sheets import roll_missions as roll  # noqa: PLC0415
+    from sheets.games.wotw.mission import roll_missions as roll  # noqa: PLC0415 - no Jinja for --json
 
     if req.count < 1:
         raise SheetsError("--count must be 1 or more")
@@ -40,11 +40,11 @@ def roll_missions(req: MissionRequest, content: Path | None = None):
 
 
 def mission_json(req: MissionRequest, content: Path | None = None) -> str:
-    import json  # noqa: PLC0415
+    from sheets.output import json_text  # noqa: PLC0415
 
     _, missions = roll_missions(req, content)
     data = [m.as_json() for m in missions]
-    return json.dumps(data[0] if len(data) == 1 else data, indent=2, ensure_ascii=False)
+    return json_text(data[0] if len(data) == 1 else data)
 
 
 def make_mission(req: MissionRequest, out: Path | None = None, content: Path | None = None) -> tuple[Path, str]:

@@ -14,7 +14,7 @@ table exactly):
 from __future__ import annotations
 
 import re
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 
 from sheets.dice import Dice
 from sheets.errors import SheetsError
@@ -85,8 +85,12 @@ class Mission:
             "seed": self.seed, "dice": self.dice, "theatre": self.theatre, "nation": self.nation,
             "enemy": self.enemy, "weather": self.weather, "airborne": self.airborne,
             "beachhead": self.beachhead, "engineers": self.engineers, "struck_step": self.struck_step,
-            "rolls": [asdict(r) for r in self.rolls], "track": track,
-            "objective": asdict(self.objective) if self.objective else None,
+            "rolls": [{"table": r.table, "dice": list(r.dice), "result": r.result, "row": r.row, "hit": r.hit}
+                      for r in self.rolls],
+            "track": track,
+            "objective": None if self.objective is None else {
+                "roll": self.objective.roll, "name": self.objective.name, "enemy": self.objective.enemy,
+                "range": self.objective.range},
         }
 
 
@@ -226,3 +230,9 @@ class MissionRoller:
             m.track[strike_step - 1].struck = True
             m.struck_step = strike_step
         return m
+
+
+def roll_missions(game, dice: Dice, count: int, theatre: str, nation: str | None, **flags) -> list[Mission]:
+    """`count` missions of a campaign, numbered from 1, all rolled with the same dice."""
+    roller = MissionRoller(game.data)
+    return [roller.roll(dice, theatre, nation, number=i + 1, **flags) for i in range(count)]

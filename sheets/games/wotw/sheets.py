@@ -4,7 +4,7 @@ from __future__ import annotations
 from sheets.blocks import Block, Section, TableBlock
 from sheets.build import Sheet
 from sheets.dice import Dice
-from sheets.games.wotw.mission import Mission, MissionRoller
+from sheets.games.wotw.mission import Mission, roll_missions  # noqa: F401 - roll_missions re-exported
 from sheets.games.wotw.team import Team
 from sheets.library import Game, KitOptions
 from sheets.rendering import page_size
@@ -64,9 +64,6 @@ def _log_sheet(game: Game, contexts: list[dict], filename: str, paper: str, camp
                  label=f"{game.info.title} log sheet")
 
 
-def roll_missions(game: Game, dice: Dice, count: int, theatre: str, nation: str | None, **flags) -> list[Mission]:
-    roller = MissionRoller(game.data)
-    return [roller.roll(dice, theatre, nation, number=i + 1, **flags) for i in range(count)]
 
 
 def _ff_table(nation) -> Block:
