@@ -302,3 +302,20 @@ def test_the_bundled_example_team_is_valid(wotw):
     team = resolve_team(load_yaml(paths.content_dir() / "wotw" / "examples" / "german-team.yaml"),
                         wotw.data.nation("german"), wotw.data.rules)
     assert team.size == 4 and team.cp_spent == 5 and team.cp_saved == 0
+
+
+def test_mission_json_text_is_the_standard_indented_utf8_json(cli):
+    # orjson makes it; the text must stay what json.dumps(indent=2, ensure_ascii=False) gives
+    result = cli("mission", "--json", "--count", "3", "--seed", "4", "--theatre", "russia-1943")
+    assert result.exit_code == 0, result
+    data = json.loads(result.stdout)
+    assert len(data) == 3 and [m["seed"] for m in data] == [4, 4, 4]
+    assert result.stdout.rstrip("\n") == json.dumps(data, indent=2, ensure_ascii=False)
+    assert "\\u" not in result.stdout  # UTF-8 as it is, not escaped
+
+
+def test_json_text_matches_the_standard_library_on_awkward_values():
+    from sheets.output import json_text
+
+    data = {"ü": ["≤1", None, True, 0, -3, 1.5, [], {}], "nested": [{"a": [1, [2, []]]}], "empty": ""}
+    assert json_text(data) == json.dumps(data, indent=2, ensure_ascii=False)
