@@ -12,7 +12,7 @@ This module imports nothing heavy: the CLI reads it to write `--help`.
 from __future__ import annotations
 
 # -- command-line counts -----------------------------------------------------
-MAX_SOLDIERS = 100      # sheets playbook --random --count N (one playbook each; stamped: 60 take ~9 s)
+MAX_SOLDIERS = 1_000    # sheets playbook --random --count N (stamped and streamed: 1,000 take ~6 s in ~200 MB)
 MAX_MISSIONS_JSON = 10_000  # sheets mission --count N --json (pre-rolls only, no PDF: 1,000 in well under 1 s)
 MAX_MISSIONS = 100      # sheets mission --count N (a campaign; laid out on every core, streamed: issue 12 benches 100)
 MAX_CAMPAIGNS = 50      # campaign files handled in one command

@@ -240,7 +240,7 @@ def test_harmless_expressions_still_work():
 
 # -- 4. counts -------------------------------------------------------------------------
 @pytest.mark.parametrize("args, option", [
-    (("playbook", "--random", "--count", "101"), "'--count' / '-n'"),
+    (("playbook", "--random", "--count", "1001"), "'--count' / '-n'"),
     (("playbook", "--random", "--count", "0"), "'--count' / '-n'"),
     (("mission", "--count", "10001"), "'--count' / '-n'"),
     (("mission", "--engineers", "--strike-step", "100000"), "'--strike-step'"),
