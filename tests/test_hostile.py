@@ -260,7 +260,7 @@ def test_numbers_on_the_command_line_are_range_checked_with_the_option_named(cli
 
 
 def test_a_count_beyond_its_maximum_exits_1_from_the_real_command(tmp_path):
-    proc = subprocess.run([PY, "-m", "sheets", "playbook", "--random", "--count", "1000"], cwd=tmp_path,
+    proc = subprocess.run([PY, "-m", "sheets", "playbook", "--random", "--count", "1001"], cwd=tmp_path,
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 1 and "Invalid value for '--count' / '-n'" in proc.stderr, proc.stderr
     assert not (tmp_path / "output").exists()
