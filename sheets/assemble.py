@@ -104,20 +104,28 @@ class Part:
 
 def describe(path: Path, *, title: str, game: str | None, game_title: str, template: str | None,
              printing: Printing, kind: str | None = None) -> Part:
-    from pypdf import PdfReader  # noqa: PLC0415
-
-    reader = PdfReader(str(path))
-    box = reader.pages[0].mediabox
+    pages, (width, height) = _pages_and_size(path)
     kind = kind or printing.kind_of(template)
     how = printing.kinds[kind]
-    landscape = float(box.width) > float(box.height)
-    if how.sides == "two" and len(reader.pages) == 1:
+    landscape = width > height
+    if how.sides == "two" and pages == 1:
         how = how.model_copy(update={"sides": "one", "flip": None})  # nothing to print on the back
     elif how.sides == "two" and landscape:
         # landscape pages read upright on the back only when the sheet turns about its short edge
         how = how.model_copy(update={"flip": "short"})
-    return Part(Path(path), title, game, game_title, kind, how, len(reader.pages),
-                paper_name(float(box.width), float(box.height)))
+    return Part(Path(path), title, game, game_title, kind, how, pages, paper_name(width, height))
+
+
+def _pages_and_size(path: Path) -> tuple[int, tuple[float, float]]:
+    """How many pages a PDF has, and its first page's size in pt (PDFium reads it in
+    milliseconds; pypdf would parse every object stream of the file to count pages)."""
+    import pypdfium2 as pdfium  # noqa: PLC0415
+
+    doc = pdfium.PdfDocument(str(path))
+    try:
+        return len(doc), tuple(doc[0].get_size())
+    finally:
+        doc.close()
 
 
 def sha256(path: Path) -> str:
@@ -138,8 +146,11 @@ def content_fingerprint(root: Path) -> str:
 
 
 # -- kit.pdf -----------------------------------------------------------------
-def _contents_pdf(parts: list[Part], *, title: str, subtitle: str, paper_size: str) -> bytes:
+def _contents_pdf(parts: list[Part], *, title: str, subtitle: str, paper_size: str,
+                  cache_dir: Path | None = None) -> bytes:
+    """The contents page(s); cached like every sheet, by a hash of its HTML."""
     from sheets import rendering  # noqa: PLC0415
+    from sheets.build import _cache_key  # noqa: PLC0415
 
     groups: list[tuple[str, list[Part]]] = []
     for part in parts:
@@ -150,7 +161,13 @@ def _contents_pdf(parts: list[Part], *, title: str, subtitle: str, paper_size: s
         "title": title, "subtitle": subtitle, "page_size": paper_size, "groups": groups,
         "total": sum(p.pages for p in parts) + 1, "label": part_label,
     })
-    return rendering.html_to_pdf(html, tags=True)
+    hit = Path(cache_dir) / f"contents-{_cache_key(html, False)}.pdf" if cache_dir is not None else None
+    if hit is not None and hit.is_file():
+        return hit.read_bytes()
+    pdf = rendering.html_to_pdf(html, tags=True)
+    if hit is not None:
+        output.write_atomic(hit, pdf)
+    return pdf
 
 
 def _number(parts: list[Part], contents_pages: int) -> None:
@@ -160,7 +177,8 @@ def _number(parts: list[Part], contents_pages: int) -> None:
         page += part.pages
 
 
-def assemble(parts: list[Part], target: Path, *, title: str, subtitle: str, paper_size: str) -> Path:
+def assemble(parts: list[Part], target: Path, *, title: str, subtitle: str, paper_size: str,
+             cache_dir: Path | None = None) -> Path:
     """Write the one-file kit: contents page(s), then every part, with an outline.
 
     The outline has one entry per game with one child per part, each pointing at the
@@ -170,11 +188,11 @@ def assemble(parts: list[Part], target: Path, *, title: str, subtitle: str, pape
     from pypdf.generic import NameObject, TextStringObject  # noqa: PLC0415
 
     _number(parts, 1)
-    contents = _contents_pdf(parts, title=title, subtitle=subtitle, paper_size=paper_size)
+    contents = _contents_pdf(parts, title=title, subtitle=subtitle, paper_size=paper_size, cache_dir=cache_dir)
     n = len(PdfReader(io.BytesIO(contents)).pages)
     if n != 1:  # a long kit: the contents run over, so every page number moves on
         _number(parts, n)
-        contents = _contents_pdf(parts, title=title, subtitle=subtitle, paper_size=paper_size)
+        contents = _contents_pdf(parts, title=title, subtitle=subtitle, paper_size=paper_size, cache_dir=cache_dir)
     writer = PdfWriter()
     writer.append(PdfReader(io.BytesIO(contents)), import_outline=False)
     for part in parts:

@@ -97,7 +97,7 @@ def make_kit(out_dir: Path | None = None, *, seed: int | None = None, paper: str
     scope = titles[game] if game else "All games"
     kit_pdf = assemble.assemble(parts, out_dir / assemble.KIT_PDF, title="warsheets print-and-play kit",
                                 subtitle=f"{scope} · {paper} · dice seed {seed}",
-                                paper_size=rendering.page_size(paper))
+                                paper_size=rendering.page_size(paper), cache_dir=cache)
     packet_paths: list[Path] = []
     packet_parts: list = []
     offset = len(sheets)
