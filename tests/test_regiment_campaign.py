@@ -388,7 +388,9 @@ def test_squad_prints_roster_and_playbooks(cli, tmp_path):
     assert "2 Joe Kowalski +1 -1" in roster and "3 Ada Mercer +2" in roster
     assert any("Joe Kowalski → Doc Keller +2" in line for line in roster)
     text = pdf_text(tmp_path / "s.pdf")
-    assert "SQUAD DESIGNATION 3rd Squad" in text.split("page 1 of 7")[1]  # members take the squad's name
+    # members take the squad's name (stamped onto their playbooks); Walter's own squad block wins
+    designations = [beside(text_runs(tmp_path / "s.pdf", page), "SQUAD DESIGNATION") for page in (1, 3, 5)]
+    assert designations == ["2nd Squad", "3rd Squad", "3rd Squad"]
     assert "chars/joe.yaml" in text
     after = {p: hashlib.sha256(p.read_bytes()).hexdigest() for p in tmp_path.rglob("*.yaml")}
     assert before == after  # printing never changes the user's files

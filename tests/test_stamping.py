@@ -96,6 +96,19 @@ def test_random_squad_stamped_like_laid_out_and_byte_identical(regiment, tmp_pat
     assert "page 12 of 12" in text and "soldier 6 of 6" in text
 
 
+def test_squad_roster_laid_out_and_its_members_stamped(regiment, tmp_path, cache):
+    from sheets.games.regiment.sheets import roll_squad, squad_sheet
+    from sheets.games.regiment.squads import SquadRoster
+
+    members = roll_squad(regiment, Dice.seeded(3), 3)
+    sheet = squad_sheet(regiment, SquadRoster("Big Squad", 2, None, members), "sq.pdf")
+    pdf, stats = stamp(sheet, tmp_path / "sq.pdf", cache, workers=1)
+    assert stats == {**stats, "stamped": 3, "laid_out": 1, "no_blank": 1}  # the roster is its own page
+    reference = squad_sheet(regiment, SquadRoster("Big Squad", 2, None, members), "sq.pdf")
+    reference.parts = None
+    assert_same_text(pdf, laid_out(reference))
+
+
 def test_rolled_campaign_log_sheet_like_laid_out(library, tmp_path, cache):
     from sheets.games.wotw.sheets import log_sheet, roll_missions
 

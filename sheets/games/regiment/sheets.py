@@ -156,6 +156,20 @@ def squad_sheet(game: Game, roster: "SquadRoster | None", filename: str, paper: 
     sheet = playbook_sheet(game, entries, filename, paper, fillable, label)
     sheet.template = "squad.html.j2"
     sheet.context["roster"] = roster_context(game, roster)
+    if entries and not fillable:
+        # the roster laid out (it is this squad's own page); every playbook stamped onto its
+        # kind's cached blank, as `playbook --random` does
+        page = playbook_sheet(game, [], filename, paper, False, label)
+        page.template, page.context["roster"] = "squad.html.j2", sheet.context["roster"]
+        blanks: dict[str, Sheet] = {}
+        sheet.parts = [(None, page)]
+        for ch, entry in zip(roster.members, entries):
+            blank = blanks.get(ch.playbook.id)
+            if blank is None:
+                blank = blanks[ch.playbook.id] = _stamp_blank(game, ch.playbook, paper)
+            one = playbook_sheet(game, [dict(entry, prefix="c0.", break_before=False)], filename, paper, False,
+                                 label)
+            sheet.parts.append((blank, one))
     return sheet
 
 
