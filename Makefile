@@ -27,9 +27,12 @@ kit: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest -q
 
+# Two tables: WeasyPrint subsetting fonts with HarfBuzz (when libharfbuzz-subset0 is there),
+# then with fontTools, as on a plain `pip install` without it.
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[bench]'
 	$(BIN)/python benchmarks/run.py
+	$(BIN)/python benchmarks/run.py --no-harfbuzz
 
 clean:
 	rm -rf output $(VENV)
