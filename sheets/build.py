@@ -137,12 +137,57 @@ def _stop(pool: ProcessPoolExecutor) -> None:
     pool.shutdown(wait=False, cancel_futures=True)
 
 
+class Workers:
+    """Worker processes shared by several `run_jobs` calls of one command (started on
+    first use), so that a job in phases (lay out the blanks, then stamp) starts them once.
+
+        with Workers(n) as shared:
+            run_jobs(f, jobs, n, shared=shared); run_jobs(g, more, n, shared=shared)
+    """
+
+    def __init__(self, workers: int | None = None):
+        self.workers = workers if workers is not None else cores()
+        self.pool: ProcessPoolExecutor | None = None
+
+    def get(self) -> ProcessPoolExecutor:
+        if self.pool is None:
+            self.pool = _new_pool(self.workers)
+        return self.pool
+
+    def close(self) -> None:
+        """Let the workers finish and go (their part of the command is done)."""
+        if self.pool is not None:
+            self.pool.shutdown(wait=True)
+            self.pool = None
+
+    def stop(self) -> None:
+        """Stop every worker now (interrupted or failed)."""
+        if self.pool is not None:
+            _stop(self.pool)
+            self.pool = None
+
+    def __enter__(self) -> "Workers":
+        return self
+
+    def __exit__(self, kind, exc, tb) -> None:
+        if kind is None:
+            self.close()
+        else:
+            self.stop()
+
+
+def _new_pool(workers: int) -> ProcessPoolExecutor:
+    os.environ.setdefault("SOURCE_DATE_EPOCH", FIXED_EPOCH)
+    return ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn"), initializer=_worker_init)
+
+
 def run_jobs(fn: Callable, jobs: list[tuple], workers: int | None = None,
-             on_done: Callable[[int], None] | None = None, weight: Callable[[tuple], int] | None = None) -> list:
+             on_done: Callable[[int], None] | None = None, weight: Callable[[tuple], int] | None = None,
+             shared: Workers | None = None) -> list:
     """`fn(*job)` for each job, in order: in this process for one job, else on every core.
 
-    Workers are spawned (they import WeasyPrint themselves); on Ctrl-C, SIGTERM or an
-    error every worker is stopped before the exception goes on.
+    Workers are spawned (they import WeasyPrint themselves), or taken from `shared`; on
+    Ctrl-C, SIGTERM or an error every worker is stopped before the exception goes on.
     """
     results: list = [None] * len(jobs)
     workers = min(workers if workers is not None else cores(), len(jobs))
@@ -152,10 +197,9 @@ def run_jobs(fn: Callable, jobs: list[tuple], workers: int | None = None,
             if on_done:
                 on_done(i)
         return results
-    os.environ.setdefault("SOURCE_DATE_EPOCH", FIXED_EPOCH)
     from concurrent.futures import as_completed  # noqa: PLC0415
 
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn"), initializer=_worker_init)
+    pool = shared.get() if shared is not None else _new_pool(workers)
     try:
         # the biggest jobs first, so that the workers finish at about the same time
         order = sorted(range(len(jobs)), key=lambda i: -(weight(jobs[i]) if weight else 0))
@@ -166,9 +210,13 @@ def run_jobs(fn: Callable, jobs: list[tuple], workers: int | None = None,
             if on_done:
                 on_done(i)
     except BaseException:
-        _stop(pool)
+        if shared is not None:
+            shared.stop()
+        else:
+            _stop(pool)
         raise
-    pool.shutdown(wait=True)
+    if shared is None:
+        pool.shutdown(wait=True)
     return results
 
 

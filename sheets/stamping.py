@@ -673,7 +673,17 @@ def write_stamped(parts: list[StampPart], target: Path, *, title: str = "", cach
             bases[key] = Base(key, hit[0], hit[1])
         else:
             todo.append(key)
-    made = buildmod.run_jobs(_base_job, [(blank_html[k],) for k in todo], workers)
+    with buildmod.Workers(workers) as shared:  # started once, for every phase below that needs them
+        return _stamp_and_write(parts, target, title, cache, workers, progress, stats, blank_html, part_keys,
+                                bases, todo, shared)
+
+
+def _stamp_and_write(parts, target, title, cache, workers, progress, stats, blank_html, part_keys, bases, todo,
+                     shared) -> Path:
+    from sheets import build as buildmod  # noqa: PLC0415
+    from sheets import output  # noqa: PLC0415
+
+    made = buildmod.run_jobs(_base_job, [(blank_html[k],) for k in todo], workers, shared=shared)
     for key, (pdf, layout) in zip(todo, made):
         layout = json.loads(json.dumps(layout))  # the same shape as a cache hit
         _cache_write(cache, key, pdf, layout)
@@ -702,19 +712,20 @@ def write_stamped(parts: list[StampPart], target: Path, *, title: str = "", cach
 
     t0 = time.perf_counter()
     stamp_workers = workers if len(jobs) > 1 and any(k is not None for k in part_keys) else 1
-    results = buildmod.run_jobs(_stamp_chunk, jobs, stamp_workers, tick)
+    results = buildmod.run_jobs(_stamp_chunk, jobs, stamp_workers, tick, shared=shared)
     t1 = time.perf_counter()
     plans = [p for chunk_plans, _ in results for p in chunk_plans]
     overlays = [o for _, o in results]
     fallback = [i for i, p in enumerate(plans) if p.ops is None]
     if fallback:  # lay those parts out in full; the page count may change, so draw again
-        laid = buildmod.run_jobs(_base_job, [(plans[i].html,) for i in fallback], workers)
+        laid = buildmod.run_jobs(_base_job, [(plans[i].html,) for i in fallback], workers, shared=shared)
         for i, (pdf, layout) in zip(fallback, laid):
             key = f"part-{i}"
             bases[key] = Base(key, pdf, json.loads(json.dumps(layout)))
             plans[i] = Plan(key, [[] for _ in layout["pages"]], plans[i].footer)
         overlays = [None] * len(jobs)
         total = sum(len(bases[p.key].layout["pages"]) for p in plans)
+    shared.close()  # the workers' part is done: let them go before writing
     if stats is not None:
         stats["stamped"] = len(parts) - len(fallback)
         stats["no_blank"] = part_keys.count(None)
