@@ -136,8 +136,10 @@ def ink_save(sheets: list[Sheet], on: bool = True) -> list[Sheet]:
     """Ink-saver mode: the shared stylesheet swaps solid fills for outlines and tints."""
     if on:
         for sheet in sheets:
-            sheet.context["ink_saver"] = True
-            sheet.html = None
+            # a stamped sheet's blanks and filled parts too (a blank shared by parts is set once)
+            for one in [sheet, *(s for pair in sheet.parts or [] for s in pair if s is not None)]:
+                one.context["ink_saver"] = True
+                one.html = None
     return sheets
 
 

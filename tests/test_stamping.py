@@ -117,7 +117,11 @@ def test_rolled_campaign_log_sheet_like_laid_out(library, tmp_path, cache):
     sheet = log_sheet(wotw, missions, "c.pdf")
     assert len(sheet.parts) == 4  # three missions and the campaign record
     pdf, stats = stamp(sheet, tmp_path / "c.pdf", cache)
+    # every mission stamped onto the one blank of its sides; only the record is laid out
+    assert stats == {**stats, "stamped": 3, "laid_out": 1, "blanks_rendered": 1}
     assert_same_text(pdf, laid_out(log_sheet(wotw, missions, "c.pdf")))
+    text = " ".join((p.extract_text() or "") for p in pypdf.PdfReader(io.BytesIO(pdf)).pages)
+    assert "Engineers: one step before the objective may be struck" in text  # a written value
     again, _ = stamp(log_sheet(wotw, roll_missions(wotw, Dice.seeded(5), 3, "france-1944", None, engineers=True),
                                "c.pdf"), tmp_path / "d.pdf", cache)
     assert again == pdf

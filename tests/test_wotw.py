@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import pages, pdf_text, squash
+from conftest import pages, pdf_text, squash, beside, text_runs
 from sheets.dice import Dice
 from sheets.tables import LEGAL, legal_results, parse_roll
 
@@ -231,8 +231,11 @@ def test_log_sheet_has_the_track_in_order(cli, tmp_path):
 def test_log_sheet_prints_events_beside_steps(cli, tmp_path):
     assert cli("mission", "--theatre", "russia-1943", "--dice", "2,1,6,2,4,1,1,1,1,1,1", "-o", tmp_path / "l.pdf").exit_code == 0
     flat = squash(pdf_text(tmp_path / "l.pdf"))
-    assert squash("Wood light 2 Bad intelligence") in flat
-    assert squash("Cliff none 4 Patrol (+1)") in flat
+    track, legend = text_runs(tmp_path / "l.pdf", 0), text_runs(tmp_path / "l.pdf", 1)
+    # each step's terrain and cover on its row; each terrain's events once, in the table below
+    assert beside(track, "Wood", max_dx=130) == "light" and beside(track, "Cliff", max_dx=130) == "none"
+    assert beside(legend, "Wood", occurrence=0, max_dx=80).startswith("2: Bad intelligence")
+    assert "4: Patrol (+1)" in beside(legend, "Cliff", occurrence=0, max_dx=80)
     assert "Howthismissionwasrolled" in flat
     assert squash("steps 1·6 → 16 (row 14-16): Road, Cliff, Hill Top") in flat
     # the fire factors of both sides, so the player needs no other sheet at the table
@@ -245,7 +248,8 @@ def test_campaign_rolls_consecutive_missions(cli, tmp_path):
     result = cli("mission", "--count", "3", "--seed", "5", "-o", tmp_path / "c.pdf")
     assert result.exit_code == 0, result
     text = pdf_text(tmp_path / "c.pdf")
-    assert "MISSION 1" in text and "MISSION 2" in text and "MISSION 3" in text
+    numbers = [beside(text_runs(tmp_path / "c.pdf", page), "MISSION", occurrence=0) for page in (0, 2, 4)]
+    assert numbers == ["1", "2", "3"]  # two pages a mission, each stamped with its number
     assert "CAMPAIGN RECORD" in text
     data = mission_json(cli, "--count", "3", "--seed", "5")
     assert len(data) == 3 and data[0]["track"] != data[1]["track"]

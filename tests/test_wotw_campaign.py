@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import pdf_text, squash
+from conftest import beside, pdf_text, squash, text_runs
 from sheets.dice import Dice
 from sheets.games.wotw import campaign as cp
 from sheets.games.wotw.campaign import Man, MissionRecord, Refused
@@ -241,7 +241,8 @@ def test_a_campaign_to_its_third_mission(cli, campaign, tmp_path):
     assert r.exit_code == 0, r
     assert "recorded as in progress" in r.stdout and "wrote m1.pdf" in r.stdout and "wrote ww.yaml" in r.stdout
     flat = squash(pdf_text(tmp_path / "m1.pdf"))
-    assert "MISSION1" in flat and "HansWeberVeteranfitSMG4/1/-4" in flat and "Campaign:0CPsaved,0XPunused" in flat
+    assert beside(text_runs(tmp_path / "m1.pdf"), "MISSION", occurrence=0) == "1"
+    assert "HansWeberVeteranfitSMG4/1/-4" in flat and "Campaign:0CPsaved,0XPunused" in flat
     r = cli("campaign", "debrief", "ww.yaml", "--outcome", "success", "--wounded", "Otto Lenz", "--dice", "5")
     assert r.exit_code == 0, r
     assert "+3 XP, +2 CP -> 3 XP and 2 CP saved" in r.stdout
@@ -254,7 +255,7 @@ def test_a_campaign_to_its_third_mission(cli, campaign, tmp_path):
     r = cli("campaign", "mission", "ww.yaml", "--seed", "13", "-o", "m3.pdf")
     assert r.exit_code == 0, r
     flat = squash(pdf_text(tmp_path / "m3.pdf"))
-    assert "MISSION3" in flat
+    assert beside(text_runs(tmp_path / "m3.pdf"), "MISSION", occurrence=0) == "3"
     assert "HansWeberVeteranfitSMG4/1/-5Grenadier" in flat      # Grenadier: 5 grenades
     assert "OttoLenzPrivatewoundedRifle2/2/14" in flat           # promoted, still wounded
     assert "PaulRothGreenfitSMG4/1/-4" in flat and "WilliHaas" not in flat  # the dead leave the roster

@@ -12,26 +12,97 @@ from sheets.rendering import page_size
 KIT_THEATRE = "france-1944"
 
 
-def mission_context(game: Game, mission: Mission, team: Team | None, campaign=None) -> dict:
+#: the track's rows and the events legend's entries on every log sheet: fixed, so that a
+#: mission's values are stamped onto one cached blank (sheets.stamping). 35 steps hold
+#: 99 % of rolled missions and 22 terrains every one we rolled; a longer mission gets
+#: more rows, and that sheet is laid out in full instead (slower, never wrong).
+TRACK_ROWS = 35
+LEGEND_ROWS = 22
+
+
+def _events_text(events, note: str | None) -> str:
+    text = " · ".join(f"{_roll_text(roll)}: {what}" for roll, what in events) or "no events"
+    return f"{text} ({note})" if note else text
+
+
+def _optional_rules_text(m: Mission) -> str:
+    parts = []
+    if m.airborne is not None:
+        parts.append("Airborne: " + ("yes — drop steps added at the start of the track" if m.airborne
+                                     else "rolled, not airborne") + ".")
+    if m.beachhead is not None:
+        parts.append("Beachhead: " + ("yes — beachhead steps added at the start of the track" if m.beachhead
+                                      else "rolled, no beachhead") + ".")
+    if m.engineers:
+        parts.append("Engineers: one step before the objective may be struck"
+                     + (f" — step {m.struck_step} struck." if m.struck_step else " (strike it with a pencil)."))
+    return " ".join(parts) or "none"
+
+
+def _rolled_text(m: Mission) -> str:
+    origin = f"(seed {m.seed}; repeat with --seed {m.seed})" if m.seed is not None else f"({m.dice})"
+    rolls = []
+    for r in m.rolls:
+        dice = ("+" if len(r.dice) > 1 and r.table.endswith("count") else "·").join(str(d) for d in r.dice)
+        rolls.append(f"{r.table} {dice} → {r.result} (row {r.row}): {r.hit}")
+    return f"{origin}: " + "; ".join(rolls) + "."
+
+
+def mission_context(game: Game, mission: Mission, team: Team | None, campaign=None,
+                    prefix: str | None = None) -> dict:
+    """A mission's log-sheet context: its values (`v`, `rows`, `legend`) as the text written
+    into the sheet's fixed boxes, and what stays the same for every mission of these sides."""
     data = game.data
-    nation, enemy = data.nation(mission.nation), data.nation(mission.enemy)
-    condition = data.condition(mission.weather) if mission.weather else None
-    rows = []
-    for i, step in enumerate(mission.track):
-        last = i == len(mission.track) - 1
+    m = mission
+    nation, enemy = data.nation(m.nation), data.nation(m.enemy)
+    condition = data.condition(m.weather) if m.weather else None
+    rows, legend, seen = [], [], set()
+    for i, step in enumerate(m.track):
+        last = i == len(m.track) - 1
+        rows.append({"terrain": step.terrain + (" (struck)" if step.struck else ""),
+                     "cover": step.cover or "none",
+                     "enemy": f"Objective: {step.enemy} · {step.range} range" if last else ""})
         resolved = data.terrain(step.group, step.terrain)
         terrain = resolved.terrain if resolved else None
-        rows.append({"step": step, "last": last,
-                     "events": [] if last or terrain is None else [(e.roll, e.text) for e in terrain.events],
-                     "note": terrain.note if terrain else None})
+        if not last and terrain is not None and (step.group, step.terrain) not in seen:
+            seen.add((step.group, step.terrain))
+            legend.append({"terrain": step.terrain,
+                           "text": _events_text([(e.roll, e.text) for e in terrain.events], terrain.note)})
+    empty_row, empty_entry = {"terrain": "", "cover": "", "enemy": ""}, {"terrain": "", "text": ""}
+    rows += [empty_row] * (max(TRACK_ROWS, len(rows)) - len(rows))
+    legend_rows = max(LEGEND_ROWS, len(legend) + len(legend) % 2)
+    legend += [empty_entry] * (legend_rows - len(legend))
+    if campaign:
+        state = (f"Campaign: {campaign.cp} CP saved, {campaign.xp} XP unused; state is fit or wounded "
+                 f"(a second wound kills).")
+    elif team:
+        state = f"Team cost {team.cp_spent} CP, {team.cp_saved} CP saved."
+    else:
+        state = "CP spent: ______ CP saved: ______"
+    values = {
+        "number": str(m.number), "theatre": m.theatre_name,
+        "team": f"{nation.name} (max {nation.max_team_size} men, {nation.starting_cp} CP to start)",
+        "enemy": enemy.name,
+        "weather": f"{condition.name} — {condition.text}" if condition else "no weather rule in this theatre",
+        "rules": _optional_rules_text(m),
+        "objective": f"{m.objective.name} — enemy forces {m.objective.enemy}, starting at {m.objective.range} range",
+        "state": state, "rolled": _rolled_text(m),
+    }
     roster_rows = max(nation.max_team_size, team.size if team else 0)
     return {
-        "m": mission, "nation": nation, "enemy": enemy, "condition": condition, "rows": rows,
-        "team": team, "roster_rows": roster_rows, "columns": data.rules.log_sheet.roster_columns,
-        "morale": data.rules.morale.values, "theatre": data.theatre(mission.theatre),
+        "m": m, "p": prefix if prefix is not None else f"m{m.number}-", "v": values, "rows": rows,
+        "legend": legend, "nation": nation, "enemy": enemy, "team": team, "roster_rows": roster_rows,
+        "columns": data.rules.log_sheet.roster_columns, "morale": data.rules.morale.values,
         "engineer": data.rules.engineer,
-        "campaign_state": campaign,
     }
+
+
+def blank_mission_context(ctx: dict) -> dict:
+    """The same sheet with nothing written: the blank a mission is stamped onto."""
+    blank = dict(ctx, v={k: "" for k in ctx["v"]}, team=None)
+    blank["rows"] = [{k: "" for k in r} for r in ctx["rows"]]
+    blank["legend"] = [{k: "" for k in e} for e in ctx["legend"]]
+    return blank
 
 
 def log_sheet(game: Game, missions: list[Mission], filename: str, paper: str = "a4",
@@ -42,10 +113,26 @@ def log_sheet(game: Game, missions: list[Mission], filename: str, paper: str = "
     footer = f"{game.info.title} · log sheet · {origin} · warsheets"
     contexts = [mission_context(game, m, team) for m in missions]
     sheet = _log_sheet(game, contexts, filename, paper, campaign, footer)
-    if campaign:  # each mission laid out on its own, on every core, streamed into one PDF
-        sheet.parts = [(None, _log_sheet(game, [c], filename, paper, False, footer)) for c in contexts]
+    # each mission stamped onto the cached blank of its sides (on every core, streamed into
+    # one PDF); a campaign ends with its record page, laid out
+    sheet.parts = stamped_missions(game, missions, team, filename, paper, footer)
+    if campaign:
         sheet.parts.append((None, _log_sheet(game, contexts, filename, paper, True, footer, mission_pages=False)))
     return sheet
+
+
+def stamped_missions(game: Game, missions: list[Mission], team: Team | None, filename: str, paper: str,
+                     footer: str, campaign=None) -> list:
+    """(blank, filled) log sheets, one pair per mission; missions of the same sides share a blank."""
+    from sheets.build import render_html  # noqa: PLC0415
+
+    parts, blanks = [], {}
+    for m in missions:
+        ctx = mission_context(game, m, team, campaign, prefix="m-")
+        filled = _log_sheet(game, [ctx], filename, paper, False, footer)
+        blank = _log_sheet(game, [blank_mission_context(ctx)], filename, paper, False, footer)
+        parts.append((blanks.setdefault(render_html(blank), blank), filled))
+    return parts
 
 
 def _log_sheet(game: Game, contexts: list[dict], filename: str, paper: str, campaign: bool, footer: str,
@@ -62,8 +149,6 @@ def _log_sheet(game: Game, contexts: list[dict], filename: str, paper: str, camp
     }
     return Sheet(filename=filename, template="logsheet.html.j2", context=context, game=game.id,
                  label=f"{game.info.title} log sheet")
-
-
 
 
 def _ff_table(nation) -> Block:
@@ -227,8 +312,10 @@ def campaign_log_sheet(game: Game, campaign, mission: Mission, paper: str = "a4"
         "footer": f"{game.info.title} · campaign mission {mission.number} · {origin} · warsheets",
     }
     stem = f"wotw-campaign-mission{mission.number}-" + (f"seed{mission.seed}" if mission.seed is not None else "dice")
-    return Sheet(filename=f"{stem}.pdf", template="logsheet.html.j2", context=context, game=game.id,
-                 label=f"{game.info.title} log sheet")
+    sheet = Sheet(filename=f"{stem}.pdf", template="logsheet.html.j2", context=context, game=game.id,
+                  label=f"{game.info.title} log sheet")
+    sheet.parts = stamped_missions(game, [mission], team, sheet.filename, paper, context["footer"], campaign)
+    return sheet
 
 
 #: the blank record's row counts: the largest team (9, Russian) with room for recruits
