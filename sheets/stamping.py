@@ -683,11 +683,21 @@ def _stamp_and_write(parts, target, title, cache, workers, progress, stats, blan
     from sheets import build as buildmod  # noqa: PLC0415
     from sheets import output  # noqa: PLC0415
 
-    made = buildmod.run_jobs(_base_job, [(blank_html[k],) for k in todo], workers, shared=shared)
+    # parts with no blank (laid out in full: a roster, a campaign record) are laid out now,
+    # with the blanks, so that every page count is known before anything is stamped
+    direct = [i for i, k in enumerate(part_keys) if k is None]
+    direct_html = {i: _html(parts[i][1]) for i in direct}
+    jobs = [(blank_html[k],) for k in todo] + [(direct_html[i],) for i in direct]
+    made = buildmod.run_jobs(_base_job, jobs, workers, shared=shared, weight=lambda job: len(job[0]))
     for key, (pdf, layout) in zip(todo, made):
         layout = json.loads(json.dumps(layout))  # the same shape as a cache hit
         _cache_write(cache, key, pdf, layout)
         bases[key] = Base(key, pdf, layout)
+    for i, (pdf, layout) in zip(direct, made[len(todo):]):
+        key = part_keys[i] = f"part-{i}"  # its own base: only its page footers are stamped on it
+        bases[key] = Base(key, pdf, json.loads(json.dumps(layout)))
+        blank_html[key] = direct_html.pop(i)
+        parts[i][1].html = None
     for key, base in bases.items():
         base.fields = fields_of(blank_html[key])
     # 2. plan and draw every part, CHUNK at a time (pre-flight: a value that cannot fit
@@ -727,9 +737,9 @@ def _stamp_and_write(parts, target, title, cache, workers, progress, stats, blan
         total = sum(len(bases[p.key].layout["pages"]) for p in plans)
     shared.close()  # the workers' part is done: let them go before writing
     if stats is not None:
-        stats["stamped"] = len(parts) - len(fallback)
-        stats["no_blank"] = part_keys.count(None)
-        stats["laid_out"] = len(fallback)
+        stats["stamped"] = len(parts) - len(fallback) - len(direct)
+        stats["no_blank"] = len(direct)
+        stats["laid_out"] = len(fallback) + len(direct)
         stats["blanks_rendered"] = len(todo)
         stats["chunks"] = len(jobs)
         stats["plan_draw_s"] = round(t1 - t0, 3)
