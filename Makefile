@@ -19,6 +19,9 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test]'
+	@# byte-compile the package once (an editable install does not; PYTHONDONTWRITEBYTECODE
+	@# machines would compile it again on every command)
+	$(BIN)/python -m compileall -q sheets >/dev/null
 	touch $(STAMP)
 
 kit: $(STAMP)
