@@ -184,7 +184,7 @@ def assemble(parts: list[Part], target: Path, *, title: str, subtitle: str, pape
     The outline has one entry per game with one child per part, each pointing at the
     part's first page (the page the contents page names).
     """
-    from pypdf import PdfReader, PdfWriter  # noqa: PLC0415
+    from pypdf import PdfReader  # noqa: PLC0415
     from pypdf.generic import NameObject, TextStringObject  # noqa: PLC0415
 
     _number(parts, 1)
@@ -193,10 +193,7 @@ def assemble(parts: list[Part], target: Path, *, title: str, subtitle: str, pape
     if n != 1:  # a long kit: the contents run over, so every page number moves on
         _number(parts, n)
         contents = _contents_pdf(parts, title=title, subtitle=subtitle, paper_size=paper_size, cache_dir=cache_dir)
-    writer = PdfWriter()
-    writer.append(PdfReader(io.BytesIO(contents)), import_outline=False)
-    for part in parts:
-        writer.append(PdfReader(str(part.path)), import_outline=False)
+    writer = _merged([contents, *(part.path for part in parts)])
     writer.add_outline_item(title="Contents", page_number=0)
     game_item = None
     current = None
@@ -227,14 +224,40 @@ def part_label(part: Part) -> str:
     return title[:1].upper() + title[1:]
 
 
+def _merged(sources: list) -> "PdfWriter":
+    """Finished PDFs (paths or bytes) concatenated, as a pypdf writer to add an outline to.
+
+    PDFium copies the pages (in C: some 30 times faster than pypdf for a whole kit); pypdf
+    then adds what PDFium cannot write (outline, metadata, language). PDFium stamps a
+    random file ID and its creation time: both are dropped, so the same parts give the
+    same bytes.
+    """
+    import pypdfium2 as pdfium  # noqa: PLC0415
+    from pypdf import PdfReader, PdfWriter  # noqa: PLC0415
+
+    dest = pdfium.PdfDocument.new()
+    try:
+        for src in sources:
+            doc = pdfium.PdfDocument(src if isinstance(src, bytes) else str(src))
+            try:
+                dest.import_pages(doc)
+            finally:
+                doc.close()
+        buf = io.BytesIO()
+        dest.save(buf)
+    finally:
+        dest.close()
+    writer = PdfWriter(clone_from=PdfReader(io.BytesIO(buf.getvalue())))
+    writer._ID = None  # noqa: SLF001 - no public setter; none is written then
+    writer.metadata = None
+    return writer
+
+
 def merge(sources: list[Path], target: Path, *, title: str, lang: str = "en") -> Path:
     """Concatenate finished PDFs into one file (atomic)."""
-    from pypdf import PdfReader, PdfWriter  # noqa: PLC0415
     from pypdf.generic import NameObject, TextStringObject  # noqa: PLC0415
 
-    writer = PdfWriter()
-    for src in sources:
-        writer.append(PdfReader(str(src)), import_outline=False)
+    writer = _merged(list(sources))
     writer.add_metadata({"/Title": title, "/Author": "warsheets", "/Creator": "warsheets"})
     writer._root_object[NameObject("/Lang")] = TextStringObject(lang)
     buf = io.BytesIO()
