@@ -127,10 +127,13 @@ def stamped_missions(game: Game, missions: list[Mission], team: Team | None, fil
     from sheets.build import render_html  # noqa: PLC0415
 
     parts, blanks = [], {}
+    # the blank's own footer names no seed, so that one blank serves every seed (each
+    # page's footer is stamped: `footer`, and "page N of M" over the whole document)
+    blank_footer = f"{game.info.title} · log sheet · warsheets"
     for m in missions:
         ctx = mission_context(game, m, team, campaign, prefix="m-")
         filled = _log_sheet(game, [ctx], filename, paper, False, footer)
-        blank = _log_sheet(game, [blank_mission_context(ctx)], filename, paper, False, footer)
+        blank = _log_sheet(game, [blank_mission_context(ctx)], filename, paper, False, blank_footer)
         parts.append((blanks.setdefault(render_html(blank), blank), filled))
     return parts
 
