@@ -183,32 +183,39 @@ def _new_pool(workers: int) -> ProcessPoolExecutor:
 
 def run_jobs(fn: Callable, jobs: list[tuple], workers: int | None = None,
              on_done: Callable[[int], None] | None = None, weight: Callable[[tuple], int] | None = None,
-             shared: Workers | None = None) -> list:
+             shared: Workers | None = None, idle: Callable[[], bool] | None = None) -> list:
     """`fn(*job)` for each job, in order: in this process for one job, else on every core.
 
     Workers are spawned (they import WeasyPrint themselves), or taken from `shared`; on
     Ctrl-C, SIGTERM or an error every worker is stopped before the exception goes on.
+    While workers work, `idle()` is called for small units of the caller's own next work
+    (it returns False when it has nothing left).
     """
     results: list = [None] * len(jobs)
     workers = min(workers if workers is not None else cores(), len(jobs))
-    if workers <= 1:
+    # one job runs here, unless this process has its own work to do meanwhile (`idle`)
+    if workers <= 1 and not (jobs and idle is not None and shared is not None and shared.workers > 1):
         for i, job in enumerate(jobs):
             results[i] = fn(*job)
             if on_done:
                 on_done(i)
         return results
-    from concurrent.futures import as_completed  # noqa: PLC0415
+    from concurrent.futures import FIRST_COMPLETED, wait  # noqa: PLC0415
 
     pool = shared.get() if shared is not None else _new_pool(workers)
     try:
         # the biggest jobs first, so that the workers finish at about the same time
         order = sorted(range(len(jobs)), key=lambda i: -(weight(jobs[i]) if weight else 0))
         futures = {pool.submit(fn, *jobs[i]): i for i in order}
-        for future in as_completed(futures):
-            i = futures[future]
-            results[i] = future.result()
-            if on_done:
-                on_done(i)
+        pending, busy = set(futures), idle is not None
+        while pending:
+            busy = busy and idle()  # type: ignore[misc]
+            done, pending = wait(pending, timeout=0 if busy else None, return_when=FIRST_COMPLETED)
+            for future in sorted(done, key=lambda f: futures[f]):
+                i = futures[future]
+                results[i] = future.result()
+                if on_done:
+                    on_done(i)
     except BaseException:
         if shared is not None:
             shared.stop()

@@ -688,7 +688,19 @@ def _stamp_and_write(parts, target, title, cache, workers, progress, stats, blan
     direct = [i for i, k in enumerate(part_keys) if k is None]
     direct_html = {i: _html(parts[i][1]) for i in direct}
     jobs = [(blank_html[k],) for k in todo] + [(direct_html[i],) for i in direct]
-    made = buildmod.run_jobs(_base_job, jobs, workers, shared=shared, weight=lambda job: len(job[0]))
+    # while the workers lay those out, this process renders the filled parts' HTML (Jinja),
+    # which the stamping below would otherwise do after them
+    ahead = iter([filled for key, (_, filled) in zip(part_keys, parts) if key is not None])
+
+    def render_ahead() -> bool:
+        filled = next(ahead, None)
+        if filled is None:
+            return False
+        _html(filled)
+        return True
+
+    made = buildmod.run_jobs(_base_job, jobs, workers, shared=shared, weight=lambda job: len(job[0]),
+                             idle=render_ahead)
     for key, (pdf, layout) in zip(todo, made):
         layout = json.loads(json.dumps(layout))  # the same shape as a cache hit
         _cache_write(cache, key, pdf, layout)
