@@ -154,6 +154,13 @@ class Workers:
             self.pool = _new_pool(self.workers)
         return self.pool
 
+    def warm(self) -> None:
+        """Start every worker now (each imports WeasyPrint), before the first job is known."""
+        if self.workers > 1:
+            pool = self.get()
+            for _ in range(self.workers):
+                pool.submit(_warm_up)
+
     def close(self) -> None:
         """Let the workers finish and go (their part of the command is done)."""
         if self.pool is not None:
@@ -174,6 +181,12 @@ class Workers:
             self.close()
         else:
             self.stop()
+
+
+def _warm_up() -> None:
+    from sheets import rendering  # noqa: PLC0415
+
+    rendering.warm_up()
 
 
 def _new_pool(workers: int) -> ProcessPoolExecutor:
@@ -250,6 +263,16 @@ def build(sheets: list[Sheet], out_dir: Path, *, cache_dir: Path | None = None,
     pool on every core; stamped sheets are then drawn onto their (now cached) blanks.
     """
     output.ensure_dir(out_dir)
+    with Workers(workers) as shared:
+        if cache_dir is None or not cache_dir.is_dir() or next(cache_dir.glob("*.pdf"), None) is None:
+            # nothing cached: every sheet will be laid out, so start the workers now; they
+            # import WeasyPrint while this process renders the HTML
+            shared.warm()
+        return _build(sheets, out_dir, cache_dir, workers, progress, shared)
+
+
+def _build(sheets: list[Sheet], out_dir: Path, cache_dir: Path | None, workers: int | None,
+           progress: Callable[[str], None] | None, shared: Workers) -> list[Built]:
     everything = sheets
     stamped = [s for s in sheets if s.stamped]
     sheets = [s for s in sheets if not s.stamped]
@@ -282,7 +305,8 @@ def build(sheets: list[Sheet], out_dir: Path, *, cache_dir: Path | None = None,
 
     jobs = [("pdf", htmls[i], sheets[i].forms, sheets[i].finish) for i in todo]
     jobs += [("blank", html) for html in blanks.values()]
-    made = run_jobs(_job, jobs, workers, done, weight=lambda job: len(job[1]))
+    made = run_jobs(_job, jobs, workers, done, weight=lambda job: len(job[1]), shared=shared)
+    shared.close()
     for i, pdf in zip(todo, made):
         pdfs[i] = pdf
         if cache_dir is not None:

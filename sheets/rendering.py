@@ -262,6 +262,11 @@ def _weasy():
     return weasyprint, FontConfiguration(), SandboxFetcher, FatalURLFetchingError
 
 
+def warm_up() -> None:
+    """Import WeasyPrint and load the fonts now (a worker waiting for its first job)."""
+    _weasy()
+
+
 #: a template asks for a tagged PDF (structure for screen readers and reflow) with this
 #: tag in its <head>; being in the HTML, the wish is part of every cache key for free
 TAGGED_MARK = '<meta name="warsheets-pdf-tags" content="on">'
