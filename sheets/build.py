@@ -264,8 +264,9 @@ def build(sheets: list[Sheet], out_dir: Path, *, cache_dir: Path | None = None,
     """
     output.ensure_dir(out_dir)
     with Workers(workers) as shared:
-        if cache_dir is None or not cache_dir.is_dir() or next(cache_dir.glob("*.pdf"), None) is None:
-            # nothing cached: every sheet will be laid out, so start the workers now; they
+        nothing_cached = cache_dir is None or not cache_dir.is_dir() or next(cache_dir.glob("*.pdf"), None) is None
+        if len(sheets) > 1 and nothing_cached:
+            # every sheet will be laid out, on every core: start the workers now, and they
             # import WeasyPrint while this process renders the HTML
             shared.warm()
         return _build(sheets, out_dir, cache_dir, workers, progress, shared)
