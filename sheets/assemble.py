@@ -147,27 +147,38 @@ def content_fingerprint(root: Path) -> str:
 
 # -- kit.pdf -----------------------------------------------------------------
 def _contents_pdf(parts: list[Part], *, title: str, subtitle: str, paper_size: str,
-                  cache_dir: Path | None = None) -> bytes:
-    """The contents page(s); cached like every sheet, by a hash of its HTML."""
+                  cache_dir: Path | None = None, pages: int = 1) -> bytes:
+    """The contents page(s), cached by a hash of their HTML."""
     from sheets import rendering  # noqa: PLC0415
-    from sheets.build import _cache_key  # noqa: PLC0415
 
     groups: list[tuple[str, list[Part]]] = []
     for part in parts:
         if not groups or groups[-1][0] != part.game_title:
             groups.append((part.game_title, []))
         groups[-1][1].append(part)
-    html = rendering.render_html("kit_contents.html.j2", {
-        "title": title, "subtitle": subtitle, "page_size": paper_size, "groups": groups,
-        "total": sum(p.pages for p in parts) + 1, "label": part_label,
-    })
-    hit = Path(cache_dir) / f"contents-{_cache_key(html, False)}.pdf" if cache_dir is not None else None
-    if hit is not None and hit.is_file():
-        return hit.read_bytes()
-    pdf = rendering.html_to_pdf(html, tags=True)
-    if hit is not None:
-        output.write_atomic(hit, pdf)
-    return pdf
+    context = {"title": title, "subtitle": subtitle, "page_size": paper_size, "groups": groups,
+               "total": sum(p.pages for p in parts) + pages, "label": part_label}
+    html = rendering.render_html("kit_contents.html.j2", context)
+    if cache_dir is None:  # --no-cache: the same bytes, made from a blank laid out now
+        import tempfile  # noqa: PLC0415
+
+        with tempfile.TemporaryDirectory(prefix="sheets-contents-") as tmp:
+            return _contents_pdf_in(Path(tmp), context, html, title)
+    return _contents_pdf_in(Path(cache_dir), context, html, title)
+
+
+def _contents_pdf_in(cache_dir: Path, context: dict, html: str, title: str) -> bytes:
+    """Stamped: the page without its subtitle (which names the seed) is laid out once and
+    cached, so a kit with new dice does not lay it out again."""
+    from sheets import stamping  # noqa: PLC0415
+    from sheets.build import Sheet, _cache_key  # noqa: PLC0415
+
+    hit = cache_dir / f"contents-{_cache_key(html, False)}.pdf"
+    if not hit.is_file():
+        filled = Sheet("kit-contents.pdf", "kit_contents.html.j2", context, html=html)
+        blank = Sheet("kit-contents.pdf", "kit_contents.html.j2", dict(context, subtitle=""))
+        stamping.write_stamped([(blank, filled)], hit, title=title, cache_dir=cache_dir, workers=1)
+    return hit.read_bytes()
 
 
 def _number(parts: list[Part], contents_pages: int) -> None:
@@ -192,7 +203,8 @@ def assemble(parts: list[Part], target: Path, *, title: str, subtitle: str, pape
     n = len(PdfReader(io.BytesIO(contents)).pages)
     if n != 1:  # a long kit: the contents run over, so every page number moves on
         _number(parts, n)
-        contents = _contents_pdf(parts, title=title, subtitle=subtitle, paper_size=paper_size, cache_dir=cache_dir)
+        contents = _contents_pdf(parts, title=title, subtitle=subtitle, paper_size=paper_size, cache_dir=cache_dir,
+                                 pages=n)
     writer = _merged([contents, *(part.path for part in parts)])
     writer.add_outline_item(title="Contents", page_number=0)
     game_item = None
