@@ -9,10 +9,9 @@ import re
 import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 from sheets import output, paths
-from sheets.build import Built, Sheet, build, build_one
+from sheets.build import Sheet, build, build_one
 from sheets.dice import Dice
 from sheets.errors import ContentError, Problem, SheetsError
 from sheets.library import Game, KitOptions, Library
