@@ -5,9 +5,12 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: kit test bench clean
+.PHONY: kit test test-latest lock bench clean
 
-$(STAMP): pyproject.toml
+# Installs come from requirements.lock: every package, direct and transitive, at one version
+# with its hashes (and the build backend, for the editable install), so an upstream release
+# never changes what a newcomer's `make kit` / `make test` get. `make lock` refreshes it.
+$(STAMP): pyproject.toml requirements.lock
 	@# Optional speed-up: HarfBuzz's subsetter makes WeasyPrint ~40% faster than fontTools.
 	@# Best effort (Debian, as root); everything works without it.
 	@if command -v dpkg >/dev/null 2>&1 && ! dpkg -s libharfbuzz-subset0 >/dev/null 2>&1 \
@@ -17,8 +20,8 @@ $(STAMP): pyproject.toml
 	    || echo "note: libharfbuzz-subset0 not installed; PDFs are made a little slower"; \
 	fi
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet --require-hashes --no-deps -r requirements.lock
+	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e .
 	@# byte-compile the package once (an editable install does not; PYTHONDONTWRITEBYTECODE
 	@# machines would compile it again on every command)
 	$(BIN)/python -m compileall -q sheets >/dev/null
@@ -33,9 +36,32 @@ test: $(STAMP)
 # Two tables: WeasyPrint subsetting fonts with HarfBuzz (when libharfbuzz-subset0 is there),
 # then with fontTools, as on a plain `pip install` without it.
 bench: $(STAMP)
-	$(BIN)/python -m pip install --quiet -e '.[bench]'
 	$(BIN)/python benchmarks/run.py
 	$(BIN)/python benchmarks/run.py --no-harfbuzz
 
+# Refresh the lock from pyproject.toml's ranges (every extra, the build backend, hashes).
+# pip-tools runs from its own pinned venv so that the lock does not lock the locker.
+LOCK_VENV := .venv-lock
+PIP_TOOLS := pip-tools==7.6.2
+lock:
+	@test -x $(LOCK_VENV)/bin/pip-compile || { $(PYTHON) -m venv $(LOCK_VENV) \
+	  && $(LOCK_VENV)/bin/python -m pip install --quiet '$(PIP_TOOLS)'; }
+	$(LOCK_VENV)/bin/pip-compile --quiet --upgrade --generate-hashes --allow-unsafe --strip-extras \
+	  --all-extras --all-build-deps --no-emit-index-url --no-emit-find-links \
+	  -o requirements.lock pyproject.toml
+	@echo "requirements.lock refreshed: run make test, then commit it"
+
+# Not part of CI's verdict: the suite on the newest releases pyproject.toml's ranges allow,
+# to see what an upstream release would break before `make lock` takes it in.
+LATEST := .venv-latest
+test-latest:
+	rm -rf $(LATEST)
+	$(PYTHON) -m venv $(LATEST)
+	$(LATEST)/bin/python -m pip install --quiet --upgrade -e '.[test]'
+	@$(LATEST)/bin/python benchmarks/lock_drift.py requirements.lock
+	@$(LATEST)/bin/python -m pytest -q -p no:cacheprovider -rf \
+	  && echo "test-latest: the newest releases pass" \
+	  || echo "test-latest: the newest releases break the tests above (the lock still holds; CI is not affected)"
+
 clean:
-	rm -rf output $(VENV)
+	rm -rf output $(VENV) $(LATEST) $(LOCK_VENV)

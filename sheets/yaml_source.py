@@ -78,16 +78,41 @@ class _Shape(Exception):
         self.message = message
 
 
+def _events(text: str):
+    """PyYAML's event stream (a seam for tests that play a newer PyYAML's refusals)."""
+    return yaml.parse(text, Loader=Loader)
+
+
+_DEPTH_MESSAGE = (f"nested more than {limits.MAX_YAML_DEPTH} levels deep (lists or mappings inside "
+                  f"each other); content never needs that many")
+
+
+def _own_limit(exc: yaml.MarkedYAMLError) -> _Shape | None:
+    """PyYAML's own guard rails, in our words.
+
+    Newer PyYAML releases (libyaml's MAX_NESTING_LEVEL, from 6.0.4) refuse deep nesting or
+    alias expansion themselves, sometimes before our event-stream check sees the depth; the
+    user gets the same located message whichever PyYAML is installed.
+    """
+    reason = f"{exc.problem or ''} {exc.context or ''}".lower()
+    mark = exc.problem_mark or exc.context_mark
+    line = mark.line + 1 if mark else None
+    if "nesting" in reason and ("depth" in reason or "level" in reason):
+        return _Shape(line, _DEPTH_MESSAGE)
+    if "alias" in reason and any(word in reason for word in ("exceed", "too many", "limit", "maximum")):
+        return _Shape(line, f"aliases (*name) here expand to more than the {limits.MAX_YAML_NODES:,} "
+                            f"values a file may hold")
+    return None
+
+
 def _check_depth(text: str) -> None:
     """Refuse nesting deeper than MAX_YAML_DEPTH, from the event stream (no recursion)."""
     depth = 0
-    for event in yaml.parse(text, Loader=Loader):
+    for event in _events(text):
         if isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
             depth += 1
             if depth > limits.MAX_YAML_DEPTH:
-                raise _Shape(event.start_mark.line + 1,
-                             f"nested more than {limits.MAX_YAML_DEPTH} levels deep (lists or mappings inside "
-                             f"each other); content never needs that many")
+                raise _Shape(event.start_mark.line + 1, _DEPTH_MESSAGE)
         elif isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
             depth -= 1
 
@@ -150,6 +175,9 @@ def parse_yaml(text: str, name: str) -> YamlDocument:
     except _Shape as exc:
         raise ContentError.single(name, exc.line, "", exc.message) from None
     except yaml.MarkedYAMLError as exc:
+        shape = _own_limit(exc)
+        if shape is not None:
+            raise ContentError.single(name, shape.line, "", shape.message) from None
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else None
         reason = exc.problem or str(exc)

@@ -414,3 +414,39 @@ def test_more_missions_than_one_pdf_holds_is_refused_before_any_work(cli, tmp_pa
     assert result.exit_code == 1, result
     assert "at most 100 missions go into one PDF (up to 10000 with --json)" in result.stderr, result.stderr
     assert not target.exists()
+
+
+# PyYAML 6.0.4 (libyaml's MAX_NESTING_LEVEL) refuses deep nesting itself, in its own words,
+# sometimes before our own depth check runs. Whichever PyYAML is installed, the user gets the
+# project's located message: play the newer PyYAML's refusals here, on any version.
+@pytest.mark.parametrize("problem, context, expected", [
+    ("exceeded maximum nesting depth", "while increasing flow level", "nested more than 50 levels deep"),
+    ("exceeded maximum nesting depth", None, "nested more than 50 levels deep"),
+    ("too many aliases: the document exceeds the alias limit", None, "aliases (*name) here expand to more than"),
+])
+def test_pyyaml_own_limits_become_our_located_message(monkeypatch, problem, context, expected):
+    import yaml
+
+    from sheets import yaml_source
+    from sheets.errors import ContentError
+
+    def refuse(text):
+        mark = yaml.Mark("x.yaml", 0, 6, 0, None, None)  # 0-based line 6 -> reported as line 7
+        raise yaml.scanner.ScannerError(context, mark if context else None, problem, mark)
+        yield  # a generator, like yaml.parse
+
+    monkeypatch.setattr(yaml_source, "_events", refuse)
+    with pytest.raises(ContentError) as caught:
+        yaml_source.parse_yaml("name: x\n", "team.yaml")
+    text = str(caught.value)
+    assert f"team.yaml:7: {expected}" in text, text
+    assert "malformed YAML" not in text and "exceeded maximum" not in text, text
+
+
+def test_other_yaml_syntax_errors_stay_malformed_yaml():
+    from sheets import yaml_source
+    from sheets.errors import ContentError
+
+    with pytest.raises(ContentError) as caught:
+        yaml_source.parse_yaml("name: [1, 2\n", "team.yaml")
+    assert "team.yaml:" in str(caught.value) and "malformed YAML" in str(caught.value)
