@@ -79,7 +79,7 @@ def run(args: list[str], env: dict, runs: int = 1, cwd: Path | None = None) -> t
 # -- references ---------------------------------------------------------------
 def _filled_html() -> str:
     sys.path.insert(0, str(REPO))
-    from sheets.build import render_html
+    from sheets.sheet import render_html
     from sheets.dice import Dice
     from sheets.games.regiment.sheets import filled_playbooks, roll_squad
     from sheets.library import Library

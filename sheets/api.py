@@ -5,37 +5,24 @@ renders and writes (two phases). User mistakes raise SheetsError.
 """
 from __future__ import annotations
 
-import re
-import secrets
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sheets import output, paths
-from sheets.build import Sheet, build, build_one
-from sheets.dice import Dice
+from sheets import assemble, output, paths
+from sheets.build import build, build_one
+from sheets.calibrate import calibration_pdf
+from sheets.cards import card_sheet, parse_back_offset, pick_sets
 from sheets.errors import ContentError, Problem, SheetsError
+from sheets.gauges import gauge_sheet
 from sheets.library import Game, KitOptions, Library
-
-
-def slug(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "sheet"
-
-
-def new_seed() -> int:
-    """A fresh seed for a run without --seed; it is printed so the run can be repeated."""
-    return secrets.randbelow(1_000_000)
-
-
-def make_dice(seed: int | None, dice: str | None) -> Dice:
-    if seed is not None and dice is not None:
-        raise SheetsError("give either --seed or --dice, not both")
-    if dice is not None:
-        return Dice.parse_script(dice)
-    return Dice.seeded(seed if seed is not None else new_seed())
-
-
-def library(content: Path | None = None) -> Library:
-    return Library(content)
+from sheets.printables import BoxTracker
+from sheets.rendering import page_size
+from sheets.services import library, make_dice, slug
+from sheets.sheet import Sheet, ink_save
+from sheets.tokens import token_sheet
+from sheets.trackers import Overrides, apply_overrides, pick_trackers, roll_designations, tracker_sheet
+from sheets.yaml_source import load_yaml
 
 
 def validate_content(content: Path | None = None) -> list[Problem]:
@@ -44,8 +31,6 @@ def validate_content(content: Path | None = None) -> list[Problem]:
 
 def validate_user_files(files: list[Path], content: Path | None = None) -> list[Problem]:
     """Check users' files (campaigns, squads...): each game's plugin says whether a file is its own."""
-    from sheets.yaml_source import load_yaml  # noqa: PLC0415
-
     lib = library(content)
     problems: list[Problem] = []
     for path in files:
@@ -79,19 +64,8 @@ def catalogue(content: Path | None = None) -> Catalogue:
     return cat
 
 
-def game_with_plugin(lib: Library, plugin: str) -> Game:
-    # the game named like its plugin first: usually the only one loaded
-    for gid in sorted(lib.game_ids(), key=lambda g: g != plugin):
-        game = lib.game(gid)
-        if game.info.plugin == plugin:
-            return game
-    raise SheetsError(f"the content folder has no game with the {plugin!r} plugin")
-
-
 def reference_sheet(game: Game, paper: str = "a4") -> Sheet:
     """The game's reference pages: its reference.yaml plus what its plugin adds."""
-    from sheets.rendering import page_size  # noqa: PLC0415
-
     parts: list[dict] = []
     landscape = False
     if game.reference is not None:
@@ -131,24 +105,9 @@ def kit_sheets(lib: Library, seed: int, paper: str = "a4", games: list[str] | No
     return ink_save(sheets, ink_saver)
 
 
-def ink_save(sheets: list[Sheet], on: bool = True) -> list[Sheet]:
-    """Ink-saver mode: the shared stylesheet swaps solid fills for outlines and tints."""
-    if on:
-        for sheet in sheets:
-            # a stamped sheet's blanks and filled parts too (a blank shared by parts is set once)
-            for one in [sheet, *(s for pair in sheet.parts or [] for s in pair if s is not None)]:
-                one.context["ink_saver"] = True
-                one.html = None
-    return sheets
-
-
 # -- cards, trackers, tokens: generic, driven by what each game's content has ------
 def table_sheets(lib: Library, game: Game, paper: str = "a4") -> list[Sheet]:
     """The kit's table material for a game: trackers, every card set, tokens (as it has them)."""
-    from sheets.cards import card_sheet  # noqa: PLC0415
-    from sheets.tokens import token_sheet  # noqa: PLC0415
-    from sheets.trackers import tracker_sheet  # noqa: PLC0415
-
     sheets: list[Sheet] = []
     if game.trackers:
         sheets.append(tracker_sheet(game, list(game.trackers.values()), paper=paper))
@@ -157,8 +116,6 @@ def table_sheets(lib: Library, game: Game, paper: str = "a4") -> list[Sheet]:
     if game.tokens is not None:
         sheets.append(token_sheet(game, lib.geometry().papers[paper]))
     if game.gauges is not None:
-        from sheets.gauges import gauge_sheet  # noqa: PLC0415
-
         sheets.append(gauge_sheet(game, lib.geometry().papers[paper]))
     return sheets
 
@@ -167,7 +124,6 @@ def card_sheets(lib: Library, game: Game, which: str = "all", *, layout: str | N
                 paper: str = "a4", backs: bool = False, duplex: str = "long",
                 crop_marks: bool | None = None, copies: int = 1, back_offset: tuple[float, float] = (0.0, 0.0),
                 fold: bool = False) -> list[Sheet]:
-    from sheets.cards import card_sheet, pick_sets  # noqa: PLC0415
 
     geometry = lib.geometry()
     chosen = geometry.layout(layout) if layout is not None else None
@@ -181,8 +137,6 @@ def make_cards(game_id: str, *, which: str = "all", layout: str | None = None, p
                out: Path | None = None, content: Path | None = None, copies: int = 1,
                back_offset: str | None = None, fold: bool = False, ink_saver: bool = False) -> list[Path]:
     """One imposed PDF per card set in a folder; `-o FILE.pdf` puts every chosen set into that one file."""
-    from sheets.cards import parse_back_offset  # noqa: PLC0415
-
     offset = parse_back_offset(back_offset)
     if offset != (0.0, 0.0) and not backs:
         raise SheetsError("--back-offset shifts the backs of two-sided cards: add --backs")
@@ -193,10 +147,6 @@ def make_cards(game_id: str, *, which: str = "all", layout: str | None = None, p
     if out is not None and Path(out).suffix.lower() == ".pdf" and not Path(out).is_dir():
         if len(sheets) == 1:
             return [build_one(sheets[0], Path(out))]
-        import tempfile  # noqa: PLC0415
-
-        from sheets import assemble  # noqa: PLC0415
-
         output.ensure_dir(Path(out).parent)
         with tempfile.TemporaryDirectory(prefix=".cards-", dir=Path(out).parent) as tmp:
             built = build(sheets, Path(tmp))
@@ -208,9 +158,6 @@ def make_cards(game_id: str, *, which: str = "all", layout: str | None = None, p
 def make_calibration(*, paper: str = "a4", duplex: str = "long", back_offset: str | None = None,
                      out: Path | None = None) -> Path:
     """`sheets cards calibrate`: the two-sided sheet that measures a printer's back offset."""
-    from sheets.calibrate import calibration_pdf  # noqa: PLC0415
-    from sheets.cards import parse_back_offset  # noqa: PLC0415
-
     data = calibration_pdf(paper, duplex, parse_back_offset(back_offset))
     target = output.resolve_target(out, paths.default_output_dir(), f"cards-calibration-{paper}-{duplex}.pdf")
     return output.write_atomic(target, data)
@@ -242,11 +189,6 @@ def make_trackers(game_id: str, *, tracker: str | None = None, units: int | None
                   seed: int | None = None, dice: str | None = None, paper: str = "a4",
                   out: Path | None = None, content: Path | None = None, ink_saver: bool = False) -> tuple[Path, str]:
     """A tracker sheet; numbers from content unless given; designations rolled with --names."""
-    from sheets.printables import BoxTracker  # noqa: PLC0415
-    from sheets.trackers import (  # noqa: PLC0415
-        Overrides, apply_overrides, pick_trackers, roll_designations, tracker_sheet,
-    )
-
     game = library(content).game(game_id)
     chosen = pick_trackers(game, tracker)
     overrides = Overrides(units, groups, boxes)
@@ -281,7 +223,6 @@ def make_trackers(game_id: str, *, tracker: str | None = None, units: int | None
 
 def make_tokens(game_id: str, *, copies: int = 1, paper: str = "a4", out: Path | None = None,
                 content: Path | None = None, ink_saver: bool = False) -> Path:
-    from sheets.tokens import token_sheet  # noqa: PLC0415
 
     lib = library(content)
     geometry = lib.geometry()
@@ -294,8 +235,6 @@ def make_tokens(game_id: str, *, copies: int = 1, paper: str = "a4", out: Path |
 def make_gauges(game_id: str, *, paper: str = "a4", out: Path | None = None,
                 content: Path | None = None) -> Path:
     """The game's true-scale templates and rulers, with a check bar on every page."""
-    from sheets.gauges import gauge_sheet  # noqa: PLC0415
-
     lib = library(content)
     geometry = lib.geometry()
     if paper not in geometry.papers:

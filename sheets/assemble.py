@@ -10,14 +10,20 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+import pypdfium2 as pdfium
 from pydantic import Field
+from pypdf import PdfReader, PdfWriter
+from pypdf.generic import NameObject, TextStringObject
 
-from sheets import output, paths
+from sheets import __version__, cache, output, paths, rendering
 from sheets.errors import ContentError, Problem
+from sheets.sheet import Sheet
+from sheets.stamp import write_stamped
 from sheets.validation import Strict, collect
 from sheets.yaml_source import load_yaml
 
@@ -29,7 +35,6 @@ MM = 72 / 25.4
 
 class PrintHow(Strict):
     """How to print one kind of sheet."""
-
     templates: list[str] = []
     sides: Literal["one", "two"] = "one"
     flip: Literal["long", "short"] | None = None
@@ -86,7 +91,6 @@ def paper_name(width_pt: float, height_pt: float) -> str:
 @dataclass
 class Part:
     """One finished PDF of the kit, and what the contents page says about it."""
-
     path: Path
     title: str
     game: str | None
@@ -119,8 +123,6 @@ def describe(path: Path, *, title: str, game: str | None, game_title: str, templ
 def _pages_and_size(path: Path) -> tuple[int, tuple[float, float]]:
     """How many pages a PDF has, and its first page's size in pt (PDFium reads it in
     milliseconds; pypdf would parse every object stream of the file to count pages)."""
-    import pypdfium2 as pdfium  # noqa: PLC0415
-
     doc = pdfium.PdfDocument(str(path))
     try:
         return len(doc), tuple(doc[0].get_size())
@@ -149,8 +151,6 @@ def content_fingerprint(root: Path) -> str:
 def _contents_pdf(parts: list[Part], *, title: str, subtitle: str, paper_size: str,
                   cache_dir: Path | None = None, pages: int = 1) -> bytes:
     """The contents page(s), cached by a hash of their HTML."""
-    from sheets import rendering  # noqa: PLC0415
-
     groups: list[tuple[str, list[Part]]] = []
     for part in parts:
         if not groups or groups[-1][0] != part.game_title:
@@ -160,8 +160,6 @@ def _contents_pdf(parts: list[Part], *, title: str, subtitle: str, paper_size: s
                "total": sum(p.pages for p in parts) + pages, "label": part_label}
     html = rendering.render_html("kit_contents.html.j2", context)
     if cache_dir is None:  # --no-cache: the same bytes, made from a blank laid out now
-        import tempfile  # noqa: PLC0415
-
         with tempfile.TemporaryDirectory(prefix="sheets-contents-") as tmp:
             return _contents_pdf_in(Path(tmp), context, html, title)
     return _contents_pdf_in(Path(cache_dir), context, html, title)
@@ -170,14 +168,11 @@ def _contents_pdf(parts: list[Part], *, title: str, subtitle: str, paper_size: s
 def _contents_pdf_in(cache_dir: Path, context: dict, html: str, title: str) -> bytes:
     """Stamped: the page without its subtitle (which names the seed) is laid out once and
     cached, so a kit with new dice does not lay it out again."""
-    from sheets import stamping  # noqa: PLC0415
-    from sheets.build import Sheet, _cache_key  # noqa: PLC0415
-
-    hit = cache_dir / f"contents-{_cache_key(html, False)}.pdf"
+    hit = cache.contents_path(cache_dir, html)
     if not hit.is_file():
         filled = Sheet("kit-contents.pdf", "kit_contents.html.j2", context, html=html)
         blank = Sheet("kit-contents.pdf", "kit_contents.html.j2", dict(context, subtitle=""))
-        stamping.write_stamped([(blank, filled)], hit, title=title, cache_dir=cache_dir, workers=1)
+        write_stamped([(blank, filled)], hit, title=title, cache_dir=cache_dir, workers=1)
     return hit.read_bytes()
 
 
@@ -195,8 +190,6 @@ def assemble(parts: list[Part], target: Path, *, title: str, subtitle: str, pape
     The outline has one entry per game with one child per part, each pointing at the
     part's first page (the page the contents page names).
     """
-    from pypdf import PdfReader  # noqa: PLC0415
-    from pypdf.generic import NameObject, TextStringObject  # noqa: PLC0415
 
     _number(parts, 1)
     contents = _contents_pdf(parts, title=title, subtitle=subtitle, paper_size=paper_size, cache_dir=cache_dir)
@@ -236,7 +229,7 @@ def part_label(part: Part) -> str:
     return title[:1].upper() + title[1:]
 
 
-def _merged(sources: list) -> "PdfWriter":
+def _merged(sources: list) -> PdfWriter:
     """Finished PDFs (paths or bytes) concatenated, as a pypdf writer to add an outline to.
 
     PDFium copies the pages (in C: some 30 times faster than pypdf for a whole kit); pypdf
@@ -244,8 +237,6 @@ def _merged(sources: list) -> "PdfWriter":
     random file ID and its creation time: both are dropped, so the same parts give the
     same bytes.
     """
-    import pypdfium2 as pdfium  # noqa: PLC0415
-    from pypdf import PdfReader, PdfWriter  # noqa: PLC0415
 
     dest = pdfium.PdfDocument.new()
     try:
@@ -267,8 +258,6 @@ def _merged(sources: list) -> "PdfWriter":
 
 def merge(sources: list[Path], target: Path, *, title: str, lang: str = "en") -> Path:
     """Concatenate finished PDFs into one file (atomic)."""
-    from pypdf.generic import NameObject, TextStringObject  # noqa: PLC0415
-
     writer = _merged(list(sources))
     writer.add_metadata({"/Title": title, "/Author": "warsheets", "/Creator": "warsheets"})
     writer._root_object[NameObject("/Lang")] = TextStringObject(lang)
@@ -279,7 +268,6 @@ def merge(sources: list[Path], target: Path, *, title: str, lang: str = "en") ->
 
 # -- manifest.json ----------------------------------------------------------------
 def manifest(parts: list[Part], out_dir: Path, *, seed: int, content_root: Path) -> dict:
-    from sheets import __version__  # noqa: PLC0415
 
     files = []
     for part in parts:

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import io
 
+from reportlab.pdfgen import canvas
+
 from sheets.errors import SheetsError
 from sheets.rendering import PAPER_SIZES_MM
 
@@ -31,8 +33,6 @@ def behind(x: float, y: float, width: float, height: float, duplex: str) -> tupl
 
 
 def calibration_pdf(paper: str = "a4", duplex: str = "long", offset: tuple[float, float] = (0.0, 0.0)) -> bytes:
-    from reportlab.pdfgen import canvas  # noqa: PLC0415
-
     if paper not in PAPER_SIZES_MM:
         raise SheetsError(f"unknown paper {paper!r}; choose one of: {', '.join(PAPER_SIZES_MM)}")
     if duplex not in ("long", "short"):

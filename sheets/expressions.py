@@ -11,6 +11,7 @@ into a located problem (file, line, field).
 """
 from __future__ import annotations
 
+import functools
 from functools import lru_cache
 from typing import Any
 
@@ -44,8 +45,6 @@ def _check_size(value: Any) -> Any:
 
 def _bounded(func):
     """A filter whose result is checked like every computed value."""
-    import functools  # noqa: PLC0415
-
     @functools.wraps(func)
     def wrapper(*args, **kwargs):
         return _check_size(func(*args, **kwargs))
@@ -54,6 +53,7 @@ def _bounded(func):
 
 @lru_cache(maxsize=1)
 def _environment():
+    # lazy: loading content for --json and validate never imports Jinja (mission --json speed)
     import jinja2  # noqa: PLC0415
     from jinja2.sandbox import ImmutableSandboxedEnvironment  # noqa: PLC0415
 

@@ -6,21 +6,24 @@ drawings onto pages and puts a check bar (5 cm and 2 in) on every page, so a
 player can see that the printer did not scale the page. A shape larger than
 the printable area is refused with a message: split it (a quarter circle, a
 second ruler that starts where the first ends).
+
+The models (`GaugeSheet`, `Gauge`) live with the other printables in
+sheets/printables/gauges.py.
 """
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
-from pydantic import Field, model_validator
+from markupsafe import escape
 
 from sheets.errors import SheetsError
-from sheets.printables import PaperSize
-from sheets.validation import Strict
+from sheets.printables import Gauge, PaperSize
+from sheets.rendering import game_titled
+from sheets.sheet import Sheet
 
 if TYPE_CHECKING:
-    from sheets.build import Sheet
     from sheets.library import Game
 
 MM_PER_UNIT = {"in": 25.4, "cm": 10.0}
@@ -32,72 +35,6 @@ GAP_MM = 6.0          # between two drawings (room to cut)
 LABEL_MM = 5.0        # a drawing's caption above it
 PAD_MM = 1.0          # a stroke's half width and a hair more, around every drawing
 RULER_MM = 14.0       # height of a ruler strip
-
-
-class GaugeMark(Strict):
-    at: float = Field(ge=0)
-    label: str = Field(min_length=1, max_length=40)
-
-
-class Gauge(Strict):
-    """One shape. `circle`: radius; `sector`: radius and angle (a fan of fire when
-    centred, a quarter of a blast circle when drawn from a `corner`); `ruler`: start,
-    end, ticks every `minor`, numbers every `major`."""
-
-    id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
-    kind: Literal["circle", "sector", "ruler"]
-    label: str
-    note: str | None = None
-    radius: float | None = Field(None, gt=0, le=100)
-    angle: float | None = Field(None, gt=0, le=180)
-    corner: bool = False            # sector drawn from its corner (apex bottom-left), angle <= 90
-    rings: list[float] = []         # arcs (circle, sector) at these distances from the centre
-    start: float = Field(0, ge=0)   # ruler
-    end: float | None = Field(None, gt=0, le=200)
-    minor: float = Field(1, gt=0)
-    major: float = Field(1, gt=0)
-    marks: list[GaugeMark] = []     # labelled ticks (ruler) or labelled rings
-    copies: int = Field(1, ge=1, le=20)
-
-    @model_validator(mode="after")
-    def _fields_for_kind(self):
-        if self.kind in ("circle", "sector") and self.radius is None:
-            raise ValueError(f"a {self.kind} needs a radius")
-        if self.kind == "sector" and self.angle is None:
-            raise ValueError("a sector needs an angle (degrees)")
-        if self.corner and (self.kind != "sector" or (self.angle or 0) > 90):
-            raise ValueError("corner: only a sector of 90 degrees or less is drawn from its corner")
-        if self.kind == "ruler":
-            if self.end is None:
-                raise ValueError("a ruler needs an end")
-            if self.end <= self.start:
-                raise ValueError(f"ruler end {self.end:g} is not beyond its start {self.start:g}")
-            if self.major < self.minor:
-                raise ValueError("major ticks must not be closer than minor ticks")
-            for m in self.marks:
-                if not self.start <= m.at <= self.end:
-                    raise ValueError(f"mark at {m.at:g} is outside the ruler ({self.start:g} to {self.end:g})")
-        for r in self.rings:
-            if self.radius is None or not 0 < r <= self.radius:
-                raise ValueError(f"ring {r:g} is outside the radius")
-        return self
-
-
-class GaugeSheet(Strict):
-    title: str
-    unit: Literal["in", "cm"]
-    orientation: Literal["portrait", "landscape"] = "portrait"
-    note: str | None = None
-    gauges: list[Gauge] = Field(min_length=1)
-
-    @model_validator(mode="after")
-    def _unique_ids(self):
-        seen: set[str] = set()
-        for g in self.gauges:
-            if g.id in seen:
-                raise ValueError(f"gauge id {g.id!r} is used twice")
-            seen.add(g.id)
-        return self
 
 
 # -- drawing ---------------------------------------------------------------
@@ -144,8 +81,6 @@ def _arc_path(cx: float, cy: float, r: float, a0: float, a1: float) -> str:
 
 
 def _text(x: float, y: float, s: str, size: float = 2.6, anchor: str = "middle", weight: str = "normal") -> str:
-    from markupsafe import escape  # noqa: PLC0415
-
     return (f'<text x="{_n(x)}" y="{_n(y)}" font-size="{_n(size)}" text-anchor="{anchor}" '
             f'font-weight="{weight}" font-family="DejaVu Sans Condensed, DejaVu Sans, sans-serif">{escape(s)}</text>')
 
@@ -262,10 +197,8 @@ def pack(drawings: list[Drawing], width: float, height: float, where: str = "gau
     return pages
 
 
-def gauge_sheet(game: "Game", paper: PaperSize, filename: str | None = None) -> "Sheet":
+def gauge_sheet(game: "Game", paper: PaperSize, filename: str | None = None) -> Sheet:
     """The game's true-scale sheet (phase one: nothing rendered here)."""
-    from sheets.build import Sheet  # noqa: PLC0415
-
     sheet = game.gauges
     if sheet is None:
         raise SheetsError(f"{game.info.title} has no true-scale gauges (no gauges.yaml)")
@@ -282,13 +215,8 @@ def gauge_sheet(game: "Game", paper: PaperSize, filename: str | None = None) -> 
         "page_size": f"{w:g}mm {h:g}mm", "page_w": w, "page_h": h,
         "margin": MARGIN_MM, "head": HEAD_MM, "gap": GAP_MM, "label_h": LABEL_MM,
         "pages": pages,
-        "footer": f"{_game_titled(game.info.title, sheet.title)} · print at 100 % (no 'fit to page') · warsheets",
+        "footer": f"{game_titled(game.info.title, sheet.title)} · print at 100 % (no 'fit to page') · warsheets",
     }
     return Sheet(filename=filename or f"{game.id}-gauges.pdf", template="gauges.html.j2", context=context,
                  game=game.id, label=f"{game.info.title} true-scale gauges")
 
-
-def _game_titled(game_title: str, title: str) -> str:
-    from sheets.rendering import game_titled  # noqa: PLC0415 - Jinja only when a sheet is made
-
-    return game_titled(game_title, title)

@@ -16,10 +16,9 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, Field
 
 from sheets import paths
-from sheets.blocks import ReferenceDoc
+from sheets.blocks import Block, ReferenceDoc
 from sheets.errors import ContentError, Problem, SheetsError
-from sheets.gauges import GaugeSheet
-from sheets.printables import CardSet, PrintGeometry, TokenSheet, TrackerFile, TrackerKind
+from sheets.printables import Card, CardBack, CardSet, GaugeSheet, PrintGeometry, TokenSheet, TrackerFile, TrackerKind
 from sheets.validation import Strict, collect
 from sheets.yaml_source import YamlDocument, load_yaml
 
@@ -176,9 +175,6 @@ class Game:
 
 def _quickref_cards(reference: ReferenceDoc, files: FileLoader) -> CardSet | None:
     """Cards cut from the reference: each card shows the sections it names, in order."""
-    from sheets.blocks import Block  # noqa: PLC0415
-    from sheets.printables import Card, CardBack  # noqa: PLC0415
-
     spec = reference.cards
     cards = []
     ok = True
@@ -202,7 +198,7 @@ def _quickref_cards(reference: ReferenceDoc, files: FileLoader) -> CardSet | Non
 
 
 def _load_plugin(name: str) -> GamePlugin:
-    module = importlib.import_module(f"sheets.games.{name}")
+    module = importlib.import_module(f"sheets.games.{name}.plugin")
     return module.plugin
 
 

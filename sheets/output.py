@@ -9,9 +9,12 @@ new one, never half-written.
 """
 from __future__ import annotations
 
+import json
 import os
 import tempfile
 from pathlib import Path
+
+import orjson
 
 from sheets.errors import SheetsError
 
@@ -102,14 +105,6 @@ def json_text(data) -> str:
     it is installed (it is a dependency; some 20 times faster on 10,000 mission pre-rolls).
     """
     try:
-        import orjson  # noqa: PLC0415
-    except ImportError:  # pragma: no cover - a broken install; same text, slower
-        orjson = None
-    if orjson is not None:
-        try:
-            return orjson.dumps(data, option=orjson.OPT_INDENT_2).decode("utf-8")
-        except TypeError:  # a value orjson does not take (e.g. a non-str key): the standard way
-            pass
-    import json  # noqa: PLC0415
-
-    return json.dumps(data, indent=2, ensure_ascii=False)
+        return orjson.dumps(data, option=orjson.OPT_INDENT_2).decode("utf-8")
+    except TypeError:  # a value orjson does not take (e.g. a non-str key): the standard way
+        return json.dumps(data, indent=2, ensure_ascii=False)

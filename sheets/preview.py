@@ -12,7 +12,11 @@ import io
 import math
 from pathlib import Path
 
+import pypdfium2 as pdfium
+from PIL import Image, ImageDraw, ImageFont
+
 from sheets import output
+from sheets.errors import SheetsError
 
 PREVIEW_DIR = "preview"
 CONTACT_SHEET = "contact-sheet.png"
@@ -24,8 +28,6 @@ HEADER_H = 40
 
 
 def _font(size: int):
-    from PIL import ImageFont  # noqa: PLC0415
-
     for name in ("DejaVuSansCondensed.ttf", "DejaVuSans.ttf"):
         try:
             return ImageFont.truetype(name, size)
@@ -36,8 +38,6 @@ def _font(size: int):
 
 def render_pages(pdf: Path, dpi: int = DPI) -> list:
     """Every page of `pdf` as a PIL image."""
-    import pypdfium2 as pdfium  # noqa: PLC0415
-
     doc = pdfium.PdfDocument(str(pdf))
     try:
         images = []
@@ -71,8 +71,6 @@ def cell_box(index: int) -> tuple[int, int, int, int]:
 
 
 def make_contact_sheet(images: list, labels: list[str], title: str):
-    from PIL import Image, ImageDraw  # noqa: PLC0415
-
     width, height = contact_sheet_size(len(images))
     sheet = Image.new("RGB", (width, height), (236, 236, 232))
     draw = ImageDraw.Draw(sheet)
@@ -112,8 +110,6 @@ def _wrap(draw, text: str, font, width: int) -> list[str]:
 def write_previews(pdf: Path, *, labels: list[str] | None = None, contact_sheet: bool = False,
                    title: str | None = None) -> list[Path]:
     """PNG of every page of `pdf` under preview/ beside it (and the contact sheet); the paths."""
-    from sheets.errors import SheetsError  # noqa: PLC0415
-
     pdf = Path(pdf)
     folder = output.ensure_dir(pdf.parent / PREVIEW_DIR)
     try:

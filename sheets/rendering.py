@@ -12,14 +12,18 @@ import logging
 import os
 import re
 from functools import lru_cache
+from importlib.metadata import version
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote, urlparse
 
 import jinja2
 from markupsafe import Markup, escape
 
-from sheets import paths
+from sheets import colors, paths
 from sheets.errors import SheetsError
+from sheets.formats import signed
+from sheets.overflow import find_overflows
 
 # fontTools stamps the current time into subset fonts unless this is set.
 from sheets.paths import FIXED_EPOCH  # noqa: E402,F401 - re-exported
@@ -93,13 +97,6 @@ def plain(text: Any) -> str:
     return str(text).replace("**", "").replace("*", "")
 
 
-def signed(value: int | None, zero: str = "=0") -> str:
-    """+2 / =0 / -1, as the playbooks print stats (`zero` for how 0 reads)."""
-    if value is None:
-        return "—"
-    return f"+{value}" if value > 0 else (zero if value == 0 else str(value))
-
-
 def game_titled(game_title: str, title: str, sep: str = " · ") -> str:
     """'Game · title', unless the title already starts with the game's name
     ('Down Range units' stays as it is; no 'Down Range · Down Range units')."""
@@ -150,8 +147,6 @@ def _environment(search_path: tuple[Path, ...]) -> jinja2.Environment:
     env.tests["numbered"] = numbered
     env.filters["signed"] = signed
     env.filters["dash"] = lambda v: "—" if v is None else v
-    from sheets import colors  # noqa: PLC0415
-
     env.filters["text_on"] = colors.text_on
     env.filters["tint"] = colors.tint
     env.globals["min_text_pt"] = colors.MIN_TEXT_PT
@@ -225,7 +220,8 @@ def render_warnings() -> list[str]:
 @lru_cache(maxsize=1)
 def _weasy():
     os.environ.setdefault("SOURCE_DATE_EPOCH", FIXED_EPOCH)
-    import weasyprint  # noqa: PLC0415 - deliberately lazy
+    # lazy: importing WeasyPrint costs ~1 s; only the processes that lay out pages pay it
+    import weasyprint  # noqa: PLC0415
     from weasyprint.text.fonts import FontConfiguration  # noqa: PLC0415
     from weasyprint.urls import FatalURLFetchingError, URLFetcher  # noqa: PLC0415
 
@@ -252,14 +248,22 @@ def _weasy():
             if url.startswith("data:"):
                 return super().fetch(url, headers)
             if url.startswith("file:"):
-                from urllib.parse import unquote, urlparse  # noqa: PLC0415
-
                 target = Path(unquote(urlparse(url).path)).resolve()
                 if any(target.is_relative_to(root) for root in roots) and target.is_file():
                     return super().fetch(url, headers)
             raise FatalURLFetchingError(f"refused to fetch {url!r}: only bundled template/content files may be used")
 
     return weasyprint, FontConfiguration(), SandboxFetcher, FatalURLFetchingError
+
+
+def lay_out(html: str):
+    """WeasyPrint's laid-out Document of `html` (sandboxed fetcher, the shared fonts)."""
+    weasyprint, fonts, fetcher_cls, fatal = _weasy()
+    try:
+        return weasyprint.HTML(string=html, base_url=str(paths.templates_dir()) + "/",
+                               url_fetcher=fetcher_cls()).render(font_config=fonts)
+    except fatal as exc:
+        raise SheetsError(str(exc)) from None
 
 
 def warm_up() -> None:
@@ -279,8 +283,6 @@ def html_to_pdf(html: str, forms: bool = False, base_url: Path | None = None, ta
     error naming the page and the box, never a PDF with text printed over text.
     `tags` None: tagged when the HTML carries TAGGED_MARK (reference sheets do).
     """
-    from sheets.overflow import find_overflows  # noqa: PLC0415
-
     weasyprint, fonts, fetcher_cls, fatal = _weasy()
     base = str(base_url or paths.templates_dir()) + "/"
     if tags is None:
@@ -309,6 +311,4 @@ def _document_title(html: str) -> str:
 
 def weasyprint_version() -> str:
     """Without importing WeasyPrint (for cache keys)."""
-    from importlib.metadata import version  # noqa: PLC0415
-
     return version("weasyprint")

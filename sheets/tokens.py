@@ -16,9 +16,9 @@ from sheets.errors import SheetsError
 from sheets.limits import MAX_COPIES, MAX_TOKENS
 from sheets.printables import PaperSize, Token, TokenSheet
 from sheets.rendering import game_titled
+from sheets.sheet import Sheet
 
 if TYPE_CHECKING:
-    from sheets.build import Sheet
     from sheets.library import Game
 
 PT_PER_MM = 72 / 25.4
@@ -95,10 +95,8 @@ def detail_size_pt(diameter: float) -> float:
     return MIN_TEXT_PT  # the smallest type a token may carry (sheets/colors.py)
 
 
-def token_sheet(game: "Game", paper: PaperSize, copies: int = 1, filename: str | None = None) -> "Sheet":
+def token_sheet(game: "Game", paper: PaperSize, copies: int = 1, filename: str | None = None) -> Sheet:
     """The game's token sheet (phase one: nothing is rendered here)."""
-    from sheets.build import Sheet  # noqa: PLC0415
-
     if game.tokens is None:
         raise SheetsError(f"{game.info.title} has no tokens (no tokens.yaml)")
     sheet = game.tokens

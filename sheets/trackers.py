@@ -9,6 +9,7 @@ is in its data.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -16,12 +17,11 @@ from pydantic import ValidationError
 
 from sheets.dice import Dice
 from sheets.errors import SheetsError
-import math
-
 from sheets.printables import BoxTracker, ClockTracker, GridTracker, TrackerKind
+from sheets.rendering import page_size
+from sheets.sheet import Sheet
 
 if TYPE_CHECKING:
-    from sheets.build import Sheet
     from sheets.library import Game
 
 #: the command-line options that change each number (for messages)
@@ -152,11 +152,8 @@ class TrackerPage:
 
 def tracker_sheet(game: "Game", trackers: list[TrackerKind], *, paper: str = "a4",
                   designations: dict[str, list[str]] | None = None, origin: str = "",
-                  filename: str | None = None) -> "Sheet":
+                  filename: str | None = None) -> Sheet:
     """The trackers as one PDF sheet, one tracker per page (phase one: nothing rendered)."""
-    from sheets.build import Sheet  # noqa: PLC0415
-    from sheets.rendering import page_size  # noqa: PLC0415
-
     designations = designations or {}
     pages = [TrackerPage(t, t.summary_text(), designations.get(t.id, [])) for t in trackers]
     rolled = f" · designations rolled with {origin}" if origin else ""

@@ -5,19 +5,22 @@ goes on, the marks on the sheet (xp, gear, wounds, stress, conditions) and the
 improvements taken. `resolve_character` checks every choice against the
 playbook and the seed's rules and reports all problems at once, each with file
 and line. `roll_character` makes a legal character from dice. Moves that change
-a stat (Battle tested) are applied in one place, `effective_stats`, whichever
+a stat (Battle tested) are applied in one place, `improvements.effective_stats`, whichever
 way a character is made.
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from itertools import permutations
 
 from pydantic import Field
 
 from sheets.dice import Dice
-from sheets.errors import ContentError, Problem, SheetsError
+from sheets.errors import ContentError, Problem
+from sheets.games.regiment.improvements import (
+    CONDITIONS, CRITICAL_STRESS, CRITICAL_WOUNDS, TRACKS, Improvement, a, check_improvements, effective_stats, markable,
+    norm,
+)
 from sheets.games.regiment.models import STATS, Loadout, Move, Playbook, Rank, RegimentData
 from sheets.validation import Strict, validate
 from sheets.yaml_source import YamlDocument
@@ -51,25 +54,6 @@ class CharacterFile(Strict):
     stress: int = Field(0, ge=0)
     conditions: list[str] = []
     improvements: list[str] = []
-
-
-# The seed (Recovery & healing; Conditions): "When you have 3+ wounds or 4+ stress, you have
-# the critical condition". Critical is derived from the marks, never entered.
-CRITICAL_WOUNDS = 3
-CRITICAL_STRESS = 4
-CONDITIONS = ("suppressed", "pinned")  # the conditions a soldier carries between scenes
-TRACKS = ("gear", "wounds", "stress")
-
-
-@dataclass(frozen=True)
-class Improvement:
-    """One improvement taken: what it is and which box of the playbook it ticks."""
-
-    text: str  # canonical: "+1 guts", "Battle tested", "+1 grit", "1 tough", "go home"
-    kind: str  # stat | move | advanced | final
-    box: str  # the playbook's box: "imp.basic.1", "imp.adv.2", "imp.final.1"
-    stat: str | None = None
-    move: Move | None = None
 
 
 @dataclass
@@ -123,166 +107,20 @@ class Character:
         return getattr(self, track)
 
 
-def a(name: str) -> str:
-    """'Operator' -> 'an Operator', 'Medic' -> 'a Medic'."""
-    return f"{'an' if name[:1].lower() in 'aeiou' else 'a'} {name}"
-
-
-def _norm(text: str) -> str:
-    return " ".join(text.lower().split())
-
-
 def _match_rank(text: str, ranks: list[Rank]) -> Rank | None:
-    key = _norm(text)
+    key = norm(text)
     for rank in ranks:
-        if key in (_norm(rank.abbr), _norm(rank.name), _norm(rank.full)):
+        if key in (norm(rank.abbr), norm(rank.name), norm(rank.full)):
             return rank
     return None
 
 
 def _find(text: str, options: list[str]) -> str | None:
-    key = _norm(text)
-    return next((o for o in options if _norm(o) == key), None)
+    key = norm(text)
+    return next((o for o in options if norm(o) == key), None)
 
 
-def signed(value: int) -> str:
-    return f"{value:+d}" if value else "0"
-
-
-def markable(pb: Playbook, track: str) -> int:
-    """How many boxes of a track the player can mark: the pre-marked (shaded) ones are not."""
-    if track == "xp":
-        return pb.experience.boxes - len(pb.experience.premarked)
-    t = pb.track(track)
-    return 0 if t is None else t.boxes - len(t.premarked)
-
-
-def _apply_bonus(stats: dict[str, int], move: Move) -> None:
-    bonus = move.stat_bonus
-    if bonus is not None:
-        stats[bonus.stat] = max(stats[bonus.stat], min(bonus.max, stats[bonus.stat] + bonus.by))
-
-
-def effective_stats(base: dict[str, int], moves: list[Move], improvements: list[Improvement] = ()) -> dict[str, int]:
-    """The stats a sheet prints: the creation moves' bonuses, then each improvement in order."""
-    stats = dict(base)
-    for move in moves:
-        _apply_bonus(stats, move)
-    for imp in improvements:
-        if imp.stat is not None:
-            stats[imp.stat] += 1
-        if imp.move is not None:
-            _apply_bonus(stats, imp.move)
-    return stats
-
-
-STAT_MAX = 3  # every "+1stat (max+3)" box of the playbooks
-
-
-def _threshold(label: str, fallback_name: str) -> int:
-    found = re.search(r"\((\d+)\+\)", label)
-    if found is None:
-        raise SheetsError(f"the playbook's {fallback_name} improvements label {label!r} does not say "
-                          f"how many improvements must come first, e.g. 'ADVANCED (4+)'")
-    return int(found.group(1))
-
-
-def _key(text: str) -> str:
-    """'get +1grit' / '+1 Grit' -> '+1 grit'; 'get 1-tough' -> '1 tough'."""
-    text = _norm(text).removeprefix("get ")
-    text = re.sub(r"^([+-]?\d+)\s*-?\s*", r"\1 ", text)
-    return text
-
-
-def check_improvements(pb: Playbook, data: RegimentData, texts: list[str], base: dict[str, int],
-                       creation_moves: list[Move], bad) -> list[Improvement]:
-    """The improvements in the order taken, each checked against the boxes and rules the playbook prints.
-
-    `bad(index, message)` is called for each refusal; refused entries are left out.
-    """
-    basic = pb.improvements.basic
-    stat_boxes = [i + 1 for i, t in enumerate(basic) if "stat" in _norm(t)]
-    move_boxes = [i + 1 for i, t in enumerate(basic) if "move" in _norm(t)]
-    advanced = {_key(t): i + 1 for i, t in enumerate(pb.improvements.advanced.items)}
-    final = {_key(t): i + 1 for i, t in enumerate(pb.improvements.final.items)}
-    adv_after = _threshold(pb.improvements.advanced.label, "advanced")
-    final_after = _threshold(pb.improvements.final.label, "final")
-    taken: list[Improvement] = []
-    stats = effective_stats(base, creation_moves)
-    held = {pb.own_move.name, *(m.name for m in creation_moves)}
-
-    def ordinal(n: int) -> str:
-        return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
-
-    for i, text in enumerate(texts):
-        if not isinstance(text, str):
-            bad(i, f"expected an improvement as text (e.g. '+1 guts' or a {pb.name} move), found {text!r}")
-            continue
-        key = _key(text)
-        ended = next((t for t in taken if t.kind == "final"), None)
-        if ended is not None:
-            bad(i, f"{text!r} comes after {ended.text!r}, a final improvement: the character has left "
-                   f"the unit and takes no more improvements")
-            continue
-        before = len(taken)
-        stat_match = re.fullmatch(r"\+1 (\w+)", key)
-        if stat_match and stat_match.group(1) in STATS:
-            stat = stat_match.group(1)
-            used = [t for t in taken if t.kind == "stat"]
-            if len(used) >= len(stat_boxes):
-                bad(i, f"{text!r}: {a(pb.name)} can take +1 STAT at most {len(stat_boxes)} times "
-                       f"(the playbook prints {len(stat_boxes)} boxes); this is the {ordinal(len(used) + 1)}")
-                continue
-            if stats[stat] + 1 > STAT_MAX:
-                bad(i, f"{text!r} would make {stat} {signed(stats[stat] + 1)}; no stat goes above "
-                       f"+{STAT_MAX} (it is {signed(stats[stat])} counting moves and earlier improvements)")
-                continue
-            stats[stat] += 1
-            taken.append(Improvement(f"+1 {stat}", "stat", f"imp.basic.{stat_boxes[len(used)]}", stat=stat))
-            continue
-        if key in advanced:
-            label = "+1 grit" if "grit" in key else ("1 tough" if "tough" in key else key)
-            if any(t.text == label for t in taken):
-                bad(i, f"{text!r} is taken twice; the playbook prints one box for it")
-            elif before < adv_after:
-                bad(i, f"{text!r} is an advanced improvement: it needs {adv_after} improvements before it, "
-                       f"and {before} came before")
-            else:
-                taken.append(Improvement(label, "advanced", f"imp.adv.{advanced[key]}"))
-            continue
-        if key in final:
-            if before < final_after:
-                bad(i, f"{text!r} is a final improvement: it needs {final_after} improvements before it, "
-                       f"and {before} came before")
-            else:
-                taken.append(Improvement(key, "final", f"imp.final.{final[key]}"))
-            continue
-        move = next((m for m in pb.moves if _norm(m.name) == _norm(text)), None)
-        if move is not None:
-            used = [t for t in taken if t.kind == "move"]
-            if move.name in held:
-                how = ("every " + pb.name + " has it") if move is pb.own_move else "the character already holds it"
-                bad(i, f"{move.name!r} cannot be taken as an improvement: {how}")
-            elif len(used) >= len(move_boxes):
-                bad(i, f"{text!r}: {a(pb.name)} can take a {pb.name} move as an improvement at most "
-                       f"{len(move_boxes)} times (the playbook prints {len(move_boxes)} boxes); this is the "
-                       f"{ordinal(len(used) + 1)}")
-            else:
-                held.add(move.name)
-                _apply_bonus(stats, move)
-                taken.append(Improvement(move.name, "move", f"imp.basic.{move_boxes[len(used)]}", move=move))
-            continue
-        other = next((p.name for p in data.playbooks.values() if p.id != pb.id
-                      and any(_norm(m.name) == _norm(text) for m in p.moves)), None)
-        if other:
-            bad(i, f"{text!r} is {a(other)} move; {a(pb.name)} improves only with moves of its own playbook")
-        else:
-            bad(i, f"unknown improvement {text!r}; an improvement is '+1 STAT' ({', '.join(STATS)}), "
-                   f"a {pb.name} move not yet held, '+1 grit', '1 tough', 'go home' or 'new character'")
-    return taken
-
-
-def check_state(sheet: "CharacterFile", pb: Playbook, bad) -> None:
+def check_state(sheet: CharacterFile, pb: Playbook, bad) -> None:
     """The marks on the sheet: within the boxes the playbook prints; conditions by name."""
     for track in ("xp", *TRACKS):
         value, most = getattr(sheet, track), markable(pb, track)
@@ -293,7 +131,7 @@ def check_state(sheet: "CharacterFile", pb: Playbook, bad) -> None:
             bad((track,), f"{value} marked, but {a(pb.name)}'s {label} track has {most} boxes to mark{extra}")
     seen: set[str] = set()
     for i, cond in enumerate(sheet.conditions):
-        key = _norm(str(cond))
+        key = norm(str(cond))
         if key == "critical":
             bad(("conditions", i), f"critical is not entered: it follows from {CRITICAL_WOUNDS}+ wounds or "
                                    f"{CRITICAL_STRESS}+ stress (this file marks {sheet.wounds} wounds, "
@@ -367,13 +205,13 @@ def resolve_character(doc: YamlDocument, data: RegimentData) -> Character:
     own = pb.own_move
     choosable = pb.moves[1:]
     for i, name in enumerate(sheet.moves):
-        if _norm(name) == _norm(own.name):
+        if norm(name) == norm(own.name):
             bad(("moves", i), f"{own.name!r} is the {pb.name}'s own move: every {pb.name} has it, list only the {pb.choose_moves} chosen")
             continue
-        move = next((m for m in choosable if _norm(m.name) == _norm(name)), None)
+        move = next((m for m in choosable if norm(m.name) == norm(name)), None)
         if move is None:
             other = next((p.name for p in data.playbooks.values() if p.id != pb.id
-                          and any(_norm(m.name) == _norm(name) for m in p.moves)), None)
+                          and any(norm(m.name) == norm(name) for m in p.moves)), None)
             hint = f" (that is {a(other)} move)" if other else ""
             bad(("moves", i), f"{name!r} is not {a(pb.name)} move{hint}; choose from: {', '.join(m.name for m in choosable)}")
         elif move in chosen:
@@ -383,7 +221,7 @@ def resolve_character(doc: YamlDocument, data: RegimentData) -> Character:
     if len(sheet.moves) != pb.choose_moves:
         bad(("moves",), f"{a(pb.name)} chooses exactly {pb.choose_moves} moves besides {own.name!r}; this file lists {len(sheet.moves)}")
 
-    loadout = next((lo for lo in pb.loadouts if _norm(lo.name) == _norm(sheet.loadout)), None)
+    loadout = next((lo for lo in pb.loadouts if norm(lo.name) == norm(sheet.loadout)), None)
     if loadout is None:
         bad(("loadout",), f"unknown loadout {sheet.loadout!r} for {a(pb.name)}; choose one of: {', '.join(lo.name for lo in pb.loadouts)}")
 
@@ -400,7 +238,7 @@ def resolve_character(doc: YamlDocument, data: RegimentData) -> Character:
         stats=effective_stats(stats, chosen, improvements), moves=chosen, loadout=loadout,
         stat_set=sheet.stat_set, squad=sheet.squad or Squad(), bonds=dict(sheet.bonds), notes=sheet.notes,
         origin=doc.name, base_stats=stats, xp=sheet.xp, gear=sheet.gear, wounds=sheet.wounds,
-        stress=sheet.stress, conditions=[_norm(c) for c in sheet.conditions], improvements=improvements,
+        stress=sheet.stress, conditions=[norm(c) for c in sheet.conditions], improvements=improvements,
     )
 
 

@@ -5,9 +5,14 @@ import json
 from pathlib import Path
 
 from sheets import output, paths
-from sheets.api import game_with_plugin, ink_save, library, make_dice, slug
 from sheets.build import build_one
 from sheets.errors import SheetsError
+from sheets.games.regiment.characters import character_json, resolve_character
+from sheets.games.regiment.sheets import blank_playbook, filled_playbooks, roll_squad, squad_sheet
+from sheets.games.regiment.squads import load_squad, save_squad
+from sheets.services import game_with_plugin, library, make_dice, slug
+from sheets.sheet import ink_save
+from sheets.yaml_source import load_yaml
 
 
 def make_playbook(name: str | None, *, character: Path | None = None, random: bool = False,
@@ -19,11 +24,6 @@ def make_playbook(name: str | None, *, character: Path | None = None, random: bo
 
     Returns the paths written (the PDF first) and a note for the user.
     """
-    from sheets.games.regiment.characters import resolve_character  # noqa: PLC0415
-    from sheets.games.regiment.sheets import blank_playbook, filled_playbooks, roll_squad  # noqa: PLC0415
-    from sheets.games.regiment.squads import save_squad  # noqa: PLC0415
-    from sheets.yaml_source import load_yaml  # noqa: PLC0415
-
     lib = library(content)
     game = game_with_plugin(lib, "regiment")
     if count < 1:
@@ -69,9 +69,6 @@ def make_playbook(name: str | None, *, character: Path | None = None, random: bo
 
 def playbook_json(character: Path, content: Path | None = None) -> str:
     """The resolved character as JSON (`sheets playbook --character FILE --json`)."""
-    from sheets.games.regiment.characters import character_json, resolve_character  # noqa: PLC0415
-    from sheets.yaml_source import load_yaml  # noqa: PLC0415
-
     game = game_with_plugin(library(content), "regiment")
     char = resolve_character(load_yaml(Path(character)), game.data)
     return json.dumps(character_json(char), indent=2, ensure_ascii=False)
@@ -80,9 +77,6 @@ def playbook_json(character: Path, content: Path | None = None) -> str:
 def make_squad(squad_file: Path, *, fillable: bool = False, paper: str = "a4", out: Path | None = None,
                content: Path | None = None) -> Path:
     """One PDF: the GM's squad roster, then every member's playbook."""
-    from sheets.games.regiment.sheets import squad_sheet  # noqa: PLC0415
-    from sheets.games.regiment.squads import load_squad  # noqa: PLC0415
-
     game = game_with_plugin(library(content), "regiment")
     roster = load_squad(Path(squad_file), game.data)
     stem = slug(roster.designation) if roster.designation else slug(Path(squad_file).stem)

@@ -7,6 +7,7 @@ from typing import Literal, Union
 from pydantic import Field, model_validator
 
 from sheets.blocks import Block, ReferenceDoc
+from sheets.errors import SheetsError
 from sheets.validation import Strict
 
 STATS = ("battle", "guts", "leadership", "lucky", "tactics")
@@ -290,8 +291,6 @@ class RegimentData:
     elements: ReferenceDoc | None = None
 
     def playbook(self, name: str) -> Playbook:
-        from sheets.errors import SheetsError  # noqa: PLC0415
-
         key = name.strip().lower()
         for pb in self.playbooks.values():
             if key in (pb.id, pb.name.lower()):

@@ -4,6 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from sheets.blocks import ReferenceDoc
+from sheets.games.regiment.gm import build_card_sets, tag_id
 from sheets.games.regiment.models import (
     BasicMoves, BattlePlans, GmMoves, Lists, Playbook, RegimentData, Tags, Vehicles, Weapons,
 )
@@ -46,8 +47,6 @@ class RegimentPlugin(GamePlugin):
 
     @staticmethod
     def _check_tags(files: FileLoader, data: RegimentData) -> None:
-        from sheets.games.regiment.gm import tag_id  # noqa: PLC0415
-
         known = {t.id for t in data.tags.tags}
         armed = [("weapons.yaml", ("categories", c, "weapons", w), weapon)
                  for c, cat in enumerate(data.weapons.categories) for w, weapon in enumerate(cat.weapons)]
@@ -60,22 +59,21 @@ class RegimentPlugin(GamePlugin):
                     files.problem(file, loc + ("tags", t), f"tag {tag!r} has no definition in tags.yaml")
 
     def card_sets(self, game):
-        from sheets.games.regiment.gm import build_card_sets  # noqa: PLC0415
-
         return build_card_sets(game.data)
 
     def reference_sections(self, game):
+        # the sheets need Jinja; the plugin is loaded with the content (`validate`, `list`, `mission --json`)
         from sheets.games.regiment.sheets import reference_pages  # noqa: PLC0415
 
         return reference_pages(game)
 
     def kit_sheets(self, game, options):
-        from sheets.games.regiment.sheets import kit_sheets  # noqa: PLC0415
+        from sheets.games.regiment.sheets import kit_sheets  # noqa: PLC0415 - Jinja: as above
 
         return kit_sheets(game, options)
 
     def player_packets(self, game, options, players):
-        from sheets.games.regiment.sheets import player_packets  # noqa: PLC0415
+        from sheets.games.regiment.sheets import player_packets  # noqa: PLC0415 - Jinja: as above
 
         return player_packets(game, options, players)
 

@@ -1,17 +1,16 @@
 """Render contexts for The Regiment's sheets (playbooks, references, kit)."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from sheets.build import Sheet
+from sheets.blocks import Block, Section, Term
 from sheets.dice import Dice
-from sheets.games.regiment.characters import TRACKS, Character, roll_character
+from sheets.games.regiment.characters import Character, roll_character
+from sheets.games.regiment.improvements import TRACKS, markable
 from sheets.games.regiment.models import STATS, Playbook
+from sheets.games.regiment.squads import SquadRoster, bond_grid
 from sheets.library import Game, KitOptions
 from sheets.rendering import page_size
-
-if TYPE_CHECKING:
-    from sheets.games.regiment.squads import SquadRoster
+from sheets.sheet import Sheet
+from sheets.trackers import TrackerPage
 
 EQUIPMENT_LINES = 12
 NPC_TRACKER = "npc-strength"  # trackers.yaml: printed on the reference's NPC page too
@@ -112,11 +111,8 @@ def filled_playbooks(game: Game, chars: list[Character], filename: str, paper: s
 ROSTER_ROWS = 8  # a blank roster's rows; a larger squad gets one row per soldier
 
 
-def roster_context(game: Game, roster: "SquadRoster | None") -> dict:
+def roster_context(game: Game, roster: SquadRoster | None) -> dict:
     """The GM's squad roster: one row per soldier, and the bonds between them as a grid."""
-    from sheets.games.regiment.characters import markable  # noqa: PLC0415
-    from sheets.games.regiment.squads import bond_grid  # noqa: PLC0415
-
     playbooks = list(game.data.playbooks.values())
     widths = {t: max(markable(pb, t) for pb in playbooks) for t in ("wounds", "stress", "xp")}
     members = roster.members if roster else []
@@ -144,7 +140,7 @@ def roster_context(game: Game, roster: "SquadRoster | None") -> dict:
     }
 
 
-def squad_sheet(game: Game, roster: "SquadRoster | None", filename: str, paper: str = "a4",
+def squad_sheet(game: Game, roster: SquadRoster | None, filename: str, paper: str = "a4",
                 fillable: bool = False) -> Sheet:
     """The roster page, then every member's playbook (a blank roster alone without a squad)."""
     entries = []
@@ -186,8 +182,6 @@ def roll_squad(game: Game, dice: Dice, count: int, playbook: Playbook | None = N
 
 def reference_pages(game: Game) -> list[dict]:
     """The moves reference, elements of warfare (with the weapon tags) and GM moves."""
-    from sheets.blocks import Block, Section, Term  # noqa: PLC0415
-
     data = game.data
     parts: list[dict] = [{"kind": "moves", "title": "The Regiment: Moves", "groups": data.basic_moves.groups,
                           "recovery": data.basic_moves.recovery}]
@@ -206,8 +200,6 @@ def reference_pages(game: Game) -> list[dict]:
         parts.append({"kind": "doc", "title": data.elements.title, "sections": sections})
         if npcs is not None and tracker is not None:
             # the seed's NPC page: the rule, then the team strength tracks it says are "included below"
-            from sheets.trackers import TrackerPage  # noqa: PLC0415
-
             page = TrackerPage(tracker.model_copy(update={"footer": None}), tracker.summary_text())
             parts.append({"kind": "tracker", "title": "The Regiment: NPCs", "sections": [npcs], "tracker": page})
     if data.gm_moves is not None:

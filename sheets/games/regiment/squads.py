@@ -17,12 +17,12 @@ from pydantic import Field
 
 from sheets import output
 from sheets.errors import ContentError, Problem
-from sheets.games.regiment.characters import (
-    Character, Squad, _norm, character_file_data, resolve_character,
-)
+from sheets.games.regiment.characters import Character, Squad, character_file_data, resolve_character
+from sheets.games.regiment.improvements import norm
 from sheets.games.regiment.models import RegimentData
+from sheets.services import slug
 from sheets.validation import Strict, validate
-from sheets.yaml_source import YamlDocument, load_yaml
+from sheets.yaml_source import load_yaml
 
 
 class SquadFile(Strict):
@@ -92,8 +92,6 @@ def _dump(data: dict) -> str:
 
 def save_squad(chars: list[Character], folder: Path, origin: str, command: str) -> list[Path]:
     """One character file per soldier and a squad.yaml naming them; previous versions kept as .bak."""
-    from sheets.api import slug  # noqa: PLC0415
-
     output.ensure_dir(Path(folder))
     names: list[str] = []
     files: list[tuple[Path, bytes]] = []
@@ -120,12 +118,12 @@ def save_squad(chars: list[Character], folder: Path, origin: str, command: str) 
 
 def bond_grid(members: list[Character]) -> tuple[list[list[int | None]], list[str]]:
     """Row member's bond with column member (None: no bond written); bonds with others, as text."""
-    keys = [_norm(m.name) for m in members]
+    keys = [norm(m.name) for m in members]
     grid: list[list[int | None]] = [[None] * len(members) for _ in members]
     others: list[str] = []
     for r, m in enumerate(members):
         for who, value in m.bonds.items():
-            key = _norm(who)
+            key = norm(who)
             if key in keys:
                 grid[r][keys.index(key)] = value
             else:

@@ -11,8 +11,9 @@ import yaml
 
 from sheets import output
 from sheets.errors import ContentError, SheetsError
-from sheets.games.wotw.campaign import Campaign, check
+from sheets.games.wotw.campaign import check
 from sheets.games.wotw.models import WotwData
+from sheets.games.wotw.records import Campaign
 from sheets.validation import validate
 from sheets.yaml_source import YamlDocument, load_yaml, parse_yaml
 

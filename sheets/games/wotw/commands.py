@@ -1,57 +1,28 @@
-"""What `sheets mission` and `sheets campaign` do (the CLI only parses and prints)."""
+"""What `sheets mission` (its log sheet) and `sheets campaign` do (the CLI only parses and prints).
+
+The missions themselves are rolled by `sheets.games.wotw.preroll` (all `--json` needs).
+"""
 from __future__ import annotations
 
-from dataclasses import dataclass
+import json
 from pathlib import Path
 
 from sheets import output, paths
-from sheets.api import game_with_plugin, ink_save, library, make_dice
 from sheets.build import build_one
-from sheets.errors import SheetsError
-
-
-@dataclass
-class MissionRequest:
-    theatre: str = "france-1944"
-    nation: str | None = None
-    airborne: bool = False
-    beachhead: bool = False
-    engineers: bool = False
-    strike_step: int | None = None
-    count: int = 1
-    seed: int | None = None
-    dice: str | None = None
-    team: Path | None = None
-    paper: str = "a4"
-    ink_saver: bool = False
-
-
-def roll_missions(req: MissionRequest, content: Path | None = None):
-    """Phase one of `sheets mission`: the missions (and team), all dice rolled."""
-    from sheets.games.wotw.mission import roll_missions as roll  # noqa: PLC0415 - no Jinja for --json
-
-    if req.count < 1:
-        raise SheetsError("--count must be 1 or more")
-    game = game_with_plugin(library(content), "wotw")
-    dice = make_dice(req.seed, req.dice)
-    missions = roll(game, dice, req.count, req.theatre, req.nation, airborne=req.airborne,
-                    beachhead=req.beachhead, engineers=req.engineers, strike_step=req.strike_step)
-    return game, missions
-
-
-def mission_json(req: MissionRequest, content: Path | None = None) -> str:
-    from sheets.output import json_text  # noqa: PLC0415
-
-    _, missions = roll_missions(req, content)
-    data = [m.as_json() for m in missions]
-    return json_text(data[0] if len(data) == 1 else data)
+from sheets.errors import ContentError, SheetsError
+from sheets.games.wotw import campaign as cp
+from sheets.games.wotw import campaign_io
+from sheets.games.wotw.mission import MissionRoller
+from sheets.games.wotw.preroll import MissionRequest, roll_missions
+from sheets.games.wotw.sheets import campaign_log_sheet, campaign_record, log_sheet
+from sheets.games.wotw.team import TeamFile, resolve_team
+from sheets.services import game_with_plugin, library, make_dice
+from sheets.sheet import ink_save
+from sheets.validation import validate
+from sheets.yaml_source import load_yaml
 
 
 def make_mission(req: MissionRequest, out: Path | None = None, content: Path | None = None) -> tuple[Path, str]:
-    from sheets.games.wotw.sheets import log_sheet  # noqa: PLC0415
-    from sheets.games.wotw.team import resolve_team  # noqa: PLC0415
-    from sheets.yaml_source import load_yaml  # noqa: PLC0415
-
     game, missions = roll_missions(req, content)
     team = None
     if req.team is not None:
@@ -78,12 +49,6 @@ def _wotw(content: Path | None):
 def campaign_new(file: Path, nation: str, theatre: str, team: Path | None = None, random: bool = False,
                  seed: int | None = None, optional_rules: list[str] | None = None,
                  content: Path | None = None) -> tuple[Path, str]:
-    from sheets.games.wotw import campaign as cp  # noqa: PLC0415
-    from sheets.games.wotw import campaign_io  # noqa: PLC0415
-    from sheets.games.wotw.team import TeamFile  # noqa: PLC0415
-    from sheets.validation import validate  # noqa: PLC0415
-    from sheets.yaml_source import load_yaml  # noqa: PLC0415
-
     if (team is None) == (not random):
         raise SheetsError("give either --team TEAMFILE or --random")
     if seed is not None and not random:
@@ -93,6 +58,9 @@ def campaign_new(file: Path, nation: str, theatre: str, team: Path | None = None
         raise SheetsError(f"{file} exists: a campaign file is never overwritten by `campaign new`; "
                           f"choose another name or delete it")
     game = _wotw(content)
+    # the content's nations and theatres: an unknown id is refused first, naming the valid ones
+    game.data.nation(nation)
+    game.data.theatre(theatre)
     rules = list(optional_rules or [])
     note = ""
     if random:
@@ -104,8 +72,6 @@ def campaign_new(file: Path, nation: str, theatre: str, team: Path | None = None
         sheet = validate(TeamFile, doc)
         if sheet.nation is not None and sheet.nation.lower() not in (nation, game.data.nation(nation).name.lower()):
             raise SheetsError(f"{team}: this team is {sheet.nation!r} but --nation is {nation!r}")
-        from sheets.errors import ContentError  # noqa: PLC0415
-
         bad = [doc.problem(("members", i, "quality"), f"quality {m.quality!r}: choose Green, Private or Veteran")
                for i, m in enumerate(sheet.members) if m.quality.capitalize() not in ("Green", "Private", "Veteran")]
         if bad:
@@ -122,11 +88,6 @@ def campaign_new(file: Path, nation: str, theatre: str, team: Path | None = None
 
 def campaign_mission(file: Path, seed: int | None = None, dice: str | None = None, strike_step: int | None = None,
                      paper: str = "a4", out: Path | None = None, content: Path | None = None) -> tuple[list[Path], str]:
-    from sheets.games.wotw import campaign as cp  # noqa: PLC0415
-    from sheets.games.wotw import campaign_io  # noqa: PLC0415
-    from sheets.games.wotw.mission import MissionRoller  # noqa: PLC0415
-    from sheets.games.wotw.sheets import campaign_log_sheet  # noqa: PLC0415
-
     game = _wotw(content)
     campaign = campaign_io.load(Path(file), game.data)
     open_ = campaign.in_progress
@@ -170,9 +131,6 @@ def campaign_mission(file: Path, seed: int | None = None, dice: str | None = Non
 
 def campaign_debrief(file: Path, outcome: str, killed: list[str], wounded: list[str], seed: int | None = None,
                      dice: str | None = None, enemy_hq: bool = False, content: Path | None = None) -> tuple[Path, str]:
-    from sheets.games.wotw import campaign as cp  # noqa: PLC0415
-    from sheets.games.wotw import campaign_io  # noqa: PLC0415
-
     game = _wotw(content)
     campaign = campaign_io.load(Path(file), game.data)
     rolled = make_dice(seed, dice) if outcome == "success" else None
@@ -192,9 +150,6 @@ def campaign_spend(file: Path, promote: str | None = None, skill: str | None = N
                    quality: str | None = None, weapon: str | None = None, medical: bool = False,
                    engineer: bool = False, rearm: str | None = None, make_engineer: str | None = None,
                    content: Path | None = None) -> tuple[Path, str]:
-    from sheets.games.wotw import campaign as cp  # noqa: PLC0415
-    from sheets.games.wotw import campaign_io  # noqa: PLC0415
-
     actions = [a for a in (promote, skill, recruit or None, rearm, make_engineer) if a]
     if len(actions) != 1:
         raise SheetsError("give one of --promote NAME, --skill NAME=SKILL, --recruit NAME --quality Q --weapon W, "
@@ -229,9 +184,6 @@ def campaign_spend(file: Path, promote: str | None = None, skill: str | None = N
 
 
 def campaign_show(file: Path, paper: str = "a4", out: Path | None = None, content: Path | None = None):
-    from sheets.games.wotw import campaign_io  # noqa: PLC0415
-    from sheets.games.wotw.sheets import campaign_record  # noqa: PLC0415
-
     game = _wotw(content)
     campaign = campaign_io.load(Path(file), game.data)
     sheet = campaign_record(game, campaign, f"wotw-campaign-{Path(file).stem}.pdf", paper)
@@ -240,9 +192,5 @@ def campaign_show(file: Path, paper: str = "a4", out: Path | None = None, conten
 
 
 def campaign_json(file: Path, content: Path | None = None) -> str:
-    import json  # noqa: PLC0415
-
-    from sheets.games.wotw import campaign_io  # noqa: PLC0415
-
     game = _wotw(content)
     return json.dumps(campaign_io.load(Path(file), game.data).as_json(), indent=2, ensure_ascii=False)

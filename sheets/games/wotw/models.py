@@ -8,6 +8,7 @@ from typing import Annotated, Any, Literal, Union
 from pydantic import AfterValidator, Field
 
 from sheets.blocks import Section
+from sheets.errors import SheetsError
 from sheets.tables import RandomTable, TableRow
 from sheets.validation import Strict
 
@@ -15,6 +16,9 @@ Range = Literal["short", "medium", "long"]
 Cover = Literal["light", "heavy"]
 Quality = Literal["V", "P", "G"]
 FF = Union[int, Literal["-"]]
+
+#: the theatre of `sheets mission` without --theatre (and of the kit's log sheet), when the content has it
+DEFAULT_THEATRE = "france-1944"
 
 
 class TheatreTables(Strict):
@@ -269,16 +273,19 @@ class WotwData:
         return next(g for g in self.events.groups if g.id == group_id)
 
     def theatre(self, theatre_id: str) -> Theatre:
-        from sheets.errors import SheetsError  # noqa: PLC0415
-
         for t in self.theatres.theatres:
             if t.id == theatre_id:
                 return t
         raise SheetsError(f"unknown theatre {theatre_id!r}; choose one of: {', '.join(t.id for t in self.theatres.theatres)}")
 
-    def nation(self, nation_id: str) -> Nation:
-        from sheets.errors import SheetsError  # noqa: PLC0415
+    def default_theatre(self) -> Theatre:
+        """`sheets mission` without --theatre, and the kit's log sheet: France 1944, else the content's first."""
+        theatres = self.theatres.theatres
+        if not theatres:
+            raise SheetsError("the content defines no theatre (theatres.yaml)")
+        return next((t for t in theatres if t.id == DEFAULT_THEATRE), theatres[0])
 
+    def nation(self, nation_id: str) -> Nation:
         for n in self.teams.nations:
             if n.id == nation_id:
                 return n

@@ -1,7 +1,11 @@
 """The Way of the Warrior's plugin: loads and cross-checks its tables."""
 from __future__ import annotations
 
+from sheets.errors import ContentError
+from sheets.games.wotw.campaign_io import is_campaign
+from sheets.games.wotw.campaign_io import read as read_campaign
 from sheets.games.wotw.models import Events, Rules, Tables, Teams, Theatres, WotwData
+from sheets.games.wotw.team import resolve_team
 from sheets.library import FileLoader, GamePlugin
 from sheets.tables import parse_roll
 
@@ -109,26 +113,22 @@ class WotwPlugin(GamePlugin):
         return data
 
     def reference_sections(self, game):
+        # the sheets need Jinja; the plugin is loaded with the content (`mission --json`, `validate`)
         from sheets.games.wotw.sheets import reference_parts  # noqa: PLC0415
 
         return reference_parts(game)
 
     def kit_sheets(self, game, options):
-        from sheets.games.wotw.sheets import kit_sheets  # noqa: PLC0415
+        from sheets.games.wotw.sheets import kit_sheets  # noqa: PLC0415 - Jinja: as above
 
         return kit_sheets(game, options)
 
     def check_user_file(self, game, doc):
         """A campaign file (`kind: campaign`) or a team file: every rule, located by line and field."""
-        from sheets.errors import ContentError  # noqa: PLC0415
-        from sheets.games.wotw import campaign_io  # noqa: PLC0415
-
-        from sheets.games.wotw.team import resolve_team  # noqa: PLC0415
-
         data = doc.data if isinstance(doc.data, dict) else {}
         try:
-            if campaign_io.is_campaign(data) and data.get("game", "wotw") == "wotw":
-                campaign_io.read(doc, game.data)
+            if is_campaign(data) and data.get("game", "wotw") == "wotw":
+                read_campaign(doc, game.data)
             elif "members" in data and str(data.get("nation", "")).lower() in {n.id for n in game.data.teams.nations}:
                 # a team file for `sheets mission --team` / `sheets campaign new --team`
                 resolve_team(doc, game.data.nation(str(data["nation"]).lower()), game.data.rules)

@@ -2,18 +2,16 @@
 from __future__ import annotations
 
 from sheets.blocks import Block, Section, TableBlock
-from sheets.build import Sheet
 from sheets.dice import Dice
 from sheets.games.wotw.mission import Mission, roll_missions  # noqa: F401 - roll_missions re-exported
-from sheets.games.wotw.team import Team
+from sheets.games.wotw.team import Team, TeamRules, soldier_row
 from sheets.library import Game, KitOptions
 from sheets.rendering import page_size
-
-KIT_THEATRE = "france-1944"
+from sheets.sheet import Sheet, render_html
 
 
 #: the track's rows and the events legend's entries on every log sheet: fixed, so that a
-#: mission's values are stamped onto one cached blank (sheets.stamping). 35 steps hold
+#: mission's values are stamped onto one cached blank (sheets.stamp). 35 steps hold
 #: 99 % of rolled missions and 22 terrains every one we rolled; a longer mission gets
 #: more rows, and that sheet is laid out in full instead (slower, never wrong).
 TRACK_ROWS = 35
@@ -124,8 +122,6 @@ def log_sheet(game: Game, missions: list[Mission], filename: str, paper: str = "
 def stamped_missions(game: Game, missions: list[Mission], team: Team | None, filename: str, paper: str,
                      footer: str, campaign=None) -> list:
     """(blank, filled) log sheets, one pair per mission; missions of the same sides share a blank."""
-    from sheets.build import render_html  # noqa: PLC0415
-
     parts, blanks = [], {}
     # the blank's own footer names no seed, so that one blank serves every seed (each
     # page's footer is stamped: `footer`, and "page N of M" over the whole document)
@@ -286,15 +282,13 @@ def blank_log_sheet(game: Game, paper: str = "a4") -> Sheet:
 
 def kit_sheets(game: Game, options: KitOptions) -> list[Sheet]:
     dice = Dice.seeded(options.seed)
-    missions = roll_missions(game, dice, 1, KIT_THEATRE, None)
+    missions = roll_missions(game, dice, 1, game.data.default_theatre().id, None)
     return [log_sheet(game, missions, "wotw-log-sheet.pdf", options.paper), blank_log_sheet(game, options.paper),
             campaign_record(game, None, "wotw-campaign-record.pdf", options.paper)]
 
 
 def campaign_team(game: Game, campaign) -> Team:
     """The living men of a campaign as log-sheet roster rows, each with his state."""
-    from sheets.games.wotw.team import TeamRules, soldier_row  # noqa: PLC0415
-
     nation = game.data.nation(campaign.nation)
     rules = TeamRules.of(game.data.rules)
     soldiers = [soldier_row(m, nation, rules, campaign.engineers, state=m.status) for m in campaign.living]

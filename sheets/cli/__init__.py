@@ -1,0 +1,67 @@
+"""The `sheets` command line: the root app, the generic commands, and each game's own.
+
+Thin: parse options, call `sheets.api` or a game's commands, print paths. The core
+names no game: every package under `sheets.games` with a `cli` module adds its
+commands (`register(app)`). Heavy imports (WeasyPrint, pydantic models) happen inside
+commands, so that `sheets --help` stays fast.
+"""
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import pkgutil
+
+import typer
+
+from sheets import __version__, paths
+from sheets.cli import commands
+from sheets.cli.errors import run
+
+app = typer.Typer(
+    name="sheets",
+    help="Print-and-play sheets for tabletop war games: playbooks, mission logs, cards, trackers.\n\n"
+         "Output goes to ./output/ unless -o says otherwise. Start with `sheets kit`.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"warsheets {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+                                       help="Print the warsheets version and exit.")) -> None:
+    """Print-and-play sheets for tabletop war games."""
+
+
+def _game_clis() -> list:
+    """The `cli` module of every game package that has one, in the order of their names."""
+    found = []
+    # plug-ins sit above the CLI core: found by where they live, never imported by name here
+    for game in pkgutil.iter_modules([str(paths.PACKAGE_DIR / "games")]):
+        name = f"sheets.games.{game.name}.cli"
+        if game.ispkg and importlib.util.find_spec(name) is not None:
+            found.append(importlib.import_module(name))
+    return found
+
+
+def _add_commands(app: typer.Typer) -> None:
+    for name, command in commands.FIRST.items():
+        app.command(name)(command)
+    for game_cli in _game_clis():
+        game_cli.register(app)
+    for name, command in commands.LATER.items():
+        app.command(name)(command)
+
+
+_add_commands(app)
+
+
+def main() -> None:
+    run(app)

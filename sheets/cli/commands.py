@@ -1,0 +1,240 @@
+"""The generic commands: what every game's content can print (the games add their own).
+
+Each command parses, calls `sheets.api` (or `sheets.kit`) and prints what it wrote.
+Those modules load pydantic, Jinja and more, so each command imports them when it runs:
+`sheets --help` must stay fast.
+"""
+from __future__ import annotations
+
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from sheets import limits
+from sheets.cli.errors import user_errors
+from sheets.cli.options import Content, Dice, Game, InkSaver, Output, Paper, PaperSize, Preview, Seed
+from sheets.cli.output import report, show, wrote
+from sheets.errors import ContentError
+
+
+class Duplex(str, Enum):
+    long = "long"
+    short = "short"
+
+
+@user_errors
+def list_cmd(content: Content = None) -> None:
+    """List the games, playbooks and sheet kinds available."""
+    from sheets import api  # noqa: PLC0415 - loads the content models: not for --help
+
+    for gid, title, kinds in api.catalogue(content).games:
+        typer.echo(f"{gid:<12} {title}")
+        for kind in kinds:
+            typer.echo(f"{'':<12}   {kind}")
+
+
+@user_errors
+def validate(
+    files: Optional[list[Path]] = typer.Argument(None, metavar="[FILE]...", help="Also check these user files (e.g. a campaign file)."),
+    content: Content = None,
+) -> None:
+    """Validate all content, and any campaign FILE given; report every problem with file, line and field.
+
+    Example: sheets validate ww.yaml
+    """
+    from sheets import api  # noqa: PLC0415 - loads the content models: not for --help
+
+    problems = api.validate_content(content)
+    if problems:
+        raise ContentError(problems)
+    if files:
+        problems = api.validate_user_files(list(files), content)
+        if problems:
+            raise ContentError(problems)
+    typer.echo("content is valid" + (f"; {len(files)} file{'s' if len(files) != 1 else ''} valid" if files else ""))
+
+
+@user_errors
+def kit(
+    output: Optional[Path] = typer.Option(None, "-o", "--output", help="Folder for the kit; default ./output/kit/."),
+    game: Optional[str] = typer.Option(None, "--game", help="Only this game's section."),
+    seed: Seed = None,
+    paper: PaperSize = Paper.a4,
+    players: int = typer.Option(0, "--players", min=0, max=limits.MAX_PLAYERS, help="Also write player-1.pdf ... player-N.pdf: one soldier's "
+                                "playbook and the moves reference per player, to staple."),
+    preview: Preview = False,
+    ink_saver: InkSaver = False,
+    no_cache: bool = typer.Option(False, "--no-cache", help="Render every PDF again even if unchanged."),
+    content: Content = None,
+) -> None:
+    """Build the print-and-play kit: kit.pdf (contents, bookmarks, every part), the parts, manifest.json."""
+    # Rich's progress bar: not for --help
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn  # noqa: PLC0415
+
+    from sheets.kit import make_kit  # noqa: PLC0415 - the whole pipeline: not for --help
+
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  transient=True, disable=not sys.stderr.isatty()) as bar:
+        def start(total: int):
+            task = bar.add_task("building kit", total=total)
+
+            def tick(label: str) -> None:
+                bar.update(task, advance=1, description=f"built {label}")
+            return tick
+
+        result = make_kit(output, seed=seed, paper=paper.value, game=game, content=content, progress=start,
+                          use_cache=not no_cache, players=players, preview=preview, ink_saver=ink_saver)
+    verb = "unchanged" if result.up_to_date else "wrote"
+    for path in [*result.parts, *result.packets, result.manifest]:
+        wrote(path, verb)
+    if result.previews:
+        typer.echo(f"{verb} {len(result.previews) - 1} page previews in {show(result.previews[0].parent)}")
+        wrote(result.previews[-1], verb)
+    wrote(result.kit_pdf, verb)
+    count = len(result.parts)
+    if result.up_to_date:
+        reused = " (up to date: nothing changed since the last build with this seed; --no-cache rebuilds)"
+    else:
+        reused = f" ({result.unchanged} unchanged, taken from the cache)" if result.unchanged else ""
+    typer.echo(f"kit: {count} files{reused}, dice seed {result.seed} (repeat with --seed {result.seed})")
+    typer.echo(f"print it: open {show(result.kit_pdf)}; page 1 says how to print each part")
+
+
+@user_errors
+def reference(
+    game: Game,
+    paper: PaperSize = Paper.a4,
+    preview: Preview = False,
+    ink_saver: InkSaver = False,
+    output: Output = None,
+    content: Content = None,
+) -> None:
+    """A game's reference sheets (moves, tables, rules summaries)."""
+    from sheets import api  # noqa: PLC0415 - the pipeline: not for --help
+
+    report([api.make_reference(game, paper=paper.value, out=output, content=content, ink_saver=ink_saver)],
+           preview=preview)
+
+
+@user_errors
+def cards(
+    game: str = typer.Argument(..., help="Game id (see `sheets list`), or `calibrate` for the duplex "
+                               "calibration sheet."),
+    card_set: str = typer.Option("all", "--set", help="Card set id (see `sheets list`), or all: every set "
+                                 "(one PDF per set in a folder; all in one file with -o FILE.pdf)."),
+    layout: Optional[str] = typer.Option(None, "--layout", help="Card layout (see `sheets layouts`); "
+                                         "default: the set's card size on --paper."),
+    paper: PaperSize = Paper.a4,
+    backs: bool = typer.Option(False, "--backs", help="Add a page of card backs after each page of fronts."),
+    duplex: Duplex = typer.Option(Duplex.long, "--duplex", case_sensitive=False,
+                                  help="Which edge the printer flips on, so backs land behind their fronts."),
+    back_offset: Optional[str] = typer.Option(None, "--back-offset", metavar="X,Y",
+                                              help="Shift the backs X mm right and Y mm up (as the back is "
+                                                   "seen) to cancel your printer's shift; measure it with "
+                                                   "`sheets cards calibrate`."),
+    fold: bool = typer.Option(False, "--fold", help="No duplex printer: each back beside its front on one "
+                              "side of a landscape sheet, with a fold line between."),
+    copies: int = typer.Option(1, "--copies", min=1, max=limits.MAX_COPIES,
+                               help="Print the whole set N times (a second deck, spares)."),
+    crop_marks: Optional[bool] = typer.Option(None, "--crop-marks/--no-crop-marks",
+                                              help="Crop marks outside the cut lines (default: as the layout says)."),
+    preview: Preview = False,
+    ink_saver: InkSaver = False,
+    output: Output = None,
+    content: Content = None,
+) -> None:
+    """Print-and-play cards, imposed n-up with crop marks (backs for duplex, or --fold).
+
+    `sheets cards calibrate` prints a two-sided calibration sheet instead: print it, hold
+    it to a light, and read the --back-offset X,Y your printer needs (takes --paper,
+    --duplex and --back-offset, to check an offset).
+    """
+    from sheets import api  # noqa: PLC0415 - the pipeline: not for --help
+
+    if game == "calibrate":
+        paths = [api.make_calibration(paper=paper.value, duplex=duplex.value, back_offset=back_offset, out=output)]
+    else:
+        paths = api.make_cards(game, which=card_set, layout=layout, paper=paper.value, backs=backs,
+                               duplex=duplex.value, crop_marks=crop_marks, out=output, content=content,
+                               copies=copies, back_offset=back_offset, fold=fold, ink_saver=ink_saver)
+    report(paths, preview=preview)
+
+
+@user_errors
+def layouts(content: Content = None) -> None:
+    """List the card layouts (paper, card size, cards per page) the content defines."""
+    from sheets import api  # noqa: PLC0415 - loads the content models: not for --help
+
+    for row in api.layouts(content):
+        default = f"  (default for {', '.join(row.default_for)})" if row.default_for else ""
+        typer.echo(f"{row.id:<20} {row.per_page:>2} {row.card} on {row.paper}: {row.description}{default}")
+
+
+@user_errors
+def trackers(
+    game: Game,
+    tracker: Optional[str] = typer.Option(None, "--tracker", help="Tracker id (default: every tracker of the game)."),
+    units: Optional[int] = typer.Option(None, "--units", "--teams", min=1, max=limits.MAX_TEAMS,
+                                        help="Units (rows) instead of the content's number."),
+    groups: Optional[int] = typer.Option(None, "--groups", "--soldiers", min=1, max=limits.MAX_GROUPS,
+                                         help="Groups of boxes per unit (e.g. soldiers per team)."),
+    boxes: Optional[int] = typer.Option(None, "--boxes", "--strength", min=1, max=limits.MAX_BOXES,
+                                        help="Boxes per group (e.g. strength per soldier)"
+                                             f"; units x groups x boxes at most {limits.MAX_TRACKER_BOXES}."),
+    names: bool = typer.Option(False, "--names", help="Roll a designation for every unit."),
+    seed: Seed = None,
+    dice: Dice = None,
+    paper: PaperSize = Paper.a4,
+    preview: Preview = False,
+    ink_saver: InkSaver = False,
+    output: Output = None,
+    content: Content = None,
+) -> None:
+    """Trackers to tick off (NPC strength, squads, waves), drawn from numbers in content."""
+    from sheets import api  # noqa: PLC0415 - the pipeline: not for --help
+
+    path, note = api.make_trackers(game, tracker=tracker, units=units, groups=groups, boxes=boxes, names=names,
+                                   seed=seed, dice=dice, paper=paper.value, out=output, content=content,
+                                   ink_saver=ink_saver)
+    report([path], note, preview)
+
+
+@user_errors
+def tokens(
+    game: Game,
+    copies: int = typer.Option(1, "--copies", min=1, max=limits.MAX_COPIES,
+                               help="Print every token N times as often as content says "
+                                    f"(at most {limits.MAX_TOKENS} tokens in all)."),
+    paper: PaperSize = Paper.a4,
+    preview: Preview = False,
+    ink_saver: InkSaver = False,
+    output: Output = None,
+    content: Content = None,
+) -> None:
+    """A sheet of round counters to cut out."""
+    from sheets import api  # noqa: PLC0415 - the pipeline: not for --help
+
+    report([api.make_tokens(game, copies=copies, paper=paper.value, out=output, content=content,
+                            ink_saver=ink_saver)], preview=preview)
+
+
+@user_errors
+def gauges(
+    game: Game,
+    paper: PaperSize = Paper.a4,
+    output: Output = None,
+    content: Content = None,
+) -> None:
+    """True-scale templates and rulers (blast circles, fans, range rulers) with a check bar."""
+    from sheets import api  # noqa: PLC0415 - the pipeline: not for --help
+
+    wrote(api.make_gauges(game, paper=paper.value, out=output, content=content))
+
+
+#: `sheets --help` lists these first, then the games' own commands, then LATER (as it always has)
+FIRST = {"list": list_cmd, "validate": validate}
+LATER = {"kit": kit, "reference": reference, "cards": cards, "layouts": layouts, "trackers": trackers,
+         "tokens": tokens, "gauges": gauges}

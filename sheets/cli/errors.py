@@ -1,0 +1,82 @@
+"""How a command ends: the exit codes, and no traceback for anything the user can fix.
+
+A SheetsError is one readable message and exit code 1; so is Click's usage error (a bad
+option value, a missing argument: 2 in Click). Ctrl-C exits with 130 and SIGTERM with
+143, after the same clean-up (workers stopped, temporary files removed).
+"""
+from __future__ import annotations
+
+import functools
+import signal
+
+import typer
+
+from sheets.dice import forget_scripted, unused_dice
+from sheets.errors import SheetsError
+
+USER_ERROR = 1
+CLICK_USAGE_ERROR = 2
+INTERRUPTED = 130
+TERMINATED = 143
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised in the main thread like Ctrl-C so that the same clean-up runs."""
+
+
+def _on_sigterm(signum, frame) -> None:  # noqa: ARG001
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)  # once is enough; finish cleaning up
+    raise Terminated()
+
+
+def _err(message: str) -> None:
+    typer.echo(f"error: {message}", err=True)
+
+
+def _stopped(exc: KeyboardInterrupt) -> int:
+    """Say why the run stopped; the exit code for it."""
+    terminated = isinstance(exc, Terminated)
+    _err(f"{'terminated' if terminated else 'interrupted'}; nothing half-written was left behind")
+    return TERMINATED if terminated else INTERRUPTED
+
+
+def user_errors(func):
+    """Map SheetsError to a one-paragraph message and exit code 1 (no traceback)."""
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        forget_scripted()
+        try:
+            result = func(*args, **kwargs)
+            left = unused_dice()
+            if left:
+                typer.echo(f"warning: {left} of the dice given with --dice {'was' if left == 1 else 'were'} "
+                           f"not used (the rolls needed fewer)", err=True)
+            return result
+        except SheetsError as exc:
+            _err(str(exc))
+            raise typer.Exit(USER_ERROR) from None
+        except KeyboardInterrupt as exc:
+            # Ctrl-C (130) or SIGTERM (143): workers are stopped and temporary files
+            # removed on the way out (sheets.workers, sheets.output)
+            raise typer.Exit(_stopped(exc)) from None
+
+    return wrapper
+
+
+def run(app: typer.Typer) -> None:
+    """Run the command line: SIGTERM stops like Ctrl-C; Click's usage error exits with 1."""
+    try:
+        signal.signal(signal.SIGTERM, _on_sigterm)
+    except ValueError:  # not the main thread (embedded use): leave SIGTERM alone
+        pass
+    try:
+        app()
+    except KeyboardInterrupt as exc:  # outside a command (the command wrapper handles its own)
+        raise SystemExit(_stopped(exc)) from None
+    except SystemExit as exc:
+        # Click reports a bad option value or a missing argument with exit code 2; like
+        # every other bad input, that is exit code 1 here.
+        if exc.code == CLICK_USAGE_ERROR:
+            raise SystemExit(USER_ERROR) from None
+        raise

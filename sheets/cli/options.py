@@ -1,0 +1,35 @@
+"""The options many commands share, each defined once: `content: Content = None`.
+
+Only Typer and `sheets.limits` here, so that `sheets --help` stays fast.
+"""
+from __future__ import annotations
+
+from enum import Enum
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from sheets import limits
+
+
+class Paper(str, Enum):
+    a4 = "a4"
+    letter = "letter"
+
+
+Content = Annotated[Optional[Path], typer.Option(
+    "--content", help="Content folder to use instead of the bundled one (homebrew).", exists=False, file_okay=False)]
+Output = Annotated[Optional[Path], typer.Option(
+    "-o", "--output", help="Output file (.pdf) or folder; default ./output/.")]
+Seed = Annotated[Optional[int], typer.Option(
+    "--seed", min=0, max=limits.MAX_SEED, help="Seed for the dice; the same seed gives the same sheet.")]
+Dice = Annotated[Optional[str], typer.Option(
+    "--dice", help="Replay dice rolled at the table, in order, e.g. 3,5,1 "
+                   f"(ASCII digits, at most {limits.MAX_DICE} dice).")]
+PaperSize = Annotated[Paper, typer.Option("--paper", help="Paper size.", case_sensitive=False)]
+Preview = Annotated[bool, typer.Option(
+    "--preview", help="Also write a PNG of every page under preview/ beside the PDF.")]
+InkSaver = Annotated[bool, typer.Option(
+    "--ink-saver", help="Outlines and light tints instead of solid dark fills.")]
+Game = Annotated[str, typer.Argument(help="Game id (see `sheets list`).")]

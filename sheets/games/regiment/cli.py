@@ -1,0 +1,74 @@
+"""The Regiment's commands: `sheets playbook` and `sheets squad` (added by `sheets.cli`).
+
+Parse and print only; `sheets.games.regiment.commands` does the work. It loads the
+content models and Jinja, so each command imports it when it runs: `sheets --help`
+must stay fast.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from sheets import limits
+from sheets.cli.errors import user_errors
+from sheets.cli.options import Content, Dice, InkSaver, Output, Paper, PaperSize, Preview, Seed
+from sheets.cli.output import report, wrote, write_previews
+from sheets.errors import SheetsError
+
+Fillable = typer.Option(False, "--fillable", help="Make every write-in and checkbox a PDF form field.")
+
+
+@user_errors
+def playbook(
+    name: Optional[str] = typer.Argument(None, help="Playbook: soldier, medic, sniper or operator."),
+    character: Optional[Path] = typer.Option(None, "--character", "-c", help="Character file (YAML) to fill the playbook from."),
+    random: bool = typer.Option(False, "--random", help="Roll a random legal character."),
+    count: int = typer.Option(1, "--count", "-n", min=1, max=limits.MAX_SOLDIERS,
+                              help="Roll a squad of N soldiers (one playbook each, one PDF)."),
+    seed: Seed = None,
+    dice: Dice = None,
+    fillable: bool = Fillable,
+    save: Optional[Path] = typer.Option(None, "--save", help="With --random: also write one character file per "
+                                        "soldier and a squad.yaml naming them into this folder."),
+    as_json: bool = typer.Option(False, "--json", help="With --character: print the resolved character as JSON "
+                                 "instead of writing a PDF."),
+    paper: PaperSize = Paper.a4,
+    preview: Preview = False,
+    ink_saver: InkSaver = False,
+    output: Output = None,
+    content: Content = None,
+) -> None:
+    """A Regiment playbook: blank, filled from --character, or rolled (--random)."""
+    from sheets.games.regiment import commands  # noqa: PLC0415 - content models and Jinja: not for --help
+
+    if as_json:
+        if character is None or random or save is not None or count != 1 or seed is not None or dice is not None:
+            raise SheetsError("--json prints a character file resolved: use it with --character FILE only")
+        typer.echo(commands.playbook_json(character, content))
+        return
+    paths, note = commands.make_playbook(name, character=character, random=random, count=count, seed=seed,
+                                         dice=dice, fillable=fillable, paper=paper.value, out=output,
+                                         content=content, save=save, ink_saver=ink_saver)
+    report(paths, note)
+    write_previews([p for p in paths if p.suffix == ".pdf"], preview)
+
+
+@user_errors
+def squad(
+    squad_file: Path = typer.Argument(..., help="Squad file (YAML): designation, op, leader, members."),
+    fillable: bool = Fillable,
+    paper: PaperSize = Paper.a4,
+    output: Output = None,
+    content: Content = None,
+) -> None:
+    """A Regiment squad: the GM's roster page, then every member's playbook, in one PDF."""
+    from sheets.games.regiment import commands  # noqa: PLC0415 - content models and Jinja: not for --help
+
+    wrote(commands.make_squad(squad_file, fillable=fillable, paper=paper.value, out=output, content=content))
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(playbook)
+    app.command()(squad)

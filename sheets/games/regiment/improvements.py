@@ -1,0 +1,174 @@
+"""The Regiment's character advancement: the marks a playbook prints and the improvements taken.
+
+What a character file's campaign state is checked against (`check_improvements`), and
+the one place where moves and improvements change the stats (`effective_stats`),
+whichever way a character is made (from a file or rolled).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from sheets.errors import SheetsError
+from sheets.formats import signed
+from sheets.games.regiment.models import STATS, Move, Playbook, RegimentData
+
+# The seed (Recovery & healing; Conditions): "When you have 3+ wounds or 4+ stress, you have
+# the critical condition". Critical is derived from the marks, never entered.
+CRITICAL_WOUNDS = 3
+CRITICAL_STRESS = 4
+CONDITIONS = ("suppressed", "pinned")  # the conditions a soldier carries between scenes
+TRACKS = ("gear", "wounds", "stress")
+
+
+@dataclass(frozen=True)
+class Improvement:
+    """One improvement taken: what it is and which box of the playbook it ticks."""
+
+    text: str  # canonical: "+1 guts", "Battle tested", "+1 grit", "1 tough", "go home"
+    kind: str  # stat | move | advanced | final
+    box: str  # the playbook's box: "imp.basic.1", "imp.adv.2", "imp.final.1"
+    stat: str | None = None
+    move: Move | None = None
+
+
+def a(name: str) -> str:
+    """'Operator' -> 'an Operator', 'Medic' -> 'a Medic'."""
+    return f"{'an' if name[:1].lower() in 'aeiou' else 'a'} {name}"
+
+
+def norm(text: str) -> str:
+    return " ".join(text.lower().split())
+
+
+def markable(pb: Playbook, track: str) -> int:
+    """How many boxes of a track the player can mark: the pre-marked (shaded) ones are not."""
+    if track == "xp":
+        return pb.experience.boxes - len(pb.experience.premarked)
+    t = pb.track(track)
+    return 0 if t is None else t.boxes - len(t.premarked)
+
+
+def _apply_bonus(stats: dict[str, int], move: Move) -> None:
+    bonus = move.stat_bonus
+    if bonus is not None:
+        stats[bonus.stat] = max(stats[bonus.stat], min(bonus.max, stats[bonus.stat] + bonus.by))
+
+
+def effective_stats(base: dict[str, int], moves: list[Move], improvements: list[Improvement] = ()) -> dict[str, int]:
+    """The stats a sheet prints: the creation moves' bonuses, then each improvement in order."""
+    stats = dict(base)
+    for move in moves:
+        _apply_bonus(stats, move)
+    for imp in improvements:
+        if imp.stat is not None:
+            stats[imp.stat] += 1
+        if imp.move is not None:
+            _apply_bonus(stats, imp.move)
+    return stats
+
+
+STAT_MAX = 3  # every "+1stat (max+3)" box of the playbooks
+
+
+def _threshold(label: str, fallback_name: str) -> int:
+    found = re.search(r"\((\d+)\+\)", label)
+    if found is None:
+        raise SheetsError(f"the playbook's {fallback_name} improvements label {label!r} does not say "
+                          f"how many improvements must come first, e.g. 'ADVANCED (4+)'")
+    return int(found.group(1))
+
+
+def _key(text: str) -> str:
+    """'get +1grit' / '+1 Grit' -> '+1 grit'; 'get 1-tough' -> '1 tough'."""
+    text = norm(text).removeprefix("get ")
+    text = re.sub(r"^([+-]?\d+)\s*-?\s*", r"\1 ", text)
+    return text
+
+
+def check_improvements(pb: Playbook, data: RegimentData, texts: list[str], base: dict[str, int],
+                       creation_moves: list[Move], bad) -> list[Improvement]:
+    """The improvements in the order taken, each checked against the boxes and rules the playbook prints.
+
+    `bad(index, message)` is called for each refusal; refused entries are left out.
+    """
+    basic = pb.improvements.basic
+    stat_boxes = [i + 1 for i, t in enumerate(basic) if "stat" in norm(t)]
+    move_boxes = [i + 1 for i, t in enumerate(basic) if "move" in norm(t)]
+    advanced = {_key(t): i + 1 for i, t in enumerate(pb.improvements.advanced.items)}
+    final = {_key(t): i + 1 for i, t in enumerate(pb.improvements.final.items)}
+    adv_after = _threshold(pb.improvements.advanced.label, "advanced")
+    final_after = _threshold(pb.improvements.final.label, "final")
+    taken: list[Improvement] = []
+    stats = effective_stats(base, creation_moves)
+    held = {pb.own_move.name, *(m.name for m in creation_moves)}
+
+    def ordinal(n: int) -> str:
+        return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+    for i, text in enumerate(texts):
+        if not isinstance(text, str):
+            bad(i, f"expected an improvement as text (e.g. '+1 guts' or a {pb.name} move), found {text!r}")
+            continue
+        key = _key(text)
+        ended = next((t for t in taken if t.kind == "final"), None)
+        if ended is not None:
+            bad(i, f"{text!r} comes after {ended.text!r}, a final improvement: the character has left "
+                   f"the unit and takes no more improvements")
+            continue
+        before = len(taken)
+        stat_match = re.fullmatch(r"\+1 (\w+)", key)
+        if stat_match and stat_match.group(1) in STATS:
+            stat = stat_match.group(1)
+            used = [t for t in taken if t.kind == "stat"]
+            if len(used) >= len(stat_boxes):
+                bad(i, f"{text!r}: {a(pb.name)} can take +1 STAT at most {len(stat_boxes)} times "
+                       f"(the playbook prints {len(stat_boxes)} boxes); this is the {ordinal(len(used) + 1)}")
+                continue
+            if stats[stat] + 1 > STAT_MAX:
+                bad(i, f"{text!r} would make {stat} {signed(stats[stat] + 1, zero='0')}; no stat goes above "
+                       f"+{STAT_MAX} (it is {signed(stats[stat], zero='0')} counting moves and earlier improvements)")
+                continue
+            stats[stat] += 1
+            taken.append(Improvement(f"+1 {stat}", "stat", f"imp.basic.{stat_boxes[len(used)]}", stat=stat))
+            continue
+        if key in advanced:
+            label = "+1 grit" if "grit" in key else ("1 tough" if "tough" in key else key)
+            if any(t.text == label for t in taken):
+                bad(i, f"{text!r} is taken twice; the playbook prints one box for it")
+            elif before < adv_after:
+                bad(i, f"{text!r} is an advanced improvement: it needs {adv_after} improvements before it, "
+                       f"and {before} came before")
+            else:
+                taken.append(Improvement(label, "advanced", f"imp.adv.{advanced[key]}"))
+            continue
+        if key in final:
+            if before < final_after:
+                bad(i, f"{text!r} is a final improvement: it needs {final_after} improvements before it, "
+                       f"and {before} came before")
+            else:
+                taken.append(Improvement(key, "final", f"imp.final.{final[key]}"))
+            continue
+        move = next((m for m in pb.moves if norm(m.name) == norm(text)), None)
+        if move is not None:
+            used = [t for t in taken if t.kind == "move"]
+            if move.name in held:
+                how = ("every " + pb.name + " has it") if move is pb.own_move else "the character already holds it"
+                bad(i, f"{move.name!r} cannot be taken as an improvement: {how}")
+            elif len(used) >= len(move_boxes):
+                bad(i, f"{text!r}: {a(pb.name)} can take a {pb.name} move as an improvement at most "
+                       f"{len(move_boxes)} times (the playbook prints {len(move_boxes)} boxes); this is the "
+                       f"{ordinal(len(used) + 1)}")
+            else:
+                held.add(move.name)
+                _apply_bonus(stats, move)
+                taken.append(Improvement(move.name, "move", f"imp.basic.{move_boxes[len(used)]}", move=move))
+            continue
+        other = next((p.name for p in data.playbooks.values() if p.id != pb.id
+                      and any(norm(m.name) == norm(text) for m in p.moves)), None)
+        if other:
+            bad(i, f"{text!r} is {a(other)} move; {a(pb.name)} improves only with moves of its own playbook")
+        else:
+            bad(i, f"unknown improvement {text!r}; an improvement is '+1 STAT' ({', '.join(STATS)}), "
+                   f"a {pb.name} move not yet held, '+1 grit', '1 tough', 'go home' or 'new character'")
+    return taken

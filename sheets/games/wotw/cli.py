@@ -1,0 +1,205 @@
+"""The Way of the Warrior's commands: `sheets mission` and `sheets campaign ...` (added by `sheets.cli`).
+
+Parse and print only; `sheets.games.wotw.commands` does the work. It loads the content
+models and Jinja, so each command imports it when it runs: `sheets --help` must stay fast.
+Theatres and nations are the content's: checked when it is read, never against a list here.
+"""
+from __future__ import annotations
+
+from enum import Enum
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from sheets import limits
+from sheets.cli.errors import user_errors
+from sheets.cli.options import Content, Dice, InkSaver, Output, Paper, PaperSize, Preview, Seed
+from sheets.cli.output import report, wrote
+from sheets.errors import SheetsError
+
+
+@user_errors
+def mission(
+    theatre: Optional[str] = typer.Option(None, "--theatre", help="Theatre of operations (see `sheets list`); "
+                                          "default: france-1944, or the content's first."),
+    nation: Optional[str] = typer.Option(None, "--nation", help="Your nation (must fight in the theatre); default: the theatre's first."),
+    airborne: bool = typer.Option(False, "--airborne", help="Optional rule #1: roll for an airborne mission."),
+    beachhead: bool = typer.Option(False, "--beachhead", help="Optional rule #2: roll for a beachhead mission."),
+    engineers: bool = typer.Option(False, "--engineers", help="Optional rule #3: an Engineer may strike one step."),
+    strike_step: Optional[int] = typer.Option(None, "--strike-step", min=1, max=limits.MAX_STEP,
+                                              help="With --engineers: the step to strike."),
+    seed: Seed = None,
+    dice: Dice = None,
+    count: int = typer.Option(1, "--count", "-n", min=1, max=limits.MAX_MISSIONS_JSON,
+                              help=f"Roll a campaign of N missions (one PDF, plus a campaign page): at most "
+                                   f"{limits.MAX_MISSIONS} to PDF, {limits.MAX_MISSIONS_JSON} with --json."),
+    team: Optional[Path] = typer.Option(None, "--team", help="Team file (YAML) to fill the roster from."),
+    as_json: bool = typer.Option(False, "--json", help="Print the briefing as JSON instead of writing a PDF."),
+    paper: PaperSize = Paper.a4,
+    preview: Preview = False,
+    ink_saver: InkSaver = False,
+    output: Output = None,
+    content: Content = None,
+) -> None:
+    """Way of the Warrior: roll a mission briefing and print its log sheet."""
+    # the pre-roller alone: --json must not import Jinja or WeasyPrint (a measured fast path)
+    from sheets.games.wotw.preroll import MissionRequest, mission_json  # noqa: PLC0415
+
+    req = MissionRequest(theatre=theatre, nation=nation, airborne=airborne, beachhead=beachhead, engineers=engineers,
+                         strike_step=strike_step, count=count, seed=seed, dice=dice, team=team, paper=paper.value,
+                         ink_saver=ink_saver)
+    if as_json:
+        typer.echo(mission_json(req, content))
+        return
+    if count > limits.MAX_MISSIONS:
+        raise SheetsError(f"--count {count}: at most {limits.MAX_MISSIONS} missions go into one PDF "
+                          f"(up to {limits.MAX_MISSIONS_JSON} with --json)")
+    from sheets.games.wotw.commands import make_mission  # noqa: PLC0415 - Jinja and the pipeline: not for --help
+
+    path, note = make_mission(req, output, content)
+    report([path], note, preview)
+
+
+# -- sheets campaign: a Way of the Warrior campaign file --------------------------
+
+campaign = typer.Typer(
+    help="Way of the Warrior campaign: one YAML file carries the team, CP, XP and every mission.\n\n"
+         "Example: sheets campaign new ww.yaml --nation german --theatre france-1944 --random --seed 4; "
+         "then `campaign mission`, `campaign debrief`, `campaign spend`, `campaign show`. Every change is "
+         "checked against the rules first; the previous file is kept as FILE.bak.",
+    no_args_is_help=True, rich_markup_mode=None)
+
+
+class Outcome(str, Enum):
+    success = "success"
+    aborted = "aborted"
+
+
+CampaignFile = typer.Argument(..., help="The campaign file (YAML).", dir_okay=False, metavar="FILE")
+
+
+@campaign.command("new")
+@user_errors
+def campaign_new(
+    file: Path = CampaignFile,
+    nation: str = typer.Option(..., "--nation", help="Your nation."),
+    theatre: str = typer.Option(..., "--theatre", help="Theatre of operations (your nation must fight there)."),
+    team: Optional[Path] = typer.Option(None, "--team", help="Team file (YAML), checked against the starting CP and team size."),
+    random: bool = typer.Option(False, "--random", help="Roll a legal team from the nation's table."),
+    seed: Seed = None,
+    airborne: bool = typer.Option(False, "--airborne", help="Optional rule #1 in use: roll for airborne missions."),
+    beachhead: bool = typer.Option(False, "--beachhead", help="Optional rule #2 in use: roll for beachheads."),
+    engineers: bool = typer.Option(False, "--engineers", help="Optional rule #3 in use: Engineers (2 CP, one per team)."),
+    content: Content = None,
+) -> None:
+    """Start a campaign with its first team.
+
+    Example: sheets campaign new ww.yaml --nation german --theatre france-1944 --team content/wotw/examples/german-team.yaml
+    """
+    from sheets.games.wotw import commands  # noqa: PLC0415 - content models and Jinja: not for --help
+
+    rules = [r for r, on in (("airborne", airborne), ("beachhead", beachhead), ("engineers", engineers)) if on]
+    path, note = commands.campaign_new(file, nation, theatre, team=team, random=random, seed=seed,
+                                       optional_rules=rules, content=content)
+    report([path], note)
+
+
+@campaign.command("mission")
+@user_errors
+def campaign_mission(
+    file: Path = CampaignFile,
+    seed: Seed = None,
+    dice: Dice = None,
+    strike_step: Optional[int] = typer.Option(None, "--strike-step", min=1, max=limits.MAX_STEP, help="A team with an Engineer may strike one step (not the objective)."),
+    paper: PaperSize = Paper.a4,
+    output: Output = None,
+    content: Content = None,
+) -> None:
+    """Roll the next mission, print its log sheet with the current roster, record it in progress.
+
+    With a mission in progress and no --seed/--dice, print its log sheet again (file unchanged).
+
+    Example: sheets campaign mission ww.yaml --seed 11 -o mission1.pdf
+    """
+    from sheets.games.wotw import commands  # noqa: PLC0415 - content models and Jinja: not for --help
+
+    written, note = commands.campaign_mission(file, seed=seed, dice=dice, strike_step=strike_step,
+                                              paper=paper.value, out=output, content=content)
+    report(written, note)
+
+
+@campaign.command("debrief")
+@user_errors
+def campaign_debrief(
+    file: Path = CampaignFile,
+    outcome: Outcome = typer.Option(..., "--outcome", help="success: 1d3 XP and 2 CP; aborted: no XP, 1 CP."),
+    killed: list[str] = typer.Option([], "--killed", metavar="NAME", help="A man killed in the mission (repeat for more)."),
+    wounded: list[str] = typer.Option([], "--wounded", metavar="NAME", help="A man wounded in the mission (repeat for more)."),
+    enemy_hq: bool = typer.Option(False, "--enemy-hq", help="The Enemy HQ event (Building 11) was met: +1 XP on success."),
+    seed: Seed = None,
+    dice: Optional[str] = typer.Option(None, "--dice", help="The d6 rolled at the table for the 1d3 XP, e.g. 5."),
+    content: Content = None,
+) -> None:
+    """Close the mission in progress: casualties, XP and reinforcement CP.
+
+    Example: sheets campaign debrief ww.yaml --outcome success --wounded "Otto Lenz" --dice 5
+    """
+    from sheets.games.wotw import commands  # noqa: PLC0415 - content models and Jinja: not for --help
+
+    path, note = commands.campaign_debrief(file, outcome.value, list(killed), list(wounded), seed=seed, dice=dice,
+                                           enemy_hq=enemy_hq, content=content)
+    report([path], note)
+
+
+@campaign.command("spend")
+@user_errors
+def campaign_spend(
+    file: Path = CampaignFile,
+    promote: Optional[str] = typer.Option(None, "--promote", help="Promote NAME: Green to Private 1 XP, Private to Veteran 2 XP."),
+    skill: Optional[str] = typer.Option(None, "--skill", help="NAME=SKILL: a skill for 2 XP, if his quality allows it."),
+    recruit: list[str] = typer.Option([], "--recruit", metavar="NAME", help="Recruit NAME with --quality and --weapon (twice for an LMG or Mortar crew)."),
+    quality: Optional[str] = typer.Option(None, "--quality", help="With --recruit: Green, Private or Veteran."),
+    weapon: Optional[str] = typer.Option(None, "--weapon", help="With --recruit: a weapon of the nation's team table."),
+    medical: bool = typer.Option(False, "--medical", help="With --recruit: medical expertise (the nation's CP)."),
+    engineer: bool = typer.Option(False, "--engineer", help="With --recruit: an Engineer (optional rule #3, 2 CP)."),
+    rearm: Optional[str] = typer.Option(None, "--rearm", help="NAME=WEAPON: a Veteran or Private changes weapon (a Green cannot)."),
+    make_engineer: Optional[str] = typer.Option(None, "--make-engineer", help="Make NAME the team's Engineer (optional rule #3, 2 CP)."),
+    content: Content = None,
+) -> None:
+    """Spend XP (promotions, skills) or saved CP (recruits, an Engineer) between missions.
+
+    Example: sheets campaign spend ww.yaml --promote "Otto Lenz"; sheets campaign spend ww.yaml --recruit "Paul Roth" --quality Green --weapon SMG
+    """
+    from sheets.games.wotw import commands  # noqa: PLC0415 - content models and Jinja: not for --help
+
+    path, note = commands.campaign_spend(file, promote=promote, skill=skill, recruit=list(recruit), quality=quality,
+                                         weapon=weapon, medical=medical, engineer=engineer, rearm=rearm,
+                                         make_engineer=make_engineer, content=content)
+    report([path], note)
+
+
+@campaign.command("show")
+@user_errors
+def campaign_show(
+    file: Path = CampaignFile,
+    as_json: bool = typer.Option(False, "--json", help="Print the campaign as JSON instead of writing a PDF."),
+    paper: PaperSize = Paper.a4,
+    output: Output = None,
+    content: Content = None,
+) -> None:
+    """Print the campaign record page (missions, XP and CP ledger, roster with state and history).
+
+    Example: sheets campaign show ww.yaml -o record.pdf; sheets campaign show ww.yaml --json
+    """
+    from sheets.games.wotw import commands  # noqa: PLC0415 - content models and Jinja: not for --help
+
+    if as_json:
+        typer.echo(commands.campaign_json(file, content))
+        return
+    wrote(commands.campaign_show(file, paper=paper.value, out=output, content=content))
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(mission)
+    app.add_typer(campaign, name="campaign")

@@ -1,0 +1,58 @@
+"""The values in a filled sheet's HTML: every `data-field` element, and the page footer.
+
+The skeleton (the HTML with every field blanked) tells whether a filled sheet can be
+stamped on a blank at all: both must have the same skeleton.
+"""
+from __future__ import annotations
+
+import html as htmllib
+import re
+from dataclasses import dataclass
+
+_FIELD = re.compile(r'<(span|td|th|div|p|li)\b([^>]*?\sdata-field="([^"]*)"[^>]*)>(.*?)</\1>', re.S)
+_CLASS = re.compile(r'\bclass="([^"]*)"')
+_MARK = re.compile(r'\bdata-mark="([^"]*)"')
+_FOOTER = re.compile(r'(data-footer=")([^"]*)(")')
+_TITLE = re.compile(r"<title>.*?</title>", re.S)
+_TAG = re.compile(r"<[^>]+>")
+
+
+@dataclass
+class Value:
+    text: str
+    classes: frozenset
+    mark: str  # "" (text or box), "underline", "shade"
+
+    @property
+    def kind(self) -> str:
+        return "box" if "box" in self.classes else (self.mark or "text")
+
+    @property
+    def state(self) -> str:
+        return "marked" if "marked" in self.classes else ("premarked" if "premarked" in self.classes else "")
+
+
+@dataclass
+class Fields:
+    skeleton: str
+    values: dict[str, Value]
+    footer: str
+
+
+def fields_of(html: str) -> Fields:
+    values: dict[str, Value] = {}
+
+    def take(m: re.Match) -> str:
+        attrs = m.group(2)
+        cls = _CLASS.search(attrs)
+        mark = _MARK.search(attrs)
+        text = " ".join(htmllib.unescape(_TAG.sub("", m.group(4))).split())
+        values[m.group(3)] = Value(text, frozenset(cls.group(1).split()) if cls else frozenset(),
+                                   mark.group(1) if mark else "")
+        return f"<F {m.group(3)}>"
+
+    skeleton = _FIELD.sub(take, html)
+    footers = _FOOTER.findall(skeleton)
+    skeleton = _TITLE.sub("", _FOOTER.sub(r"\1\3", skeleton))
+    return Fields(skeleton, values, htmllib.unescape(footers[0][1]) if footers else "")
+
