@@ -16,7 +16,7 @@ import pypdf
 import pytest
 from pypdf.generic import ContentStream
 
-from conftest import pdf_text, squash
+from conftest import DATA, pdf_text, squash
 from sheets import paths
 
 MM = 72 / 25.4
@@ -77,7 +77,7 @@ def page_mm(reader: pypdf.PdfReader, index: int) -> tuple[float, float]:
 
 
 def expected_slots(paper, card, cols, rows, gutter=0.0, bleed=0.0):
-    """The layout rule, written out independently of sheets/cards.py: a centred grid."""
+    """The layout rule, written out independently of sheets/cards/: a centred grid."""
     pw, ph = paper
     cw, ch = card[0] + 2 * bleed, card[1] + 2 * bleed
     grid_w, grid_h = cols * cw + (cols - 1) * gutter, rows * ch + (rows - 1) * gutter
@@ -423,7 +423,7 @@ def test_card_grid_back_slots_mirror():
 def test_fixture_game_cards_render(cli, tmp_path):
     """A game that is only content (tests/data/fixture-content) gets cards from the core."""
     root = tmp_path / "content"
-    shutil.copytree(Path(__file__).parent / "data" / "fixture-content", root)
+    shutil.copytree(DATA / "fixture-content", root)
     shutil.copytree(paths.content_dir() / "_print", root / "_print")
     result = cli("cards", "skirmish", "--backs", "--content", root, "-o", tmp_path / "u.pdf")
     assert result.exit_code == 0, result
@@ -458,7 +458,7 @@ def test_all_bundled_table_material_passes_preflight_and_drops_no_css(library):
     """Every game's every card set (with backs), tracker and token sheet: no card runs over (the
     kit depends on it) and WeasyPrint drops none of the CSS (it would only warn)."""
     from sheets import api, rendering
-    from sheets.build import _pdf_worker, render_html
+    from sheets.sheet import pdf_of_html as _pdf_worker, render_html
     from sheets.cards import card_sheet
 
     sheets = []

@@ -2,17 +2,18 @@
 
 A template or content change that alters a sheet shows up here as a diff to review.
 When the change is intended, refresh the files with
-`python -m pytest tests/test_golden.py --update-golden` and commit them with the change.
+`python -m pytest tests/core/test_golden.py --update-golden` and commit them with the change.
 """
 from pathlib import Path
 
 import pytest
 
-from sheets.build import render_html
+from conftest import REPO
+
+from sheets.sheet import render_html
 from sheets.dice import Dice
 
-GOLDEN = Path(__file__).resolve().parent / "golden"
-REPO = Path(__file__).resolve().parent.parent
+GOLDEN = REPO / "tests" / "golden"
 
 
 def blank_medic(lib):
@@ -84,7 +85,7 @@ def test_sheet_html_matches_golden(make, library, request):
     if request.config.getoption("--update-golden"):
         golden.write_text(html, encoding="utf-8")
         pytest.skip(f"updated {golden.name}")
-    assert golden.is_file(), f"no golden file {golden.name}: run pytest tests/test_golden.py --update-golden"
+    assert golden.is_file(), f"no golden file {golden.name}: run pytest tests/core/test_golden.py --update-golden"
     expected = golden.read_text(encoding="utf-8")
     if html != expected:
         import difflib

@@ -4,7 +4,8 @@ import sys
 import zipfile
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
+from conftest import REPO
+
 
 
 def test_wheel_carries_templates_and_content(tmp_path):
@@ -14,7 +15,7 @@ def test_wheel_carries_templates_and_content(tmp_path):
     names = set(zipfile.ZipFile(wheel).namelist())
     for needed in ["sheets/templates/_base/base.css", "sheets/templates/regiment/playbook.html.j2",
                    "sheets/content/regiment/playbooks/medic.yaml", "sheets/content/wotw/tables.yaml",
-                   "sheets/content/_print/layouts.yaml", "sheets/cli.py", "sheets/__main__.py"]:
+                   "sheets/content/_print/layouts.yaml", "sheets/cli/__init__.py", "sheets/__main__.py"]:
         assert needed in names, needed
     entry_points = next(n for n in names if n.endswith("entry_points.txt"))
     assert "sheets = sheets.cli:main" in zipfile.ZipFile(wheel).read(entry_points).decode()

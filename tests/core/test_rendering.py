@@ -58,7 +58,7 @@ def test_same_html_same_bytes():
 
 def test_no_css_is_dropped_by_weasyprint(regiment):
     """WeasyPrint drops CSS it does not support with a warning; our sheets must not rely on any."""
-    from sheets.build import render_html
+    from sheets.sheet import render_html
     from sheets.games.regiment.sheets import blank_playbook
 
     before = len(rendering.render_warnings())
@@ -67,8 +67,8 @@ def test_no_css_is_dropped_by_weasyprint(regiment):
 
 
 def test_a_bad_option_value_is_exit_code_1_with_a_message():
-    out = subprocess.run([sys.executable, "-m", "sheets", "mission", "--theatre", "mars"],
+    out = subprocess.run([sys.executable, "-m", "sheets", "mission", "--paper", "a3"],
                          capture_output=True, text=True)
     assert out.returncode == 1
-    assert "Invalid value for '--theatre'" in out.stderr and "france-1944" in out.stderr
+    assert "Invalid value for '--paper'" in out.stderr and "letter" in out.stderr
     assert "Traceback" not in out.stderr

@@ -63,7 +63,7 @@ def test_reference_tables_fit_their_columns(library, game):
 
     from sheets import paths
     from sheets.api import reference_sheet
-    from sheets.build import render_html
+    from sheets.sheet import render_html
 
     html = render_html(reference_sheet(library.game(game)))
     doc = weasyprint.HTML(string=html, base_url=str(paths.templates_dir()) + "/").render()
@@ -162,7 +162,7 @@ def test_platoon_tracker_roster_and_cards(cli, tmp_path):
 def test_tracker_fields_and_flags_are_named_fields():
     from sheets.library import Library
     from sheets.trackers import tracker_sheet
-    from sheets.build import render_html
+    from sheets.sheet import render_html
 
     game = Library().game("platoon")
     html = render_html(tracker_sheet(game, [game.trackers["platoon"]]))

@@ -12,7 +12,7 @@ from conftest import page_size_mm, pages, pdf_text, squash
 
 
 def token_html(content: Path, paper: str = "a4", copies: int = 1) -> str:
-    from sheets.build import render_html
+    from sheets.sheet import render_html
     from sheets.library import Library
     from sheets.tokens import token_sheet
 

@@ -33,7 +33,7 @@ class TrackerHTML(HTMLParser):
 
 def tracker_html(game_id: str, content: Path | None = None, **numbers) -> TrackerHTML:
     """The HTML the `trackers` command renders, parsed (same functions as the command)."""
-    from sheets.build import render_html
+    from sheets.sheet import render_html
     from sheets.library import Library
     from sheets.trackers import Overrides, apply_overrides, pick_trackers, tracker_sheet
 

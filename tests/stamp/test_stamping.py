@@ -19,8 +19,12 @@ from pathlib import Path
 import pypdf
 import pytest
 
-from sheets import rendering, stamping
-from sheets.build import render_html
+from conftest import REPO
+
+from sheets import rendering
+from sheets.stamp import fields, fonts, overlay
+from sheets.stamp import write as stamping
+from sheets.sheet import render_html
 from sheets.dice import Dice
 
 
@@ -64,7 +68,7 @@ def test_filled_playbook_from_a_file_stamped_like_laid_out(regiment, tmp_path, c
     from sheets.games.regiment.sheets import filled_playbooks
     from sheets.yaml_source import load_yaml
 
-    example = Path(__file__).resolve().parent.parent / "content" / "regiment" / "characters" / "walter-brzezinski.yaml"
+    example = REPO / "content" / "regiment" / "characters" / "walter-brzezinski.yaml"
     ch = resolve_character(load_yaml(example), regiment.data)
     sheet = filled_playbooks(regiment, [ch], "w.pdf")
     pdf, stats = stamp(sheet, tmp_path / "w.pdf", cache)
@@ -171,7 +175,7 @@ def test_a_value_that_cannot_fit_is_refused_before_writing(regiment, tmp_path, c
 
     squad = roll_squad(regiment, Dice.seeded(3), 2)
     squad[1].name = "Private " + "Wojciechowski-" * 30
-    with pytest.raises(stamping.FitError, match=r"soldier 2 of 2 · warsheets: field c0\.name: .*does not fit its box"):
+    with pytest.raises(overlay.FitError, match=r"soldier 2 of 2 · warsheets: field c0\.name: .*does not fit its box"):
         stamp(filled_playbooks(regiment, squad, "x.pdf"), tmp_path / "x.pdf", cache)
     assert not (tmp_path / "x.pdf").exists() and not list(tmp_path.glob(".x.pdf*"))
 
@@ -187,17 +191,17 @@ def test_a_long_value_shrinks_into_its_box(regiment, tmp_path, cache):
 
 
 def test_a_sheet_that_varies_outside_its_fields_is_laid_out_instead():
-    blank = stamping.fields_of('<p>Name <span class="write" data-field="n"></span></p><p>x</p>')
-    same = stamping.fields_of('<p>Name <span class="write" data-field="n">Walt</span></p><p>x</p>')
-    other = stamping.fields_of('<p>Name <span class="write" data-field="n">Walt</span></p><p>y</p>')
+    blank = fields.fields_of('<p>Name <span class="write" data-field="n"></span></p><p>x</p>')
+    same = fields.fields_of('<p>Name <span class="write" data-field="n">Walt</span></p><p>x</p>')
+    other = fields.fields_of('<p>Name <span class="write" data-field="n">Walt</span></p><p>y</p>')
     layout = {"pages": [{"width": 100, "height": 100, "margins": []}],
               "fields": {"n": {"page": 0, "content": [0, 0, 80, 12], "border": [0, 0, 80, 12],
                                "font": {"family": ["DejaVu Serif"], "weight": 400, "style": "italic",
                                         "stretch": "normal", "size": 9, "line_height": 11, "color": [0, 0, 0, 1],
                                         "align": "start", "transform": "none", "spacing": 0}}}}
-    plan = stamping.plan_part(blank, layout, same)
+    plan = overlay.plan_part(blank, layout, same)
     assert plan is not None and plan[0][0].lines == ["Walt"]
-    assert stamping.plan_part(blank, layout, other) is None
+    assert overlay.plan_part(blank, layout, other) is None
 
 
 # -- interruption (issue 11, item 6) ---------------------------------------------
@@ -258,10 +262,10 @@ def test_fonts_are_found_without_fc_match(monkeypatch):
     def no_fc_match(*args, **kwargs):
         raise FileNotFoundError("fc-match")
 
-    monkeypatch.setattr(stamping.subprocess, "run", no_fc_match)
-    stamping._font_file.cache_clear()
+    monkeypatch.setattr(fonts.subprocess, "run", no_fc_match)
+    fonts.font_file.cache_clear()
     try:
-        path = stamping._font_file(("DejaVu Serif", "serif"), False, True, False)
+        path = fonts.font_file(("DejaVu Serif", "serif"), False, True, False)
     finally:
-        stamping._font_file.cache_clear()
+        fonts.font_file.cache_clear()
     assert Path(path).name == "DejaVuSerif-Italic.ttf"

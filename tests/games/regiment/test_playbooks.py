@@ -4,7 +4,7 @@ from pathlib import Path
 import pypdf
 import pytest
 
-from conftest import beside, text_runs, page_size_mm, pages, pdf_text, squash
+from conftest import REPO, beside, page_size_mm, pages, pdf_text, squash, text_runs
 
 PLAYBOOKS = ["soldier", "medic", "sniper", "operator"]
 
@@ -78,7 +78,7 @@ def test_letter_paper_filled_still_two_pages(cli, tmp_path, name):
 
 
 def test_filled_playbook_shows_the_character(cli, tmp_path):
-    example = Path(__file__).resolve().parent.parent / "content" / "regiment" / "characters" / "walter-brzezinski.yaml"
+    example = REPO / "content" / "regiment" / "characters" / "walter-brzezinski.yaml"
     result = cli("playbook", "sniper", "--character", example)
     assert result.exit_code == 0, result
     pdf = tmp_path / "output" / "regiment-sniper-walter-brzezinski.pdf"
@@ -104,12 +104,12 @@ def test_filled_playbook_shows_the_character(cli, tmp_path):
 
 
 def test_filled_playbook_marks_boxes_in_the_html(regiment, tmp_path):
-    from sheets.build import render_html
+    from sheets.sheet import render_html
     from sheets.games.regiment.characters import resolve_character
     from sheets.games.regiment.sheets import filled_playbooks
     from sheets.yaml_source import load_yaml
 
-    example = Path(__file__).resolve().parent.parent / "content" / "regiment" / "characters" / "walter-brzezinski.yaml"
+    example = REPO / "content" / "regiment" / "characters" / "walter-brzezinski.yaml"
     ch = resolve_character(load_yaml(example), regiment.data)
     html = render_html(filled_playbooks(regiment, [ch], "x.pdf"))
     pb = ch.playbook

@@ -7,7 +7,7 @@ import pypdf
 import pytest
 import yaml
 
-from conftest import beside, pages, pdf_text, text_runs
+from conftest import REPO, beside, pages, pdf_text, text_runs
 
 JOE = """\
 playbook: soldier
@@ -194,7 +194,7 @@ def test_blank_and_filled_playbooks_have_the_same_fields(regiment, tmp_path):
     """Every value sits in a named box: a blank sheet and a filled one list the same data-fields."""
     import re
 
-    from sheets.build import render_html
+    from sheets.sheet import render_html
     from sheets.games.regiment.characters import resolve_character
     from sheets.games.regiment.sheets import blank_playbook, filled_playbooks
     from sheets.yaml_source import load_yaml
@@ -210,7 +210,7 @@ def test_blank_and_filled_playbooks_have_the_same_fields(regiment, tmp_path):
 def test_blank_and_filled_rosters_have_the_same_fields(regiment, tmp_path):
     import re
 
-    from sheets.build import render_html
+    from sheets.sheet import render_html
     from sheets.games.regiment.sheets import squad_sheet
     from sheets.games.regiment.squads import load_squad
 
@@ -366,7 +366,7 @@ def make_squad(tmp_path: Path, joe: str = JOE, ada: str = ADA_INLINE) -> Path:
     chars = tmp_path / "chars"
     chars.mkdir(exist_ok=True)
     (chars / "joe.yaml").write_text(joe + "bonds: {Walter Brzezinski: 1, Ada Mercer: -1, Doc Keller: 2}\n")
-    walter = Path(__file__).resolve().parent.parent / "content/regiment/characters/walter-brzezinski.yaml"
+    walter = REPO / "content/regiment/characters/walter-brzezinski.yaml"
     (chars / "walter.yaml").write_text(walter.read_text())
     return write(tmp_path, "designation: 3rd Squad\nop: 1\nleader: Sgt Walter Brzezinski\nmembers:\n"
                            "  - chars/walter.yaml\n  - chars/joe.yaml\n" + ada, "squad.yaml")

@@ -7,7 +7,7 @@ import pypdf
 import pytest
 
 from conftest import pages, pdf_text, squash
-from test_check_bar import assert_true_scale
+from checkbar import assert_true_scale
 
 
 def text_of(path) -> str:
@@ -27,7 +27,7 @@ def test_vehicle_damage_tracker_has_three_major_and_three_minor_boxes_per_vehicl
 
 
 def test_vehicle_damage_html_draws_the_third_box_as_the_circle(library):
-    from sheets.build import render_html
+    from sheets.sheet import render_html
     from sheets.trackers import pick_trackers, tracker_sheet
 
     game = library.game("regiment")
@@ -132,7 +132,7 @@ def test_log_sheet_has_room_for_weather_regrouping_and_the_engineer(cli, tmp_pat
 
 def test_log_sheet_boxes_are_named_fields(cli, tmp_path):
     from sheets.games.wotw.sheets import log_sheet, roll_missions
-    from sheets.build import render_html
+    from sheets.sheet import render_html
     from sheets.dice import Dice
     from sheets import api
 
