@@ -97,19 +97,23 @@ def _added_to_squad(path: Path, names: list[str], comment: str, data: RegimentDa
     new_text = _insert_members(text, names, comment)
     after = validate(SquadFile, parse_yaml(new_text, str(path)))
     if after.model_dump() != before.model_copy(update={"members": [*before.members, *names]}).model_dump():
-        raise SheetsError(f"cannot add to {path} without changing what else it says: add "
-                          f"{', '.join(names)} to its members yourself (the character files are written)")
+        raise SheetsError(f"cannot add to {path} without changing what else it says; nothing was written "
+                          f"(--save into a new folder, then add the files to its members by hand)")
     return new_text.encode("utf-8")
 
 
-def _last_line(node: yaml.Node) -> int:
-    """The 0-based line on which a node's text ends."""
+def _last_line(node: yaml.Node, text: str) -> int:
+    """The 0-based line on which a node's text ends (a block scalar's trailing blank lines left
+    out, unless it keeps them: `|+`)."""
     if isinstance(node, yaml.MappingNode) and not node.flow_style and node.value:
-        return _last_line(node.value[-1][1])
+        return _last_line(node.value[-1][1], text)
     if isinstance(node, yaml.SequenceNode) and not node.flow_style and node.value:
-        return _last_line(node.value[-1])
-    end = node.end_mark
-    return end.line - 1 if end.column == 0 and end.line > node.start_mark.line else end.line
+        return _last_line(node.value[-1], text)
+    start, end = node.start_mark, node.end_mark
+    body = text[start.index:end.index]
+    if isinstance(node, yaml.ScalarNode) and node.style in ("|", ">") and "+" in body.split("\n", 1)[0]:
+        return end.line - 1 if end.column == 0 and end.line > start.line else end.line
+    return start.line + body.rstrip().count("\n")
 
 
 def _insert_members(text: str, names: list[str], comment: str) -> str:
@@ -127,7 +131,7 @@ def _insert_members(text: str, names: list[str], comment: str) -> str:
         dash -= 1
     indent = " " * (dash - (text.rfind("\n", 0, dash) + 1))
     lines = text.splitlines(keepends=True)
-    at = _last_line(last) + 1
+    at = _last_line(last, text) + 1
     if at >= len(lines) and lines and not lines[-1].endswith(("\n", "\r")):
         lines[-1] += newline
     block = [f"{indent}# {comment}{newline}", *(f"{indent}- {item}{newline}" for item in items)]
