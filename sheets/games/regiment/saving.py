@@ -87,14 +87,14 @@ def _added_to_squad(path: Path, names: list[str], comment: str, data: RegimentDa
         raise SheetsError(f"cannot read {path}: {exc.strerror or exc}") from None
     except UnicodeDecodeError as exc:
         raise SheetsError(f"{path}: not UTF-8 text ({exc.reason})") from None
-    doc = parse_yaml(text, str(path))
+    doc = parse_yaml(text, str(path), keep_node=True)
     try:
         read_squad(doc, path.parent, data)
     except ContentError as exc:
         raise SheetsError(f"--save {path.parent}: the squad already there has problems; fix them and roll again "
                           f"(nothing was written):\n" + "\n".join(f"  {p}" for p in exc.problems)) from None
     before = validate(SquadFile, doc)
-    new_text = _insert_members(text, names, comment)
+    new_text = _insert_members(text, doc.node, names, comment)
     after = validate(SquadFile, parse_yaml(new_text, str(path)))
     if after.model_dump() != before.model_copy(update={"members": [*before.members, *names]}).model_dump():
         raise SheetsError(f"cannot add to {path} without changing what else it says; nothing was written "
@@ -116,9 +116,9 @@ def _last_line(node: yaml.Node, text: str) -> int:
     return start.line + body.rstrip().count("\n")
 
 
-def _insert_members(text: str, names: list[str], comment: str) -> str:
-    """`text` with `names` added at the end of its top-level `members` list, in the list's own style."""
-    root = yaml.compose(text, Loader=yaml.SafeLoader)
+def _insert_members(text: str, root: yaml.Node, names: list[str], comment: str) -> str:
+    """`text` (whose node tree is `root`) with `names` added at the end of its top-level `members`
+    list, in the list's own style."""
     members = next(value for key, value in root.value if key.value == "members")
     items = [_scalar(n) for n in names]
     newline = "\r\n" if "\r\n" in text else "\n"

@@ -162,9 +162,10 @@ SHAPES = {
 @pytest.mark.parametrize("shape", SHAPES)
 def test_members_are_added_in_the_files_own_style(shape):
     from sheets.games.regiment.saving import _insert_members
+    from sheets.yaml_source import parse_yaml
 
     text, expected = SHAPES[shape]
-    assert _insert_members(text, ["c.yaml"], "added") == expected
+    assert _insert_members(text, parse_yaml(text, "squad.yaml", keep_node=True).node, ["c.yaml"], "added") == expected
     assert yaml.safe_load(expected)["members"][-1] == "c.yaml"
 
 
@@ -287,7 +288,7 @@ def test_an_insertion_that_would_change_the_squad_is_refused_before_writing(cli,
     folder = tmp_path / "squad"
     assert cli("playbook", "soldier", "--random", "--seed", "1", "--save", folder).exit_code == 0
     before = digests(folder)
-    monkeypatch.setattr(saving, "_insert_members", lambda text, names, comment: text + "op: 3\n")
+    monkeypatch.setattr(saving, "_insert_members", lambda text, root, names, comment: text + "op: 3\n")
     result = cli("playbook", "soldier", "--random", "--seed", "2", "--save", folder, "-o", tmp_path / "x.pdf")
     assert result.exit_code == 1 and "Traceback" not in result.stderr
     assert f"cannot add to {folder / 'squad.yaml'} without changing what else it says" in result.stderr
