@@ -23,6 +23,7 @@ class YamlDocument:
     name: str  # how the file is named in messages (relative path)
     data: Any
     lines: dict[tuple, int] = field(default_factory=dict)
+    node: Any = field(default=None, repr=False, compare=False)  # the root node, when asked for (keep_node)
 
     def line_of(self, loc: tuple) -> int | None:
         """The line of `loc`, or of its nearest ancestor that has one."""
@@ -155,11 +156,13 @@ def _check_size(root: yaml.Node) -> None:
                  f"{limits.MAX_YAML_NODES:,} a file may hold")
 
 
-def parse_yaml(text: str, name: str) -> YamlDocument:
+def parse_yaml(text: str, name: str, *, keep_node: bool = False) -> YamlDocument:
     """Parse one YAML document; malformed YAML is a located ContentError.
 
     Before anything is built, the document's shape is bounded: nesting depth and
-    the number of values after aliases are expanded (see `sheets.limits`).
+    the number of values after aliases are expanded (see `sheets.limits`). With
+    `keep_node`, the document keeps its node tree (marks: where each value's text is),
+    for an edit made in the user's own text.
     """
     loader = Loader(text)
     try:
@@ -193,7 +196,7 @@ def parse_yaml(text: str, name: str) -> YamlDocument:
         loader.dispose()
     if problems:
         raise ContentError(problems)
-    return YamlDocument(name, data, lines)
+    return YamlDocument(name, data, lines, node if keep_node else None)
 
 
 def load_yaml(path: Path, name: str | None = None) -> YamlDocument:

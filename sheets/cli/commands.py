@@ -38,10 +38,10 @@ def list_cmd(content: Content = None) -> None:
 
 @user_errors
 def validate(
-    files: Optional[list[Path]] = typer.Argument(None, metavar="[FILE]...", help="Also check these user files (e.g. a campaign file)."),
+    files: Optional[list[Path]] = typer.Argument(None, metavar="[FILE]...", help="Also check these user files (a campaign, team, character or squad file)."),
     content: Content = None,
 ) -> None:
-    """Validate all content, and any campaign FILE given; report every problem with file, line and field.
+    """Validate all content, and any user FILE given (campaign, team, character, squad); report every problem with file, line and field.
 
     Example: sheets validate ww.yaml
     """

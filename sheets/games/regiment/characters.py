@@ -18,8 +18,8 @@ from pydantic import Field
 from sheets.dice import Dice
 from sheets.errors import ContentError, Problem
 from sheets.games.regiment.improvements import (
-    CONDITIONS, CRITICAL_STRESS, CRITICAL_WOUNDS, TRACKS, Improvement, a, check_improvements, effective_stats, markable,
-    norm,
+    CONDITIONS, CRITICAL_RULE, CRITICAL_STRESS, CRITICAL_WOUNDS, TRACKS, Improvement, a, can_be_critical,
+    check_improvements, effective_stats, markable, norm, protection,
 )
 from sheets.games.regiment.models import STATS, Loadout, Move, Playbook, Rank, RegimentData
 from sheets.validation import Strict, validate
@@ -76,7 +76,7 @@ class Character:
     gear: int = 0
     wounds: int = 0
     stress: int = 0
-    conditions: list[str] = field(default_factory=list)  # as entered (suppressed, pinned)
+    conditions: list[str] = field(default_factory=list)  # as entered (suppressed, pinned, critical, stabilized)
     improvements: list[Improvement] = field(default_factory=list)
 
     @property
@@ -96,15 +96,26 @@ class Character:
 
     @property
     def critical(self) -> bool:
-        return self.wounds >= CRITICAL_WOUNDS or self.stress >= CRITICAL_STRESS
+        """Critical: the marks allow it (3+ wounds or 4+ stress) and it was not removed (stabilized)."""
+        return can_be_critical(self.wounds, self.stress) and "stabilized" not in self.conditions
 
     @property
     def all_conditions(self) -> list[str]:
-        """The conditions as printed: the entered ones, and critical when the marks say so."""
-        return [*self.conditions, *(["critical"] if self.critical else [])]
+        """The conditions as printed: the entered ones, and critical when the marks give it."""
+        implied = self.critical and "critical" not in self.conditions
+        return [*self.conditions, *(["critical"] if implied else [])]
 
     def marks(self, track: str) -> int:
         return getattr(self, track)
+
+    @property
+    def protection(self) -> dict[str, list]:
+        """tough and grit: each lasting source (armour, moves held, improvements)."""
+        return protection(self.playbook, self.held_moves, self.improvements)
+
+    def total(self, kind: str) -> int:
+        """The TOUGH or GRIT box: the sum of its lasting sources."""
+        return sum(s.value for s in self.protection[kind])
 
 
 def _match_rank(text: str, ranks: list[Rank]) -> Rank | None:
@@ -129,19 +140,25 @@ def check_state(sheet: CharacterFile, pb: Playbook, bad) -> None:
             extra = ("; when you would mark one more, take an improvement (add it to improvements) "
                      "and clear the track") if track == "xp" else ""
             bad((track,), f"{value} marked, but {a(pb.name)}'s {label} track has {most} boxes to mark{extra}")
-    seen: set[str] = set()
+    seen: dict[str, int] = {}
+    marks = f"this file marks {sheet.wounds} wound{'s' if sheet.wounds != 1 else ''}, {sheet.stress} stress"
     for i, cond in enumerate(sheet.conditions):
         key = norm(str(cond))
-        if key == "critical":
-            bad(("conditions", i), f"critical is not entered: it follows from {CRITICAL_WOUNDS}+ wounds or "
-                                   f"{CRITICAL_STRESS}+ stress (this file marks {sheet.wounds} wounds, "
-                                   f"{sheet.stress} stress) and is printed by itself")
-        elif key not in CONDITIONS:
+        if key not in CONDITIONS:
             bad(("conditions", i), f"unknown condition {cond!r}; the conditions are {', '.join(CONDITIONS)} "
-                                   f"(critical follows from the marks)")
+                                   f"(critical needs {CRITICAL_WOUNDS}+ wounds or {CRITICAL_STRESS}+ stress; "
+                                   f"stabilized records that it was removed)")
         elif key in seen:
             bad(("conditions", i), f"{key!r} is listed twice")
-        seen.add(key)
+        elif key in ("critical", "stabilized") and not can_be_critical(sheet.wounds, sheet.stress):
+            what = ("critical needs" if key == "critical"
+                    else "stabilized removes the critical condition, which needs")
+            bad(("conditions", i), f"{what} {CRITICAL_WOUNDS}+ wounds or {CRITICAL_STRESS}+ stress, and {marks} "
+                                   f"({CRITICAL_RULE})")
+        elif {key, *seen} >= {"critical", "stabilized"}:
+            bad(("conditions", i), f"critical and stabilized contradict each other: stabilizing removes the "
+                                   f"critical condition ({CRITICAL_RULE}); keep one")
+        seen.setdefault(key, i)
 
 
 def resolve_character(doc: YamlDocument, data: RegimentData) -> Character:
@@ -312,6 +329,10 @@ def character_json(ch: Character) -> dict:
         "stress": ch.stress,
         "conditions": ch.all_conditions,
         "improvements": [i.text for i in ch.improvements],
+        "tough": ch.total("tough"),
+        "grit": ch.total("grit"),
+        **{f"{k}_from": [{"source": s.name, "kind": s.kind, "value": s.value} for s in found]
+           for k, found in ch.protection.items()},
         "squad": ch.squad.model_dump(),
         "bonds": dict(ch.bonds),
         "notes": ch.notes,

@@ -31,7 +31,8 @@ def playbook(
     dice: Dice = None,
     fillable: bool = Fillable,
     save: Optional[Path] = typer.Option(None, "--save", help="With --random: also write one character file per "
-                                        "soldier and a squad.yaml naming them into this folder."),
+                                        "soldier and a squad.yaml naming them into this folder (a squad already "
+                                        "there gets them added to its members)."),
     as_json: bool = typer.Option(False, "--json", help="With --character: print the resolved character as JSON "
                                  "instead of writing a PDF."),
     paper: PaperSize = Paper.a4,

@@ -9,7 +9,8 @@ from sheets.build import build_one
 from sheets.errors import SheetsError
 from sheets.games.regiment.characters import character_json, resolve_character
 from sheets.games.regiment.sheets import blank_playbook, filled_playbooks, roll_squad, squad_sheet
-from sheets.games.regiment.squads import load_squad, save_squad
+from sheets.games.regiment.saving import plan_save, write_planned
+from sheets.games.regiment.squads import load_squad
 from sheets.services import game_with_plugin, library, make_dice, slug
 from sheets.sheet import ink_save
 from sheets.yaml_source import load_yaml
@@ -58,13 +59,14 @@ def make_playbook(name: str | None, *, character: Path | None = None, random: bo
         sheet = blank_playbook(game, game.data.playbook(name), paper, fillable)
     ink_save([sheet], ink_saver)
     target = output.resolve_target(out, paths.default_output_dir(), sheet.filename)
-    written = [build_one(sheet, target)]
-    if save is not None:
+    planned = []
+    if save is not None:  # checked (a squad already there too) before anything is written
         command = "sheets playbook" + (f" {name}" if name else "") + " --random"
         command += f" --count {count}" if count > 1 else ""
         command += f" --seed {rolled.seed}" if rolled.seed is not None else f" --dice {dice}"
-        written += save_squad(squad, Path(save), rolled.describe, command)
-    return written, note
+        planned = plan_save(squad, Path(save), rolled.describe, command, game.data)
+    written = [build_one(sheet, target)]
+    return written + write_planned(planned), note
 
 
 def playbook_json(character: Path, content: Path | None = None) -> str:

@@ -14,10 +14,14 @@ from sheets.formats import signed
 from sheets.games.regiment.models import STATS, Move, Playbook, RegimentData
 
 # The seed (Recovery & healing; Conditions): "When you have 3+ wounds or 4+ stress, you have
-# the critical condition". Critical is derived from the marks, never entered.
+# the critical condition, and you'll get worse until you're stabilized and the condition is
+# removed". The marks decide whether a soldier can be critical; the file may say so
+# (`critical`) or record its removal (`stabilized`); with neither, the marks decide.
 CRITICAL_WOUNDS = 3
 CRITICAL_STRESS = 4
-CONDITIONS = ("suppressed", "pinned")  # the conditions a soldier carries between scenes
+CRITICAL_RULE = ("the seed's Recovery & healing: \"When you have 3+ wounds or 4+ stress, you have the critical "
+                 "condition ... until you're stabilized and the condition is removed\"")
+CONDITIONS = ("suppressed", "pinned", "critical", "stabilized")  # what a soldier carries between scenes
 TRACKS = ("gear", "wounds", "stress")
 
 
@@ -39,6 +43,10 @@ def a(name: str) -> str:
 
 def norm(text: str) -> str:
     return " ".join(text.lower().split())
+
+
+def can_be_critical(wounds: int, stress: int) -> bool:
+    return wounds >= CRITICAL_WOUNDS or stress >= CRITICAL_STRESS
 
 
 def markable(pb: Playbook, track: str) -> int:
@@ -172,3 +180,45 @@ def check_improvements(pb: Playbook, data: RegimentData, texts: list[str], base:
             bad(i, f"unknown improvement {text!r}; an improvement is '+1 STAT' ({', '.join(STATS)}), "
                    f"a {pb.name} move not yet held, '+1 grit', '1 tough', 'go home' or 'new character'")
     return taken
+
+
+# -- tough and grit: what the TOUGH and GRIT boxes hold ----------------------------------------
+PROTECTION = ("tough", "grit")  # the seed: tough reduces wounds taken, grit stress, 1-for-1
+
+
+@dataclass(frozen=True)
+class Source:
+    """One lasting source of tough or grit: a piece of gear, a move held, an improvement."""
+
+    name: str
+    kind: str  # gear | move | improvement
+    value: int
+
+    @property
+    def note(self) -> str:
+        what = {"move": f"{self.name} move", "improvement": "improvement"}.get(self.kind, self.name)
+        return f"{what} {self.value:+d}"
+
+
+def protection(pb: Playbook, held: list[Move], taken: list[Improvement]) -> dict[str, list[Source]]:
+    """Where each of tough and grit comes from: the armour, the moves held, the improvements taken."""
+    found: dict[str, list[Source]] = {k: [] for k in PROTECTION}
+    if pb.armor_gives is not None:
+        for k in PROTECTION:
+            if getattr(pb.armor_gives, k):
+                found[k].append(Source(pb.armor_gives.source or "armour", "gear", getattr(pb.armor_gives, k)))
+    for move in held:
+        for k in PROTECTION:
+            if move.gives is not None and getattr(move.gives, k):
+                found[k].append(Source(move.gives.source or move.name, "move", getattr(move.gives, k)))
+    for imp in taken:
+        got = re.fullmatch(r"\+?(\d+) (tough|grit)", imp.text)
+        if got:
+            found[got.group(2)].append(Source(imp.text, "improvement", int(got.group(1))))
+    return found
+
+
+def protection_note(found: dict[str, list[Source]]) -> str:
+    """'tough 1 (Kevlar vest and helmet +1) · grit 2 (Stone cold move +1, improvement +1)'."""
+    return " · ".join(f"{k} {sum(s.value for s in found[k])} ({', '.join(s.note for s in found[k])})"
+                      for k in PROTECTION if found[k])

@@ -55,6 +55,18 @@ class Track(Strict):
     boxes: int = Field(ge=1, le=12)
     premarked: list[int] = []
     end_label: str
+    total: Literal["tough", "grit"] | None = None  # the box after end_label holds the character's total
+
+
+class Protection(Strict):
+    """What a move or a piece of gear gives for good ("You get 1-grit"; "Kevlar vest (1-tough)").
+
+    Situational protection ("when you assault ..., gain 1-tough") is not listed: it is not a total.
+    """
+
+    tough: int = Field(0, ge=0, le=3)
+    grit: int = Field(0, ge=0, le=3)
+    source: str | None = None  # how the sheet names it; a move is named by its name
 
 
 class Experience(Strict):
@@ -92,6 +104,7 @@ class StatBonus(Strict):
 class Move(Strict):
     name: str
     stat_bonus: StatBonus | None = None
+    gives: Protection | None = None
     roll: Stat | None
     roll_text: str | None = None
     tag: str | None = None
@@ -122,6 +135,7 @@ class Playbook(Strict):
     loadouts: list[Loadout] = Field(min_length=1)
     loadout_choose: str | None = None  # the heading's "Choose one", when this playbook's differs
     armor: str | None = None
+    armor_gives: Protection | None = None  # what the armour gives (source: its name)
     also: str
 
     @model_validator(mode="after")

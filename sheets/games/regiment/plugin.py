@@ -4,10 +4,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from sheets.blocks import ReferenceDoc
+from sheets.errors import ContentError
+from sheets.games.regiment.characters import resolve_character
 from sheets.games.regiment.gm import build_card_sets, tag_id
 from sheets.games.regiment.models import (
     BasicMoves, BattlePlans, GmMoves, Lists, Playbook, RegimentData, Tags, Vehicles, Weapons,
 )
+from sheets.games.regiment.squads import is_character, is_squad, read_squad
 from sheets.library import FileLoader, GamePlugin
 
 
@@ -57,6 +60,21 @@ class RegimentPlugin(GamePlugin):
             for t, tag in enumerate(weapon.tags):
                 if tag_id(tag) not in known:
                     files.problem(file, loc + ("tags", t), f"tag {tag!r} has no definition in tags.yaml")
+
+    def check_user_file(self, game, doc):
+        """A character file (it names its `playbook`) or a squad file (its `members`), checked as
+        `sheets playbook --character` and `sheets squad` check them; member files too."""
+        data = doc.data if isinstance(doc.data, dict) else {}
+        try:
+            if is_character(data):
+                resolve_character(doc, game.data)
+            elif is_squad(data):
+                read_squad(doc, Path(doc.name).parent, game.data)
+            else:
+                return None
+        except ContentError as exc:
+            return exc.problems
+        return []
 
     def card_sets(self, game):
         return build_card_sets(game.data)

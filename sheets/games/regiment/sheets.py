@@ -4,7 +4,7 @@ from __future__ import annotations
 from sheets.blocks import Block, Section, Term
 from sheets.dice import Dice
 from sheets.games.regiment.characters import Character, roll_character
-from sheets.games.regiment.improvements import TRACKS, markable
+from sheets.games.regiment.improvements import PROTECTION, TRACKS, markable, protection_note
 from sheets.games.regiment.models import STATS, Playbook
 from sheets.games.regiment.squads import SquadRoster, bond_grid
 from sheets.library import Game, KitOptions
@@ -33,6 +33,8 @@ def playbook_entry(game: Game, pb: Playbook, char: Character | None, index: int,
         # box -> what to write beside it ("guts" for a +1 STAT box, "" otherwise)
         "improved": {i.box: (i.stat or "") for i in char.improvements} if char else {},
         "conditions": ", ".join(char.all_conditions) if char else "",
+        "totals": {k: str(char.total(k)) if char else "" for k in PROTECTION},
+        "protection_note": protection_note(char.protection) if char else "",
         "break_before": index > 0,
     }
 

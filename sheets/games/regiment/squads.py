@@ -1,4 +1,4 @@
-"""Squads of The Regiment: the squad file, its members, and saving rolled soldiers.
+"""Squads of The Regiment: the squad file and its members (`saving` writes rolled soldiers into one).
 
 A squad file names the squad (`designation`, `op`, `leader`) and its `members`:
 paths of character files (relative to the squad file) or characters written
@@ -12,17 +12,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
 from pydantic import Field
 
-from sheets import output
 from sheets.errors import ContentError, Problem
-from sheets.games.regiment.characters import Character, Squad, character_file_data, resolve_character
+from sheets.games.regiment.characters import Character, Squad, resolve_character
 from sheets.games.regiment.improvements import norm
 from sheets.games.regiment.models import RegimentData
-from sheets.services import slug
 from sheets.validation import Strict, validate
-from sheets.yaml_source import load_yaml
+from sheets.yaml_source import YamlDocument, load_yaml
 
 
 class SquadFile(Strict):
@@ -47,9 +44,31 @@ class SquadRoster:
         return Squad(designation=self.designation, op=self.op, leader=self.leader)
 
 
+def is_character(data: dict) -> bool:
+    """Does a user's file look like a character file (it names its playbook)?"""
+    return "playbook" in data and "kind" not in data
+
+
+def is_squad(data: dict) -> bool:
+    """Does a user's file look like a squad file: members that are character files or characters?
+
+    Another game's team file also has `members`, written inline with no playbook (and a `nation`).
+    """
+    members = data.get("members")
+    if "members" not in data or "kind" in data or "nation" in data:
+        return False
+    if any(k in data for k in ("designation", "op", "leader")) or not isinstance(members, list) or not members:
+        return True
+    return any(isinstance(m, str) or (isinstance(m, dict) and "playbook" in m) for m in members)
+
+
 def load_squad(path: Path, data: RegimentData) -> SquadRoster:
     """Read a squad file and every member; all problems of all files at once."""
-    doc = load_yaml(Path(path))
+    return read_squad(load_yaml(Path(path)), Path(path).parent, data)
+
+
+def read_squad(doc: YamlDocument, folder: Path, data: RegimentData) -> SquadRoster:
+    """A squad document whose member files are named relative to `folder`; all problems at once."""
     sheet = validate(SquadFile, doc)
     problems: list[Problem] = []
     members: list[Character] = []
@@ -57,7 +76,7 @@ def load_squad(path: Path, data: RegimentData) -> SquadRoster:
     for i, member in enumerate(sheet.members):
         try:
             if isinstance(member, str):
-                member_path = Path(path).parent / member
+                member_path = folder / member
                 resolved = member_path.resolve()
                 if resolved in seen:
                     problems.append(doc.problem(("members", i), f"{member!r} is listed twice "
@@ -84,36 +103,6 @@ def load_squad(path: Path, data: RegimentData) -> SquadRoster:
 def _inline_loc(problem: Problem, index: int) -> Problem:
     field = f"members[{index}]" + (f".{problem.field}" if problem.field else "")
     return dataclasses.replace(problem, field=field)
-
-
-def _dump(data: dict) -> str:
-    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, default_flow_style=None, width=100)
-
-
-def save_squad(chars: list[Character], folder: Path, origin: str, command: str) -> list[Path]:
-    """One character file per soldier and a squad.yaml naming them; previous versions kept as .bak."""
-    output.ensure_dir(Path(folder))
-    names: list[str] = []
-    files: list[tuple[Path, bytes]] = []
-    for i, ch in enumerate(chars):
-        stem = slug(ch.name)
-        name = f"{stem}.yaml"
-        n = 2
-        while name in names or name == "squad.yaml":
-            name, n = f"{stem}-{n}.yaml", n + 1
-        names.append(name)
-        where = f" (soldier {i + 1} of {len(chars)})" if len(chars) > 1 else ""
-        head = (f"# {ch.rank.abbr} {ch.name}, {ch.playbook.name}: rolled with {origin}{where} by `{command}`.\n"
-                f"# A character file: edit it as the campaign goes on (xp, gear, wounds, stress, conditions,\n"
-                f"# improvements); `sheets playbook --character {folder / name}` checks it and prints the playbook.\n")
-        files.append((folder / name, (head + _dump(character_file_data(ch))).encode("utf-8")))
-    squad = ("# A squad file: `sheets squad squad.yaml` prints a roster for the GM and every member's playbook.\n"
-             f"# Rolled with {origin} by `{command}`.\n"
-             "# Name the squad when you know it:\n"
-             "# designation: 2nd Squad\n# op: 1\n# leader: Sgt Haines\n"
-             "members:\n" + "".join(f"  - {_dump(n).removesuffix(chr(10)).removesuffix('...').strip()}\n" for n in names))
-    files.append((folder / "squad.yaml", squad.encode("utf-8")))
-    return [output.write_keeping_previous(p, data) for p, data in files]
 
 
 def bond_grid(members: list[Character]) -> tuple[list[list[int | None]], list[str]]:
