@@ -256,7 +256,7 @@ def campaign_history(file: Path, content: Path | None = None) -> list[str]:
     lines = []
     for i, (e, s) in enumerate(zip(campaign.entries, states), 1):
         when = f"M{s.in_progress.number}" if s.in_progress else f"after M{s.played}" if s.played else "before M1"
-        lines.append(f"{i:>3}  {when:<9} {ledger.describe(e)}  ->  {s.cp} CP, {s.xp} XP")
+        lines.append(f"{i:>3}  {when:<9}  {ledger.describe(e)}  ->  {s.cp} CP, {s.xp} XP")
     return lines
 
 

@@ -126,12 +126,12 @@ def _strike(c: Campaign, e: Entry, data: WotwData) -> Campaign:
     if not has_engineer(c):
         raise Refused("only a team with an Engineer may strike a step (seed 004, optional rule #3: "
                       "start the campaign with --engineers and make a man Engineer)")
-    if open_.struck_step is not None:
-        raise Refused(f"mission {open_.number}: step {open_.struck_step} is struck already; an Engineer removes "
-                      f"one step (seed 004, optional rule #3)")
     if e.step is None or not 1 <= e.step < open_.steps:
         raise Refused(f"step {e.step}: choose a step from 1 to {open_.steps - 1}; the last step is the objective "
                       f"and is never struck (seed 004, optional rule #3)")
+    if open_.struck_step is not None:
+        raise Refused(f"mission {open_.number}: step {open_.struck_step} is struck already; an Engineer removes "
+                      f"one step (seed 004, optional rule #3)")
     mission = roll(c, data, record_dice(open_), open_.number, e.step)
     new = c.model_copy(deep=True)
     record = new.missions[-1]

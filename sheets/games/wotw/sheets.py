@@ -295,8 +295,8 @@ def campaign_team(game: Game, campaign) -> Team:
     soldiers = [soldier_row(m, nation, rules, campaign.engineers, state=m.status) for m in campaign.living]
     short = crew_notes(campaign, nation)
     for s in soldiers:
-        if s.name in short:
-            s.notes = s.notes.replace(f"{s.weapon} crew", short[s.name])
+        if s.name in short:  # the roster's Notes box is narrow: the record page says it in full
+            s.notes = s.notes.replace(f"{s.weapon} crew", f"{s.weapon} crew short")
     return Team(nation, soldiers, 0, cp_saved_override=campaign.cp)
 
 
