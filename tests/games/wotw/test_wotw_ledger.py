@@ -294,15 +294,20 @@ def test_a_crew_short_of_a_man(cli, tmp_path):
     ok(cli, "debrief", "ww.yaml", "--outcome", "aborted")
     ok(cli, "show", "ww.yaml", "-o", "record.pdf")
     assert squash("joined before M1; LMG crew, one man short") in squash(pdf_text(tmp_path / "record.pdf"))
-    # two men for one place: refused; one replacement at the pair's 3 CP halved, rounding up
+    # a replacement and a new pair: priced as such; one replacement: the pair's 3 CP halved, rounding up
     before = path.read_bytes()
     r = cli("campaign", "spend", "ww.yaml", "--recruit", "A", "--recruit", "B", "--recruit", "C", "--quality", "Green",
             "--weapon", "LMG")
-    assert r.exit_code == 1 and "LMG takes 2 men" in r.stderr and path.read_bytes() == before
+    assert r.exit_code == 1 and path.read_bytes() == before
+    assert "recruits cost 5 CP (Green LMG 3 CP per pair, a crew's replacement 2 CP) but the campaign has 3 CP saved" in r.stderr
     r = ok(cli, "spend", "ww.yaml", "--recruit", "Rolf Brandt", "--quality", "Green", "--weapon", "LMG")
     assert "recruited Rolf Brandt (Green LMG, crew replacement); now 3 XP and 1 CP saved" in r.stdout
     r = cli("validate", "ww.yaml")
     assert r.exit_code == 0 and "note:" not in r.stdout
+    assert "replaces the missing man of Jan Vogel's LMG crew" in path.read_text()
+    r = cli("campaign", "spend", "ww.yaml", "--recruit", "Udo Sauer", "--quality", "Green", "--weapon", "LMG")
+    assert r.exit_code == 1 and ("LMG takes 2 men, each his own roster row: name 2 recruits (--recruit A --recruit B), "
+                                 "1 given; no crew of the team is short of a man") in r.stderr
 
 
 def test_a_crew_man_who_may_change_weapon_does(cli, tmp_path):
