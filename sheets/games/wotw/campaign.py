@@ -96,11 +96,11 @@ def new_campaign(data: WotwData, nation_id: str, theatre_id: str, men: list[Man]
     if problems:
         raise Refused("; ".join(f"{names[loc[1]] if len(loc) > 1 else 'team'}: {msg}" for loc, msg in problems))
     if cost > nation.starting_cp:
-        raise Refused(f"starting CP: the team costs {cost} CP but a {nation.name} team starts with {nation.starting_cp} CP")
+        raise Refused(f"starting CP: the team costs {cost} CP but a {nation.name} team starts with {nation.starting_cp} CP (seed 004, Equipment)")
     if len(men) > nation.max_team_size:
-        raise Refused(f"team size: {len(men)} men but a {nation.name} team has at most {nation.max_team_size}")
+        raise Refused(f"team size: {len(men)} men but a {nation.name} team has at most {nation.max_team_size} (seed 004, Equipment)")
     if len(men) < rules.min_size:
-        raise Refused(f"team size: {len(men)} men, but a team starts with at least {rules.min_size}")
+        raise Refused(f"team size: {len(men)} men, but a team starts with at least {rules.min_size} (seed 004, Equipment)")
     enemy = next(n for n in theatre.nations if n != nation.id)
     team = []
     for m in men:
@@ -243,10 +243,10 @@ def promote(c: Campaign, data: WotwData, name: str) -> Campaign:
         raise Refused(f"{man.name} is dead: the dead are not promoted")
     to = PROMOTIONS.get(man.quality)
     if to is None:
-        raise Refused(f"{man.name} is a Veteran already: promotions are Green to Private and Private to Veteran")
+        raise Refused(f"{man.name} is a Veteran already: promotions are Green to Private and Private to Veteran (seed 004, Post-mission debriefing)")
     cost = next(int(p["xp"]) for p in data.rules.campaign["promotions"] if p["from"] == man.quality)
     if cost > new.xp:
-        raise Refused(f"promotion {man.quality} to {to} costs {cost} XP but the team has {new.xp} XP")
+        raise Refused(f"promotion {man.quality} to {to} costs {cost} XP but the team has {new.xp} XP (seed 004, Post-mission debriefing)")
     new.xp -= cost
     man.quality = to
     man.history.append(f"{to} after M{new.played}")
@@ -268,9 +268,9 @@ def learn(c: Campaign, data: WotwData, name: str, skill: str) -> Campaign:
         raise Refused(f"{man.name} has {label} already")
     need = rules.skill_requires[sid]
     if "Any" not in need and man.quality not in need:
-        raise Refused(f"{label} requires a {' or '.join(need)}; {man.name} is {man.quality}")
+        raise Refused(f"{label} requires a {' or '.join(need)}; {man.name} is {man.quality} (seed 004, Post-mission debriefing)")
     if rules.skill_cost > new.xp:
-        raise Refused(f"a skill costs {rules.skill_cost} XP but the team has {new.xp} XP")
+        raise Refused(f"a skill costs {rules.skill_cost} XP but the team has {new.xp} XP (seed 004, Post-mission debriefing)")
     new.xp -= rules.skill_cost
     man.skills.append(label)
     if sid == GRENADIER:
@@ -317,11 +317,11 @@ def recruit(c: Campaign, data: WotwData, names: list[str], quality: str, weapon:
             parts.append(f"medical {nation.medical_expertise_cp} CP each")
         if any(is_engineer(m, rules, c.engineers) for m in men):
             parts.append(f"Engineer {rules.engineer_cp} CP")
-        raise Refused(f"recruits cost {cost} CP ({', '.join(parts)}) but the campaign has {c.cp} CP saved")
+        raise Refused(f"recruits cost {cost} CP ({', '.join(parts)}) but the campaign has {c.cp} CP saved (seed 004, Equipment)")
     size = len(c.living) + len(men)
     if size > nation.max_team_size:
         raise Refused(f"team size: {len(c.living)} men alive + {len(men)} recruits = {size}, "
-                      f"but a {nation.name} team has at most {nation.max_team_size}")
+                      f"but a {nation.name} team has at most {nation.max_team_size} (seed 004, Equipment)")
     new = c.model_copy(deep=True)
     for i, m in enumerate(men):
         history = [f"joined after M{c.played}" if c.played else "joined before M1"]
@@ -345,7 +345,7 @@ def rearm(c: Campaign, data: WotwData, name: str, weapon: str) -> Campaign:
         raise Refused(f"{man.name} is dead")
     if man.quality == "Green":
         raise Refused(f"{man.name} is Green: a Green must use his starting weapon ({man.weapon}); "
-                      f"only Veterans and Privates change weapon")
+                      f"only Veterans and Privates change weapon (seed 004, Equipment)")
     known = {r.weapon.lower(): r.weapon for r in nation.recruits}
     if weapon.strip().lower() not in known:
         raise Refused(f"{nation.name} recruits carry {', '.join(sorted(set(known.values())))}, not {weapon!r}")
@@ -384,9 +384,9 @@ def make_engineer(c: Campaign, data: WotwData, name: str) -> Campaign:
         raise Refused(f"{man.name} is an Engineer already")
     others = [m.name for m in new.living if m.engineer]
     if len(others) >= rules.engineers_max:
-        raise Refused(f"one Engineer per team, and the team has {others[0]}")
+        raise Refused(f"one Engineer per team, and the team has {others[0]} (seed 004, optional rule #3)")
     if rules.engineer_cp > new.cp:
-        raise Refused(f"an Engineer costs {rules.engineer_cp} CP but the campaign has {new.cp} CP saved")
+        raise Refused(f"an Engineer costs {rules.engineer_cp} CP but the campaign has {new.cp} CP saved (seed 004, optional rule #3)")
     new.cp -= rules.engineer_cp
     man.engineer = True
     man.history.append(f"Engineer after M{new.played}")

@@ -99,17 +99,17 @@ class Entry(Record):
     rolled: str | None = None
     # baseline: the state a file from before the ledger held, trusted as it was
     state: dict | None = None
+    # debrief
+    outcome: Outcome | None = None
+    killed: list[str] = []
+    wounded: list[str] = []
+    enemy_hq: bool = False
     # mission, debrief: the dice as given (a seed, or the faces rolled at the table)
     seed: int | None = None
     dice: str | None = None
     strike: int | None = Field(None, ge=1)
     # strike
     step: int | None = Field(None, ge=1)
-    # debrief
-    outcome: Outcome | None = None
-    killed: list[str] = []
-    wounded: list[str] = []
-    enemy_hq: bool = False
     # spend
     promote: str | None = None
     learn: str | None = None
