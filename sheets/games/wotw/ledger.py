@@ -190,6 +190,8 @@ def _adjust(c: Campaign, e: Entry, data: WotwData) -> Campaign:
         done.append(f"{man.name} {state}")
     for name, count in e.grenades.items():
         man = new.man(name)
+        if count < 0:
+            raise Refused(f"--grenades {man.name}={count}: a man carries 0 grenades or more")
         man.grenades = count
         done.append(f"{man.name} {count} grenades")
     done += [f"{v:+d} {k}" for k, v in (("CP", e.cp), ("XP", e.xp)) if v]
@@ -244,7 +246,7 @@ def replay(entries: list[Entry], data: WotwData) -> Replay:
     for i, e in enumerate(entries):
         try:
             c = apply(c, e, data)
-        except Refused as exc:
+        except SheetsError as exc:  # a rule, or an id the content does not know (a hand-edited entry)
             raise EntryRefused(i, str(exc)) from None
         flat = flatten(state_dict(c))
         for k, v in flat.items():

@@ -125,6 +125,14 @@ def test_an_edited_entry_is_refused_by_the_rules_at_its_line(cli, played):
                                  f"rules: Willi Haas is dead: the dead are not promoted") in r.stderr, r
 
 
+def test_an_entry_naming_what_the_content_does_not_know_is_located(cli, played):
+    played.write_text(played.read_text().replace("- do: new\n  nation: german", "- do: new\n  nation: klingon"))
+    r = cli("validate", "ww.yaml")
+    line = line_of(played, "- do: new")
+    assert r.exit_code == 1 and "Traceback" not in r.stderr, r
+    assert f"ww.yaml:{line}: entries[0]: entry 1 (new: klingon team of 4 in france-1944) is refused by the rules: " in r.stderr
+
+
 # -- undo and history ------------------------------------------------------------------
 
 def test_undo_gives_back_the_earlier_bytes(cli, tmp_path):
