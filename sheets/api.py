@@ -50,6 +50,22 @@ def validate_user_files(files: list[Path], content: Path | None = None) -> list[
     return problems
 
 
+def user_file_notes(files: list[Path], content: Path | None = None) -> list[str]:
+    """What a valid user file's game says of it beyond validity (e.g. a crew short of a man)."""
+    lib = library(content)
+    notes: list[str] = []
+    for path in files:
+        doc = load_yaml(Path(path))
+        for gid in lib.game_ids():
+            game = lib.game(gid)
+            tell = getattr(game.plugin, "user_file_notes", None) if game.plugin else None
+            found = tell(game, doc) if tell else None
+            if found is not None:
+                notes += [f"{path}: {n}" for n in found]
+                break
+    return notes
+
+
 @dataclass
 class Catalogue:
     games: list[tuple[str, str, list[str]]] = field(default_factory=list)

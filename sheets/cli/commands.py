@@ -54,6 +54,8 @@ def validate(
         problems = api.validate_user_files(list(files), content)
         if problems:
             raise ContentError(problems)
+        for note in api.user_file_notes(list(files), content):
+            typer.echo(f"note: {note}")
     typer.echo("content is valid" + (f"; {len(files)} file{'s' if len(files) != 1 else ''} valid" if files else ""))
 
 

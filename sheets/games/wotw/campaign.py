@@ -17,7 +17,9 @@ from __future__ import annotations
 
 from sheets.dice import Dice
 from sheets.games.wotw.models import Nation, WotwData
-from sheets.games.wotw.records import Campaign, Casualties, LedgerEntry, Man, MissionRecord, Refused
+from sheets.games.wotw.crews import replacement_cost, replacement_cp, short_crews
+from sheets.games.wotw.records import (Campaign, Casualties, LedgerEntry, Man, MissionRecord, Refused, clean_name,
+                                       name_key)
 from sheets.games.wotw.team import (FLAME_THROWER, GRENADIER, TeamRules, check_men, crew_of, is_engineer,
                                     recruit_cost, recruit_options, recruit_row)
 
@@ -85,16 +87,20 @@ def new_campaign(data: WotwData, nation_id: str, theatre_id: str, men: list[Man]
         raise Refused(f"{nation.name} does not fight in {theatre.name}; choose --nation {' or '.join(theatre.nations)}")
     rules = TeamRules.of(data.rules)
     engineers = "engineers" in optional_rules
+    named: list[str] = []
+    for m in men:
+        named.append(clean_name(m.name, named))
+    men = [m.model_copy(update={"name": n}) for m, n in zip(men, named)]
     cost, problems = recruit_cost(men, nation, rules, engineers, lambda i: ("team", i))
     names = [m.name for m in men]
     if problems:
         raise Refused("; ".join(f"{names[loc[1]] if len(loc) > 1 else 'team'}: {msg}" for loc, msg in problems))
     if cost > nation.starting_cp:
-        raise Refused(f"starting CP: the team costs {cost} CP but a {nation.name} team starts with {nation.starting_cp} CP")
+        raise Refused(f"starting CP: the team costs {cost} CP but a {nation.name} team starts with {nation.starting_cp} CP (seed 004, Equipment)")
     if len(men) > nation.max_team_size:
-        raise Refused(f"team size: {len(men)} men but a {nation.name} team has at most {nation.max_team_size}")
+        raise Refused(f"team size: {len(men)} men but a {nation.name} team has at most {nation.max_team_size} (seed 004, Equipment)")
     if len(men) < rules.min_size:
-        raise Refused(f"team size: {len(men)} men, but a team starts with at least {rules.min_size}")
+        raise Refused(f"team size: {len(men)} men, but a team starts with at least {rules.min_size} (seed 004, Equipment)")
     enemy = next(n for n in theatre.nations if n != nation.id)
     team = []
     for m in men:
@@ -180,11 +186,19 @@ def debrief(c: Campaign, data: WotwData, outcome: str, killed: list[str], wounde
         raise Refused("no mission in progress: roll one with `sheets campaign mission FILE`")
     if outcome not in ("success", "aborted"):
         raise Refused(f"--outcome {outcome!r}: choose success or aborted")
+    if outcome == "aborted" and enemy_hq:
+        raise Refused("--enemy-hq: the Enemy HQ's +1 XP comes at the end of a successful mission, and this one was "
+                      "aborted (seed 004, Building 11); leave --enemy-hq out")
     new = c.model_copy(deep=True)
     record = new.missions[-1]
-    both = {n.lower() for n in killed} & {n.lower() for n in wounded}
+    both = {name_key(n) for n in killed} & {name_key(n) for n in wounded}
     if both:
         raise Refused(f"{', '.join(sorted(both))}: named both --killed and --wounded; a man is one or the other")
+    for given, what in ((killed, "--killed"), (wounded, "--wounded")):
+        keys = [name_key(new.man(n).name) for n in given]
+        twice = sorted({new.man(n).name for n in given if keys.count(name_key(new.man(n).name)) > 1})
+        if twice:
+            raise Refused(f"{', '.join(twice)}: named twice with {what}; name each casualty once")
     for name in killed:
         man = new.man(name)
         if man.status == "killed":
@@ -229,10 +243,10 @@ def promote(c: Campaign, data: WotwData, name: str) -> Campaign:
         raise Refused(f"{man.name} is dead: the dead are not promoted")
     to = PROMOTIONS.get(man.quality)
     if to is None:
-        raise Refused(f"{man.name} is a Veteran already: promotions are Green to Private and Private to Veteran")
+        raise Refused(f"{man.name} is a Veteran already: promotions are Green to Private and Private to Veteran (seed 004, Post-mission debriefing)")
     cost = next(int(p["xp"]) for p in data.rules.campaign["promotions"] if p["from"] == man.quality)
     if cost > new.xp:
-        raise Refused(f"promotion {man.quality} to {to} costs {cost} XP but the team has {new.xp} XP")
+        raise Refused(f"promotion {man.quality} to {to} costs {cost} XP but the team has {new.xp} XP (seed 004, Post-mission debriefing)")
     new.xp -= cost
     man.quality = to
     man.history.append(f"{to} after M{new.played}")
@@ -254,9 +268,9 @@ def learn(c: Campaign, data: WotwData, name: str, skill: str) -> Campaign:
         raise Refused(f"{man.name} has {label} already")
     need = rules.skill_requires[sid]
     if "Any" not in need and man.quality not in need:
-        raise Refused(f"{label} requires a {' or '.join(need)}; {man.name} is {man.quality}")
+        raise Refused(f"{label} requires a {' or '.join(need)}; {man.name} is {man.quality} (seed 004, Post-mission debriefing)")
     if rules.skill_cost > new.xp:
-        raise Refused(f"a skill costs {rules.skill_cost} XP but the team has {new.xp} XP")
+        raise Refused(f"a skill costs {rules.skill_cost} XP but the team has {new.xp} XP (seed 004, Post-mission debriefing)")
     new.xp -= rules.skill_cost
     man.skills.append(label)
     if sid == GRENADIER:
@@ -268,6 +282,7 @@ def learn(c: Campaign, data: WotwData, name: str, skill: str) -> Campaign:
 
 def recruit(c: Campaign, data: WotwData, names: list[str], quality: str, weapon: str,
             medical: bool = False, engineer: bool = False) -> Campaign:
+    """Recruits bought with saved CP; a crew short of a man takes one replacement (crews.py)."""
     nation = data.nation(c.nation)
     rules = TeamRules.of(data.rules)
     row = recruit_row(nation, quality, weapon)
@@ -275,39 +290,49 @@ def recruit(c: Campaign, data: WotwData, names: list[str], quality: str, weapon:
         raise Refused(f"{nation.name} has no {quality} with {weapon}; recruits: {recruit_options(nation)}")
     if not names:
         raise Refused("name the recruit: --recruit NAME (twice for a two-man LMG or Mortar crew)")
-    taken = {m.name.lower() for m in c.team}
+    taken = [m.name for m in c.team]
+    clean: list[str] = []
     for n in names:
-        if n.strip().lower() in taken:
-            raise Refused(f"the team already has a man named {n!r}: names must be unique")
-    if row.crew > 1 and len(names) % row.crew:
+        clean.append(clean_name(n, taken + clean))
+    names = clean
+    short = short_crews(c, nation).get(row.weapon.lower(), [])
+    spare = len(names) % row.crew if row.crew > 1 else 0
+    if spare and spare > len(short):
         raise Refused(f"{row.weapon} takes {row.crew} men, each his own roster row: name {row.crew} recruits "
-                      f"(--recruit A --recruit B), {len(names)} given")
+                      f"(--recruit A --recruit B), {len(names)} given" +
+                      ("; no crew of the team is short of a man (a single replacement joins a crew that lost one)"
+                       if row.crew > 1 else ""))
     if engineer and not c.engineers:
         raise Refused("an Engineer needs optional rule #3 (Engineers): start the campaign with --engineers")
-    men = [Man(name=n.strip(), quality=row.quality, weapon=row.weapon, medical=medical, engineer=engineer)
-           for n in names]
-    cost, problems = recruit_cost(men, nation, rules, c.engineers)
+    men = [Man(name=n, quality=row.quality, weapon=row.weapon, medical=medical, engineer=engineer) for n in names]
+    cost, problems = recruit_cost(men[spare:], nation, rules, c.engineers)
     if problems:
         raise Refused("; ".join(msg for _, msg in problems))
+    cost += sum(replacement_cost(m, row, nation, rules, c.engineers) for m in men[:spare])
     if cost > c.cp:
         parts = [f"{row.quality} {row.weapon} {row.cp} CP" + (" per pair" if row.crew > 1 else " each" if len(men) > 1 else "")]
+        if spare:
+            parts.append(f"a crew's replacement {replacement_cp(row)} CP")
         if medical:
             parts.append(f"medical {nation.medical_expertise_cp} CP each")
         if any(is_engineer(m, rules, c.engineers) for m in men):
             parts.append(f"Engineer {rules.engineer_cp} CP")
-        raise Refused(f"recruits cost {cost} CP ({', '.join(parts)}) but the campaign has {c.cp} CP saved")
+        raise Refused(f"recruits cost {cost} CP ({', '.join(parts)}) but the campaign has {c.cp} CP saved (seed 004, Equipment)")
     size = len(c.living) + len(men)
     if size > nation.max_team_size:
         raise Refused(f"team size: {len(c.living)} men alive + {len(men)} recruits = {size}, "
-                      f"but a {nation.name} team has at most {nation.max_team_size}")
+                      f"but a {nation.name} team has at most {nation.max_team_size} (seed 004, Equipment)")
     new = c.model_copy(deep=True)
-    for m in men:
+    for i, m in enumerate(men):
+        history = [f"joined after M{c.played}" if c.played else "joined before M1"]
+        if i < spare:
+            history.append(f"replaces the missing man of {short[i]}'s {row.weapon} crew")
         new.team.append(m.model_copy(update={
             "grenades": rules.grenade_allowance([]), "engineer": is_engineer(m, rules, c.engineers),
-            "history": [f"joined after M{c.played}" if c.played else "joined before M1"]}))
+            "history": history}))
     new.cp -= cost
     new.ledger.append(LedgerEntry(after=c.played, what=f"recruited {', '.join(names)} ({row.quality} {row.weapon}"
-                                  f"{', medical' if medical else ''})", cp=-cost))
+                                  f"{', medical' if medical else ''}{', crew replacement' if spare else ''})", cp=-cost))
     return _refuse_if_broken(new, data)
 
 
@@ -320,14 +345,18 @@ def rearm(c: Campaign, data: WotwData, name: str, weapon: str) -> Campaign:
         raise Refused(f"{man.name} is dead")
     if man.quality == "Green":
         raise Refused(f"{man.name} is Green: a Green must use his starting weapon ({man.weapon}); "
-                      f"only Veterans and Privates change weapon")
+                      f"only Veterans and Privates change weapon (seed 004, Equipment)")
     known = {r.weapon.lower(): r.weapon for r in nation.recruits}
     if weapon.strip().lower() not in known:
         raise Refused(f"{nation.name} recruits carry {', '.join(sorted(set(known.values())))}, not {weapon!r}")
     label = known[weapon.strip().lower()]
-    if crew_of(nation, label) > 1 or crew_of(nation, man.weapon) > 1:
-        raise Refused(f"LMG and Mortar take two men: a crew is recruited as a pair (--recruit A --recruit B "
-                      f"--quality Green --weapon {label if crew_of(nation, label) > 1 else man.weapon})")
+    if label.lower() == man.weapon.lower():
+        raise Refused(f"{man.name} carries {man.weapon} already")
+    # leaving a crew is free (his mate is then a crew short of a man); joining one fills a short crew
+    if crew_of(nation, label) > 1 and not short_crews(c, nation).get(label.lower()):
+        raise Refused(f"{label} takes two men: a crew is recruited as a pair (--recruit A --recruit B "
+                      f"--quality Green --weapon {label}); a Private or Veteran may take {label} only to fill a "
+                      f"crew short of a man (seed 004, Team Table: {label} (two men))")
     if label.lower() == FLAME_THROWER and c.engineers and not man.engineer:
         others = [m.name for m in new.living if m.engineer and m is not man]
         if others:
@@ -355,9 +384,9 @@ def make_engineer(c: Campaign, data: WotwData, name: str) -> Campaign:
         raise Refused(f"{man.name} is an Engineer already")
     others = [m.name for m in new.living if m.engineer]
     if len(others) >= rules.engineers_max:
-        raise Refused(f"one Engineer per team, and the team has {others[0]}")
+        raise Refused(f"one Engineer per team, and the team has {others[0]} (seed 004, optional rule #3)")
     if rules.engineer_cp > new.cp:
-        raise Refused(f"an Engineer costs {rules.engineer_cp} CP but the campaign has {new.cp} CP saved")
+        raise Refused(f"an Engineer costs {rules.engineer_cp} CP but the campaign has {new.cp} CP saved (seed 004, optional rule #3)")
     new.cp -= rules.engineer_cp
     man.engineer = True
     man.history.append(f"Engineer after M{new.played}")

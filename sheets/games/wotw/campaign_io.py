@@ -13,14 +13,18 @@ from sheets import output
 from sheets.errors import ContentError, SheetsError
 from sheets.games.wotw.campaign import check
 from sheets.games.wotw.models import WotwData
-from sheets.games.wotw.records import Campaign
+from sheets.games.wotw.ledger import EntryRefused, Replay, describe, flatten, replay, state_dict
+from sheets.games.wotw.records import Campaign, Entry
 from sheets.validation import validate
 from sheets.yaml_source import YamlDocument, load_yaml, parse_yaml
 
 HEADER = """\
-# The Way of the Warrior campaign (warsheets). Plain YAML: edit it by hand if you like;
-# `sheets validate {name}` checks it against the rules, and every `sheets campaign` change
-# checks it again before writing and keeps the previous version as {name}.bak.
+# The Way of the Warrior campaign (warsheets). Plain YAML, kept as a ledger: at the bottom,
+# `entries` lists every change (new, mission, strike, debrief, spend, adjust) as it was given;
+# the state above is what replaying them gives. `sheets validate {name}` replays the entries
+# and names any value here that disagrees; `sheets campaign undo {name}` drops the last
+# entries; `sheets campaign history {name}` lists them; `sheets campaign adjust` records
+# what your table changes (with its reason). Every change keeps the previous file as {name}.bak.
 #
 # nation, theatre, enemy     the theatre's two nations (content/wotw/theatres.yaml)
 # optional_rules             any of airborne, beachhead, engineers (seed optional rules #1-#3)
@@ -33,8 +37,15 @@ HEADER = """\
 # ledger                     every CP and XP gained or spent, in order
 #
 # Readings of the rules where the seed is silent: a wounded man stays wounded between
-# missions (no healing rule; edit his status if your table heals him); the 1d3 XP is one d6
-# halved, rounding up; medical expertise is bought only with a new recruit.
+# missions (no healing rule; `campaign adjust --heal NAME` if your table heals him); the 1d3
+# XP is one d6 halved, rounding up; medical expertise is bought only with a new recruit; a
+# crew short of a man fights on and takes one replacement at the pair's CP halved, rounding up.
+"""
+
+ENTRIES = """
+# entries: every change, in order, as given (the state above is what replaying them gives).
+# Edit the state by hand and `sheets validate` names the line; change it with an entry instead
+# (`sheets campaign adjust FILE --reason TEXT ...`), or drop entries with `sheets campaign undo`.
 """
 
 
@@ -43,14 +54,63 @@ def is_campaign(data) -> bool:
 
 
 def read(doc: YamlDocument, data: WotwData) -> Campaign:
-    """A checked campaign from a parsed file; every problem located by line and field."""
+    """A checked campaign from a parsed file; every problem located by line and field.
+
+    The rules hold for the stored state (check), then the entries are replayed and every
+    stored value that disagrees is named. A file from before the ledger (no `entries`) is
+    taken as it stands: its one entry is a `baseline` (written out on the next change)."""
     if not is_campaign(doc.data):
         raise ContentError([doc.problem(("kind",), "not a campaign file (it needs `kind: campaign`)")])
     campaign = validate(Campaign, doc)
     problems = [doc.problem(loc, msg) for loc, msg in check(campaign, data)]
     if problems:
         raise ContentError(problems)
+    if not campaign.entries:
+        base = Entry(do="baseline", state=state_dict(campaign))
+        return campaign.model_copy(update={"entries": [base]})
+    try:
+        replayed = replay(campaign.entries, data)
+    except EntryRefused as exc:
+        e = campaign.entries[exc.index]
+        raise ContentError([doc.problem(("entries", exc.index),
+                                        f"entry {exc.index + 1} ({describe(e)}) is refused by the rules: {exc.reason}")]) from None
+    problems = disagreements(doc, campaign, replayed)
+    if problems:
+        raise ContentError(problems)
     return campaign
+
+
+def _show(v) -> str:
+    return repr(v) if isinstance(v, str) else "null" if v is None else str(v).lower() if isinstance(v, bool) else str(v)
+
+
+def disagreements(doc: YamlDocument, campaign: Campaign, replayed: Replay) -> list:
+    """Every stored value the replay does not give, located, with the entry that last set it."""
+    stored, wanted = flatten(state_dict(campaign)), flatten(state_dict(replayed.state))
+    problems, covered = [], []
+
+    def by(key: tuple) -> str:
+        i = replayed.last_set.get(key)
+        if i is None:
+            return ""
+        return f" (last set by entry {i + 1}, line {doc.line_of(('entries', i))}: {describe(campaign.entries[i])})"
+
+    for key in sorted(set(stored) | set(wanted), key=lambda k: [str(p).zfill(6) if isinstance(p, int) else str(p) for p in k]):
+        if any(key[:len(c)] == c for c in covered) or stored.get(key, ...) == wanted.get(key, ...):
+            continue
+        if key[-1] == "#":
+            loc = key[:-1]
+            covered.append(loc)
+            problems.append(doc.problem(loc, f"stored {stored.get(key, 0)} rows, but replaying the entries gives "
+                                             f"{wanted.get(key, 0)}{by(key)}"))
+        elif key not in stored or key not in wanted:
+            covered.append(key)
+            problems.append(doc.problem(key, f"stored {_show(stored.get(key))}, but replaying the entries gives "
+                                             f"{_show(wanted.get(key))}{by(key)}"))
+        else:
+            problems.append(doc.problem(key, f"stored {_show(stored[key])}, but replaying the entries gives "
+                                             f"{_show(wanted[key])}{by(key)}"))
+    return problems
 
 
 def load(path: Path, data: WotwData) -> Campaign:
@@ -58,9 +118,12 @@ def load(path: Path, data: WotwData) -> Campaign:
 
 
 def dump(campaign: Campaign, name: str) -> str:
-    body = yaml.safe_dump(campaign.model_dump(mode="json"), sort_keys=False, allow_unicode=True,
-                          default_flow_style=None, width=110)
-    return HEADER.format(name=name) + body
+    """The file's text: a function of the entries alone (so `undo` gives back the earlier bytes)."""
+    state = yaml.safe_dump(state_dict(campaign), sort_keys=False, allow_unicode=True,
+                           default_flow_style=None, width=110)
+    entries = yaml.safe_dump({"entries": [e.model_dump(mode="json", exclude_defaults=True) for e in campaign.entries]},
+                             sort_keys=False, allow_unicode=True, default_flow_style=None, width=110)
+    return HEADER.format(name=name) + state + ENTRIES + entries
 
 
 def save(path: Path, campaign: Campaign, data: WotwData, *, new: bool = False) -> Path:

@@ -66,8 +66,9 @@ def mission(
 campaign = typer.Typer(
     help="Way of the Warrior campaign: one YAML file carries the team, CP, XP and every mission.\n\n"
          "Example: sheets campaign new ww.yaml --nation german --theatre france-1944 --random --seed 4; "
-         "then `campaign mission`, `campaign debrief`, `campaign spend`, `campaign show`. Every change is "
-         "checked against the rules first; the previous file is kept as FILE.bak.",
+         "then `campaign mission`, `campaign strike`, `campaign debrief`, `campaign spend`, `campaign adjust`, "
+         "`campaign show`. Every change is checked against the rules first and kept as an entry in the file: "
+         "`campaign history` lists them, `campaign undo` drops the last; the previous file is kept as FILE.bak.",
     no_args_is_help=True, rich_markup_mode=None)
 
 
@@ -111,7 +112,7 @@ def campaign_mission(
     file: Path = CampaignFile,
     seed: Seed = None,
     dice: Dice = None,
-    strike_step: Optional[int] = typer.Option(None, "--strike-step", min=1, max=limits.MAX_STEP, help="A team with an Engineer may strike one step (not the objective)."),
+    strike_step: Optional[int] = typer.Option(None, "--strike-step", min=1, max=limits.MAX_STEP, help="A team with an Engineer may strike one step (not the objective); or later, once the track is known: `campaign strike FILE STEP`."),
     paper: PaperSize = Paper.a4,
     output: Output = None,
     content: Content = None,
@@ -138,7 +139,7 @@ def campaign_debrief(
     wounded: list[str] = typer.Option([], "--wounded", metavar="NAME", help="A man wounded in the mission (repeat for more)."),
     enemy_hq: bool = typer.Option(False, "--enemy-hq", help="The Enemy HQ event (Building 11) was met: +1 XP on success."),
     seed: Seed = None,
-    dice: Optional[str] = typer.Option(None, "--dice", help="The d6 rolled at the table for the 1d3 XP, e.g. 5."),
+    dice: Optional[str] = typer.Option(None, "--dice", help="The d6 rolled at the table for the 1d3 XP, e.g. 5 (success only)."),
     content: Content = None,
 ) -> None:
     """Close the mission in progress: casualties, XP and reinforcement CP.
@@ -177,6 +178,83 @@ def campaign_spend(
                                          weapon=weapon, medical=medical, engineer=engineer, rearm=rearm,
                                          make_engineer=make_engineer, content=content)
     report([path], note)
+
+
+@campaign.command("strike")
+@user_errors
+def campaign_strike(
+    file: Path = CampaignFile,
+    step: int = typer.Argument(..., min=1, max=limits.MAX_STEP, metavar="STEP", help="The step of the track to strike (not the last: the objective)."),
+    paper: PaperSize = Paper.a4,
+    output: Output = None,
+    content: Content = None,
+) -> None:
+    """With an Engineer (optional rule #3): strike one step of the mission in progress, once its track is known.
+
+    Prints the log sheet again with the step struck. Example: sheets campaign strike ww.yaml 3 -o mission1.pdf
+    """
+    from sheets.games.wotw import commands  # noqa: PLC0415 - content models and Jinja: not for --help
+
+    written, note = commands.campaign_strike(file, step, paper=paper.value, out=output, content=content)
+    report(written, note)
+
+
+@campaign.command("adjust")
+@user_errors
+def campaign_adjust(
+    file: Path = CampaignFile,
+    reason: str = typer.Option(..., "--reason", help="Why (printed in the record's ledger), e.g. 'house rule: field hospital'."),
+    cp: int = typer.Option(0, "--cp", help="Add (or, negative, take away) saved CP."),
+    xp: int = typer.Option(0, "--xp", help="Add (or, negative, take away) unused team XP."),
+    heal: list[str] = typer.Option([], "--heal", metavar="NAME", help="A wounded man is fit again (repeat for more)."),
+    set_state: list[str] = typer.Option([], "--set-state", metavar="NAME=STATE", help="Set a man's status: fit, wounded or killed (repeat for more)."),
+    grenades: list[str] = typer.Option([], "--grenades", metavar="NAME=N", help="Set a man's grenades (at most his allowance)."),
+    content: Content = None,
+) -> None:
+    """Record what the rules leave to the table: heal a man, a house rule, a mistake corrected.
+
+    Each adjustment is an entry with its reason, printed in the record's ledger; the rules still
+    hold afterwards (team size, grenades, quality and weapon). Example:
+    sheets campaign adjust ww.yaml --reason "field hospital (house rule)" --heal "Otto Lenz"
+    """
+    from sheets.games.wotw import commands  # noqa: PLC0415 - content models and Jinja: not for --help
+
+    path, note = commands.campaign_adjust(file, reason, cp_delta=cp, xp_delta=xp, heal=list(heal),
+                                          set_state=list(set_state), grenades=list(grenades), content=content)
+    report([path], note)
+
+
+@campaign.command("undo")
+@user_errors
+def campaign_undo(
+    file: Path = CampaignFile,
+    steps: int = typer.Option(1, "--steps", min=1, help="How many changes (entries) to drop, the last first."),
+    content: Content = None,
+) -> None:
+    """Drop the last N changes: the file is then byte for byte what it was before them.
+
+    Example: sheets campaign undo ww.yaml; sheets campaign undo ww.yaml --steps 2
+    """
+    from sheets.games.wotw import commands  # noqa: PLC0415 - content models and Jinja: not for --help
+
+    path, note = commands.campaign_undo(file, steps, content=content)
+    report([path], note)
+
+
+@campaign.command("history")
+@user_errors
+def campaign_history(
+    file: Path = CampaignFile,
+    content: Content = None,
+) -> None:
+    """List every change, one line each: its number, which mission, what, and the CP and XP after it.
+
+    Example: sheets campaign history ww.yaml
+    """
+    from sheets.games.wotw import commands  # noqa: PLC0415 - content models and Jinja: not for --help
+
+    for line in commands.campaign_history(file, content=content):
+        typer.echo(line)
 
 
 @campaign.command("show")

@@ -11,8 +11,9 @@ from sheets import output, paths
 from sheets.build import build_one
 from sheets.errors import ContentError, SheetsError
 from sheets.games.wotw import campaign as cp
-from sheets.games.wotw import campaign_io
-from sheets.games.wotw.mission import MissionRoller
+from sheets.games.wotw import campaign_io, ledger
+from sheets.games.wotw.crews import crew_messages
+from sheets.games.wotw.records import Campaign, Entry, Recruit
 from sheets.games.wotw.preroll import MissionRequest, roll_missions
 from sheets.games.wotw.sheets import campaign_log_sheet, campaign_record, log_sheet
 from sheets.games.wotw.team import TeamFile, resolve_team
@@ -39,11 +40,29 @@ def make_mission(req: MissionRequest, out: Path | None = None, content: Path | N
 
 
 # -- `sheets campaign ...` ----------------------------------------------------
-# Each command: load and check the file, apply one pure change (campaign.py), check the
-# result, write it (campaign_io.py). A refused change raises before anything is written.
+# Each command: load the file (its entries replayed and checked), make one entry, apply it
+# (ledger.apply: the same transition the replay uses), write the file from the entries
+# (campaign_io.py). A refused change raises before anything is written.
 
 def _wotw(content: Path | None):
     return game_with_plugin(library(content), "wotw")
+
+
+def change(file: Path, entry: Entry, data) -> tuple[Campaign, Campaign]:
+    """Apply one entry to the campaign in FILE and write it; (before, after)."""
+    before = campaign_io.load(Path(file), data)
+    state = ledger.apply(before.model_copy(update={"entries": []}), entry, data)
+    after = state.model_copy(update={"entries": before.entries + [entry]})
+    campaign_io.save(Path(file), after, data)
+    return before, after
+
+
+def _dice_entry(seed: int | None, dice: str | None) -> dict:
+    if seed is not None and dice is not None:
+        raise SheetsError("give either --seed or --dice, not both")
+    if dice is not None:
+        return {"dice": dice}
+    return {"seed": make_dice(seed, None).seed}
 
 
 def campaign_new(file: Path, nation: str, theatre: str, team: Path | None = None, random: bool = False,
@@ -62,11 +81,12 @@ def campaign_new(file: Path, nation: str, theatre: str, team: Path | None = None
     game.data.nation(nation)
     game.data.theatre(theatre)
     rules = list(optional_rules or [])
-    note = ""
+    note, rolled = "", None
     if random:
         dice = make_dice(seed, None)
         men = cp.random_team(game.data, nation, dice, rules)
-        note = f"team rolled with {dice.describe}"
+        rolled = dice.describe
+        note = f"team rolled with {rolled}"
     else:
         doc = load_yaml(Path(team))
         sheet = validate(TeamFile, doc)
@@ -77,8 +97,12 @@ def campaign_new(file: Path, nation: str, theatre: str, team: Path | None = None
         if bad:
             raise ContentError(bad)
         men = [cp.Man(name=m.name, quality=m.quality.capitalize(), weapon=m.weapon, medical=m.medical,
-                      engineer=m.engineer) for m in sheet.members]
-    campaign = cp.new_campaign(game.data, nation, theatre, men, rules)
+                      engineer=m.engineer, notes=m.notes) for m in sheet.members]
+    entry = Entry(do="new", nation=nation, theatre=theatre, optional_rules=[r for r in cp.OPTIONAL_RULES if r in rules],
+                  team=[Recruit(name=m.name, quality=m.quality, weapon=m.weapon, medical=m.medical, engineer=m.engineer,
+                                notes=m.notes) for m in men], rolled=rolled)
+    state = ledger.apply(None, entry, game.data)
+    campaign = state.model_copy(update={"entries": [entry]})
     campaign_io.save(file, campaign, game.data, new=True)
     spent = -sum(e.cp for e in campaign.ledger if e.cp < 0)
     summary = (f"{game.data.nation(nation).name} team of {len(campaign.team)} in {game.data.theatre(theatre).name}: "
@@ -86,56 +110,56 @@ def campaign_new(file: Path, nation: str, theatre: str, team: Path | None = None
     return file, "\n".join(x for x in (note, summary) if x)
 
 
+def _log_sheet(game, campaign, mission, paper: str, out: Path | None) -> Path:
+    sheet = campaign_log_sheet(game, campaign, mission, paper)
+    target = output.resolve_target(out, paths.default_output_dir(), sheet.filename)
+    return build_one(sheet, target)
+
+
 def campaign_mission(file: Path, seed: int | None = None, dice: str | None = None, strike_step: int | None = None,
                      paper: str = "a4", out: Path | None = None, content: Path | None = None) -> tuple[list[Path], str]:
     game = _wotw(content)
     campaign = campaign_io.load(Path(file), game.data)
     open_ = campaign.in_progress
-    reprint = open_ is not None and seed is None and dice is None and strike_step is None
-    if open_ is not None and not reprint:
+    if open_ is not None and seed is None and dice is None and strike_step is None:
+        # a jammed printer: the same seed or dice give the same mission; the file is not changed
+        pdf = _log_sheet(game, campaign, ledger.open_mission(campaign, game.data), paper, out)
+        return [pdf], f"mission {open_.number} is in progress: its log sheet printed again (file unchanged)"
+    if open_ is not None:
         raise cp.Refused(f"mission {open_.number} is still in progress: close it first with "
                          f"`sheets campaign debrief {file} --outcome success|aborted` "
                          f"(run `sheets campaign mission {file}` alone to print its log sheet again)")
-    has_engineer = campaign.engineers and any(m.engineer for m in campaign.living)
-    if strike_step is not None and not has_engineer:
-        raise cp.Refused("--strike-step: only a team with an Engineer (optional rule #3) may strike a step")
-    if reprint:
-        # the same seed or dice give the same mission; the file is not changed
-        rolled = make_dice(open_.seed, None) if open_.seed is not None else make_dice(None, (open_.dice or "").removeprefix("dice "))
-        mission = MissionRoller(game.data).roll(
-            rolled, campaign.theatre, campaign.nation, airborne="airborne" in campaign.optional_rules,
-            beachhead="beachhead" in campaign.optional_rules, engineers=has_engineer or open_.struck_step is not None,
-            strike_step=open_.struck_step, number=open_.number)
-        sheet = campaign_log_sheet(game, campaign, mission, paper)
-        target = output.resolve_target(out, paths.default_output_dir(), sheet.filename)
-        return [build_one(sheet, target)], f"mission {open_.number} is in progress: its log sheet printed again (file unchanged)"
-    rolled = make_dice(seed, dice)
-    number = len(campaign.missions) + 1
-    mission = MissionRoller(game.data).roll(
-        rolled, campaign.theatre, campaign.nation, airborne="airborne" in campaign.optional_rules,
-        beachhead="beachhead" in campaign.optional_rules, engineers=has_engineer, strike_step=strike_step,
-        number=number)
-    track = " > ".join(s.terrain + (" (struck)" if s.struck else "") for s in mission.track)
-    record = cp.MissionRecord(number=number, seed=mission.seed, dice=None if mission.seed is not None else rolled.describe,
-                              objective=mission.objective.name if mission.objective else "", steps=len(mission.track), track=track,
-                              weather=mission.weather, struck_step=mission.struck_step)
-    updated = cp.start_mission(campaign, game.data, record)
-    sheet = campaign_log_sheet(game, updated, mission, paper)
-    target = output.resolve_target(out, paths.default_output_dir(), sheet.filename)
-    pdf = build_one(sheet, target)
-    campaign_io.save(Path(file), updated, game.data)
-    note = (f"mission {number} rolled with {rolled.describe}: {record.objective}, {len(mission.track)} steps; "
-            f"recorded as in progress")
+    entry = Entry(do="mission", strike=strike_step, **_dice_entry(seed, dice))
+    state = ledger.apply(campaign.model_copy(update={"entries": []}), entry, game.data)
+    mission = ledger.open_mission(state, game.data)
+    pdf = _log_sheet(game, state, mission, paper, out)
+    _, updated = change(file, entry, game.data)
+    record = updated.missions[-1]
+    note = (f"mission {record.number} rolled with {mission.dice if mission.seed is None else 'seed ' + str(mission.seed)}: "
+            f"{record.objective}, {record.steps} steps; recorded as in progress")
+    if ledger.has_engineer(updated) and record.struck_step is None:
+        note += f"; your Engineer may strike one step: `sheets campaign strike {file} STEP` (1 to {record.steps - 1})"
     return [pdf, Path(file)], note
+
+
+def campaign_strike(file: Path, step: int, paper: str = "a4", out: Path | None = None,
+                    content: Path | None = None) -> tuple[list[Path], str]:
+    game = _wotw(content)
+    campaign = campaign_io.load(Path(file), game.data)
+    entry = Entry(do="strike", step=step)
+    state = ledger.apply(campaign.model_copy(update={"entries": []}), entry, game.data)
+    pdf = _log_sheet(game, state, ledger.open_mission(state, game.data), paper, out)
+    _, updated = change(file, entry, game.data)
+    record = updated.missions[-1]
+    return [pdf, Path(file)], f"mission {record.number}: step {step} struck; its log sheet printed again"
 
 
 def campaign_debrief(file: Path, outcome: str, killed: list[str], wounded: list[str], seed: int | None = None,
                      dice: str | None = None, enemy_hq: bool = False, content: Path | None = None) -> tuple[Path, str]:
     game = _wotw(content)
-    campaign = campaign_io.load(Path(file), game.data)
-    rolled = make_dice(seed, dice) if outcome == "success" else None
-    updated = cp.debrief(campaign, game.data, outcome, killed, wounded, rolled, enemy_hq)
-    campaign_io.save(Path(file), updated, game.data)
+    rolled = _dice_entry(seed, dice) if outcome == "success" else {"seed": seed, "dice": dice}
+    entry = Entry(do="debrief", outcome=outcome, killed=list(killed), wounded=list(wounded), enemy_hq=enemy_hq, **rolled)
+    _, updated = change(file, entry, game.data)
     rec = updated.missions[-1]
     line = f"mission {rec.number}: {outcome}"
     if rec.xp_roll:
@@ -143,44 +167,97 @@ def campaign_debrief(file: Path, outcome: str, killed: list[str], wounded: list[
     line += f"; +{rec.xp} XP, +{rec.cp} CP -> {updated.xp} XP and {updated.cp} CP saved"
     if rec.casualties.killed or rec.casualties.wounded:
         line += f"; killed: {', '.join(rec.casualties.killed) or 'none'}; wounded: {', '.join(rec.casualties.wounded) or 'none'}"
-    return Path(file), line
+    short = crew_messages(updated, game.data.nation(updated.nation))
+    return Path(file), "\n".join([line] + short)
+
+
+def _pair(option: str, text: str, example: str) -> tuple[str, str]:
+    name, sep, what = text.partition("=")
+    if not sep or not name.strip() or not what.strip():
+        raise SheetsError(f"{option} {text!r}: write NAME={example}")
+    return name.strip(), what.strip()
 
 
 def campaign_spend(file: Path, promote: str | None = None, skill: str | None = None, recruit: list[str] | None = None,
                    quality: str | None = None, weapon: str | None = None, medical: bool = False,
                    engineer: bool = False, rearm: str | None = None, make_engineer: str | None = None,
                    content: Path | None = None) -> tuple[Path, str]:
-    actions = [a for a in (promote, skill, recruit or None, rearm, make_engineer) if a]
+    actions = [a for a in (promote, skill, recruit or None, rearm, make_engineer) if a is not None]
     if len(actions) != 1:
         raise SheetsError("give one of --promote NAME, --skill NAME=SKILL, --recruit NAME --quality Q --weapon W, "
                           "--rearm NAME=WEAPON or --make-engineer NAME")
     if (quality or weapon or medical or engineer) and not recruit:
         raise SheetsError("--quality, --weapon, --medical and --engineer go with --recruit")
-    game = _wotw(content)
-    campaign = campaign_io.load(Path(file), game.data)
-    if promote:
-        updated = cp.promote(campaign, game.data, promote)
-    elif skill:
-        name, sep, what = skill.partition("=")
-        if not sep or not name.strip() or not what.strip():
-            raise SheetsError(f"--skill {skill!r}: write NAME=SKILL, e.g. --skill 'Hans Weber=Grenadier'")
-        updated = cp.learn(campaign, game.data, name, what)
-    elif rearm:
-        name, sep, what = rearm.partition("=")
-        if not sep or not name.strip() or not what.strip():
-            raise SheetsError(f"--rearm {rearm!r}: write NAME=WEAPON, e.g. --rearm 'Hans Weber=Rifle'")
-        updated = cp.rearm(campaign, game.data, name, what)
-    elif make_engineer:
-        updated = cp.make_engineer(campaign, game.data, make_engineer)
+    if promote is not None:
+        entry = Entry(do="spend", promote=promote)
+    elif skill is not None:
+        name, what = _pair("--skill", skill, "SKILL, e.g. --skill 'Hans Weber=Grenadier'")
+        entry = Entry(do="spend", learn=name, skill=what)
+    elif rearm is not None:
+        name, what = _pair("--rearm", rearm, "WEAPON, e.g. --rearm 'Hans Weber=Rifle'")
+        entry = Entry(do="spend", rearm=name, weapon=what)
+    elif make_engineer is not None:
+        entry = Entry(do="spend", make_engineer=make_engineer)
     else:
         if not quality or not weapon:
             raise SheetsError("--recruit needs --quality (Green, Private, Veteran) and --weapon, "
                               "e.g. --recruit 'Paul Roth' --quality Green --weapon Rifle")
-        updated = cp.recruit(campaign, game.data, recruit, quality.capitalize(), weapon, medical, engineer)
-    campaign_io.save(Path(file), updated, game.data)
-    done = (f"{rearm.partition('=')[0].strip()} now carries {updated.man(rearm.partition('=')[0]).weapon}"
-            if rearm and len(updated.ledger) == len(campaign.ledger) else updated.ledger[-1].what)
-    return Path(file), f"{done}; now {updated.xp} XP and {updated.cp} CP saved"
+        entry = Entry(do="spend", recruit=list(recruit), quality=quality.capitalize(), weapon=weapon,
+                      medical=medical, engineer=engineer)
+    game = _wotw(content)
+    before, updated = change(file, entry, game.data)
+    done = (f"{entry.rearm} now carries {updated.man(entry.rearm).weapon}"
+            if entry.rearm and len(updated.ledger) == len(before.ledger) else updated.ledger[-1].what)
+    short = crew_messages(updated, game.data.nation(updated.nation))
+    return Path(file), "\n".join([f"{done}; now {updated.xp} XP and {updated.cp} CP saved"] + short)
+
+
+def campaign_adjust(file: Path, reason: str, cp_delta: int = 0, xp_delta: int = 0, heal: list[str] | None = None,
+                    set_state: list[str] | None = None, grenades: list[str] | None = None,
+                    content: Path | None = None) -> tuple[Path, str]:
+    states = dict(_pair("--set-state", s, "STATE, e.g. --set-state 'Otto Lenz=fit'") for s in set_state or [])
+    for name, state in states.items():
+        if state not in ("fit", "wounded", "killed"):
+            raise SheetsError(f"--set-state {name}={state}: choose fit, wounded or killed")
+    counts = {}
+    for text in grenades or []:
+        name, n = _pair("--grenades", text, "N, e.g. --grenades 'Otto Lenz=3'")
+        if not n.isdigit():
+            raise SheetsError(f"--grenades {text!r}: N is a whole number of grenades")
+        counts[name] = int(n)
+    entry = Entry(do="adjust", reason=reason, cp=cp_delta, xp=xp_delta, heal=list(heal or []), set_state=states,
+                  grenades=counts)
+    game = _wotw(content)
+    _, updated = change(file, entry, game.data)
+    return Path(file), f"{updated.ledger[-1].what}; now {updated.xp} XP and {updated.cp} CP saved"
+
+
+def campaign_undo(file: Path, steps: int = 1, content: Path | None = None) -> tuple[Path, str]:
+    game = _wotw(content)
+    campaign = campaign_io.load(Path(file), game.data)
+    undoable = len(campaign.entries) - 1
+    if steps < 1 or steps > undoable:
+        first = "`new`" if campaign.entries[0].do == "new" else "the baseline (the file as it stood before the ledger)"
+        raise cp.Refused(f"--steps {steps}: the campaign has {undoable} change{'s' if undoable != 1 else ''} after "
+                         f"{first}; undo 1 to {undoable}" if undoable else
+                         f"nothing to undo: the only entry is {first} (delete the file to start again)")
+    kept = campaign.entries[:-steps]
+    state = ledger.replay(kept, game.data).state
+    dropped = [ledger.describe(e) for e in campaign.entries[-steps:]]
+    campaign_io.save(Path(file), state.model_copy(update={"entries": kept}), game.data)
+    return Path(file), f"undid {steps}: " + "; ".join(reversed(dropped)) + f"; now {state.xp} XP and {state.cp} CP saved"
+
+
+def campaign_history(file: Path, content: Path | None = None) -> list[str]:
+    """One line per entry: its number, what, which mission, CP and XP after it."""
+    game = _wotw(content)
+    campaign = campaign_io.load(Path(file), game.data)
+    states = ledger.replay(campaign.entries, game.data).states
+    lines = []
+    for i, (e, s) in enumerate(zip(campaign.entries, states), 1):
+        when = f"M{s.in_progress.number}" if s.in_progress else f"after M{s.played}" if s.played else "before M1"
+        lines.append(f"{i:>3}  {when:<9}  {ledger.describe(e)}  ->  {s.cp} CP, {s.xp} XP")
+    return lines
 
 
 def campaign_show(file: Path, paper: str = "a4", out: Path | None = None, content: Path | None = None):

@@ -4,6 +4,7 @@ from __future__ import annotations
 from sheets.errors import ContentError
 from sheets.games.wotw.campaign_io import is_campaign
 from sheets.games.wotw.campaign_io import read as read_campaign
+from sheets.games.wotw.crews import crew_messages
 from sheets.games.wotw.models import Events, Rules, Tables, Teams, Theatres, WotwData
 from sheets.games.wotw.team import resolve_team
 from sheets.library import FileLoader, GamePlugin
@@ -137,6 +138,15 @@ class WotwPlugin(GamePlugin):
         except ContentError as exc:
             return exc.problems
         return []
+
+
+    def user_file_notes(self, game, doc):
+        """A valid campaign's crews short of a man (a legal state, named until it is whole)."""
+        data = doc.data if isinstance(doc.data, dict) else {}
+        if not (is_campaign(data) and data.get("game", "wotw") == "wotw"):
+            return None
+        c = read_campaign(doc, game.data)
+        return crew_messages(c, game.data.nation(c.nation))
 
 
 plugin = WotwPlugin()

@@ -5,6 +5,7 @@ between missions are `campaign.py`.
 """
 from __future__ import annotations
 
+import unicodedata
 from typing import Literal
 
 from pydantic import ConfigDict, Field
@@ -36,6 +37,7 @@ class Man(Record):
     grenades: int = Field(4, ge=0, le=9)
     status: Status = "fit"
     history: list[str] = []
+    notes: str = ""  # from the team file; printed on the log sheet
 
 
 class Casualties(Record):
@@ -66,6 +68,91 @@ class LedgerEntry(Record):
     xp: int = 0
 
 
+EntryKind = Literal["new", "baseline", "mission", "strike", "debrief", "spend", "adjust"]
+
+
+class Recruit(Record):
+    """A man as the `new` entry names him (the first team)."""
+
+    name: str
+    quality: Literal["Green", "Private", "Veteran"]
+    weapon: str
+    medical: bool = False
+    engineer: bool = False
+    notes: str = ""
+
+
+class Entry(Record):
+    """One change, as the command that made it was given: replaying the entries gives the state.
+
+    `new` (or `baseline`, for a file from before the ledger) comes first; then `mission`
+    (its dice; `strike` when struck at the roll), `strike` (STEP), `debrief`, `spend` (one of
+    promote, learn+skill, recruit, rearm+weapon, make_engineer) and `adjust` (reason and
+    what the table changed)."""
+
+    do: EntryKind
+    # new
+    nation: str | None = None
+    theatre: str | None = None
+    optional_rules: list[str] = []
+    team: list[Recruit] = []
+    rolled: str | None = None
+    # baseline: the state a file from before the ledger held, trusted as it was
+    state: dict | None = None
+    # debrief
+    outcome: Outcome | None = None
+    killed: list[str] = []
+    wounded: list[str] = []
+    enemy_hq: bool = False
+    # mission, debrief: the dice as given (a seed, or the faces rolled at the table)
+    seed: int | None = None
+    dice: str | None = None
+    strike: int | None = Field(None, ge=1)
+    # strike
+    step: int | None = Field(None, ge=1)
+    # spend
+    promote: str | None = None
+    learn: str | None = None
+    skill: str | None = None
+    recruit: list[str] = []
+    quality: str | None = None
+    weapon: str | None = None
+    medical: bool = False
+    engineer: bool = False
+    rearm: str | None = None
+    make_engineer: str | None = None
+    # adjust
+    reason: str | None = None
+    cp: int = 0
+    xp: int = 0
+    heal: list[str] = []
+    set_state: dict[str, Status] = {}
+    grenades: dict[str, int] = {}
+
+
+#: characters the command syntax uses in a name (NAME=SKILL, NAME=WEAPON, NAME=STATE)
+NAME_SYNTAX = "="
+
+
+def name_key(name: str) -> str:
+    """How names are compared: NFC, trimmed, case-folded (so 'Mäkinen' typed either way is one man)."""
+    return unicodedata.normalize("NFC", name).strip().casefold()
+
+
+def clean_name(name: str, taken: list[str] = ()) -> str:
+    """A name as it enters the team: NFC, trimmed, not empty, none of `=`, unique in the team."""
+    text = unicodedata.normalize("NFC", name).strip()
+    if not text:
+        raise Refused("a man needs a name: an empty name cannot be printed on the roster or named again")
+    bad = [c for c in text if c in NAME_SYNTAX or unicodedata.category(c).startswith("C")]
+    if bad:
+        raise Refused(f"name {text!r}: {bad[0]!r} cannot be in a name (the commands write NAME=SKILL, "
+                      f"NAME=WEAPON, NAME=STATE), so that man could never be named again")
+    if name_key(text) in {name_key(t) for t in taken}:
+        raise Refused(f"the team already has a man named {text!r}: names must be unique")
+    return text
+
+
 class Campaign(Record):
     game: Literal["wotw"] = "wotw"
     kind: Literal["campaign"] = "campaign"
@@ -78,6 +165,7 @@ class Campaign(Record):
     team: list[Man] = Field(min_length=1)
     missions: list[MissionRecord] = []
     ledger: list[LedgerEntry] = []
+    entries: list[Entry] = []
 
     # -- views ---------------------------------------------------------
     @property
@@ -97,9 +185,9 @@ class Campaign(Record):
         return sum(1 for m in self.missions if m.outcome != "in progress")
 
     def man(self, name: str) -> Man:
-        key = name.strip().lower()
+        key = name_key(name)
         for m in self.team:
-            if m.name.lower() == key:
+            if name_key(m.name) == key:
                 return m
         raise Refused(f"no man named {name!r} in the team; the team: {', '.join(m.name for m in self.team)}")
 
@@ -111,7 +199,8 @@ class Campaign(Record):
                       "skills": m.skills, "grenades": m.grenades, "medical": m.medical, "engineer": m.engineer,
                       "history": m.history} for m in self.team],
             "missions": [{"number": m.number, "seed": m.seed, "dice": m.dice, "objective": m.objective,
-                          "track": m.track, "outcome": m.outcome, "xp": m.xp, "cp": m.cp,
+                          "track": m.track, "steps": m.steps, "weather": m.weather, "struck_step": m.struck_step,
+                          "outcome": m.outcome, "xp_roll": m.xp_roll, "xp": m.xp, "cp": m.cp,
                           "killed": m.casualties.killed, "wounded": m.casualties.wounded} for m in self.missions],
             "ledger": [e.model_dump() for e in self.ledger],
         }

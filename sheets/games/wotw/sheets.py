@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from sheets.blocks import Block, Section, TableBlock
 from sheets.dice import Dice
+from sheets.games.wotw.crews import crew_notes
 from sheets.games.wotw.mission import Mission, roll_missions  # noqa: F401 - roll_missions re-exported
 from sheets.games.wotw.team import Team, TeamRules, soldier_row
 from sheets.library import Game, KitOptions
@@ -292,6 +293,10 @@ def campaign_team(game: Game, campaign) -> Team:
     nation = game.data.nation(campaign.nation)
     rules = TeamRules.of(game.data.rules)
     soldiers = [soldier_row(m, nation, rules, campaign.engineers, state=m.status) for m in campaign.living]
+    short = crew_notes(campaign, nation)
+    for s in soldiers:
+        if s.name in short:  # the roster's Notes box is narrow: the record page says it in full
+            s.notes = s.notes.replace(f"{s.weapon} crew", f"{s.weapon} crew short")
     return Team(nation, soldiers, 0, cp_saved_override=campaign.cp)
 
 
@@ -342,6 +347,7 @@ def campaign_record(game: Game, campaign, filename: str, paper: str = "a4") -> S
         "page_size": page_size(paper),
         "c": campaign, "nation": nation, "theatre": theatre, "enemy": enemy,
         "team": team, "missions": missions, "ledger": list(zip(ledger, balance)),
+        "crew_short": crew_notes(campaign, nation) if campaign else {},
         "roster_rows": max(RECORD_ROSTER_ROWS, len(team)),
         "mission_rows": max(RECORD_MISSION_ROWS, len(missions)),
         "ledger_rows": max(RECORD_LEDGER_ROWS, len(ledger)),
