@@ -14,6 +14,7 @@ from typing import Optional
 import typer
 
 from sheets import limits
+from sheets.cli.config import FILE_NAME, from_config, in_force, user_config_file
 from sheets.cli.errors import user_errors
 from sheets.cli.options import Content, Dice, Game, InkSaver, Output, Paper, PaperSize, Preview, Seed
 from sheets.cli.output import report, show, wrote
@@ -121,6 +122,7 @@ def reference(
 
 @user_errors
 def cards(
+    ctx: typer.Context,
     game: str = typer.Argument(..., help="Game id (see `sheets list`), or `calibrate` for the duplex "
                                "calibration sheet."),
     card_set: str = typer.Option("all", "--set", help="Card set id (see `sheets list`), or all: every set "
@@ -154,6 +156,8 @@ def cards(
     """
     from sheets import api  # noqa: PLC0415 - the pipeline: not for --help
 
+    if back_offset is not None and not backs and game != "calibrate" and from_config(ctx, "back_offset"):
+        back_offset = None  # sheets.toml's offset is for two-sided cards: a one-sided print ignores it
     if game == "calibrate":
         paths = [api.make_calibration(paper=paper.value, duplex=duplex.value, back_offset=back_offset, out=output)]
     else:
@@ -234,7 +238,30 @@ def gauges(
     wrote(api.make_gauges(game, paper=paper.value, out=output, content=content))
 
 
+@user_errors
+def config_cmd() -> None:
+    """Show the defaults in force (paper, output folder, card layout, back offset) and where each came from.
+
+    Defaults come from sheets.toml in the working folder, then from sheets.toml in your
+    config folder; an option given on the command line wins over both. Example sheets.toml:
+
+        paper = "letter"
+
+        output = "prints"
+
+        back_offset = "1,-0.5"
+    """
+    settings = in_force()
+    width = max(len(key) for key in settings)
+    shown = max(len(s.value) for s in settings.values())
+    for key, setting in settings.items():
+        typer.echo(f"{key:<{width}}  {setting.value:<{shown}}  {setting.source}")
+    for path in (user_config_file(), Path.cwd() / FILE_NAME):
+        typer.echo(f"{'read' if path.is_file() else 'none'}: {path}")
+    typer.echo("an option given on the command line wins over these")
+
+
 #: `sheets --help` lists these first, then the games' own commands, then LATER (as it always has)
 FIRST = {"list": list_cmd, "validate": validate}
 LATER = {"kit": kit, "reference": reference, "cards": cards, "layouts": layouts, "trackers": trackers,
-         "tokens": tokens, "gauges": gauges}
+         "tokens": tokens, "gauges": gauges, "config": config_cmd}
