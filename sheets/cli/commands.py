@@ -13,7 +13,7 @@ from typing import Optional
 
 import typer
 
-from sheets import limits
+from sheets import limits, paths
 from sheets.cli.config import FILE_NAME, from_config, in_force, user_config_file
 from sheets.cli.errors import user_errors
 from sheets.cli.options import Content, Dice, Game, InkSaver, Output, Paper, PaperSize, Preview, Seed
@@ -239,6 +239,24 @@ def gauges(
 
 
 @user_errors
+def schema(
+    out: Optional[Path] = typer.Option(None, "--out", help="Folder for the schemas; default ./output/schemas/."),
+) -> None:
+    """Write a JSON Schema for every YAML kind sheets reads (content files, character, squad, team, campaign).
+
+    Point your editor at one with a first line such as
+    `# yaml-language-server: $schema=schemas/regiment.character.schema.json`
+    (VS Code's YAML extension then completes keys and marks mistakes as you type).
+
+    Example: sheets schema --out schemas
+    """
+    from sheets.schemas import write_schemas  # noqa: PLC0415 - loads every content model: not for --help
+
+    written = write_schemas(out if out is not None else paths.default_output_dir() / "schemas")
+    typer.echo(f"wrote {len(written)} schemas in {show(written[0].parent)}")
+
+
+@user_errors
 def config_cmd() -> None:
     """Show the defaults in force (paper, output folder, card layout, back offset) and where each came from.
 
@@ -264,4 +282,4 @@ def config_cmd() -> None:
 #: `sheets --help` lists these first, then the games' own commands, then LATER (as it always has)
 FIRST = {"list": list_cmd, "validate": validate}
 LATER = {"kit": kit, "reference": reference, "cards": cards, "layouts": layouts, "trackers": trackers,
-         "tokens": tokens, "gauges": gauges, "config": config_cmd}
+         "tokens": tokens, "gauges": gauges, "schema": schema, "config": config_cmd}

@@ -4,10 +4,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from sheets.blocks import ReferenceDoc
+from sheets.games.regiment.characters import CharacterFile
 from sheets.games.regiment.gm import build_card_sets, tag_id
 from sheets.games.regiment.models import (
     BasicMoves, BattlePlans, GmMoves, Lists, Playbook, RegimentData, Tags, Vehicles, Weapons,
 )
+from sheets.games.regiment.squads import SquadFile
 from sheets.library import FileLoader, GamePlugin
 
 
@@ -57,6 +59,21 @@ class RegimentPlugin(GamePlugin):
             for t, tag in enumerate(weapon.tags):
                 if tag_id(tag) not in known:
                     files.problem(file, loc + ("tags", t), f"tag {tag!r} has no definition in tags.yaml")
+
+    def file_kinds(self):
+        return {
+            "playbook": (Playbook, "playbooks/*.yaml", "a Regiment playbook, playbooks/<id>.yaml"),
+            "lists": (Lists, "lists.yaml", "the Regiment's name, rank and background lists"),
+            "basic-moves": (BasicMoves, "basic_moves.yaml", "the Regiment's basic moves"),
+            "weapons": (Weapons, "weapons.yaml", "the Regiment's weapons"),
+            "tags": (Tags, "tags.yaml", "the Regiment's weapon tags"),
+            "vehicles": (Vehicles, "vehicles.yaml", "the Regiment's vehicles"),
+            "battle-plans": (BattlePlans, "battle_plans.yaml", "the Regiment's battle plans"),
+            "gm-moves": (GmMoves, "gm_moves.yaml", "the Regiment's GM moves"),
+            "elements": (ReferenceDoc, "elements.yaml", "the Regiment's elements of warfare"),
+            "character": (CharacterFile, "characters/*.yaml", "a Regiment character file (sheets playbook -c)"),
+            "squad": (SquadFile, None, "a Regiment squad file (sheets squad)"),
+        }
 
     def card_sets(self, game):
         return build_card_sets(game.data)
