@@ -36,7 +36,7 @@ SUFFIX = ".schema.json"
 
 @dataclass(frozen=True)
 class Kind:
-    name: str                 # the schema's file name without .schema.json: "cards", "regiment.character"
+    name: str                 # the schema's file name without .schema.json: "cards", "<plugin>.character"
     model: type[BaseModel]
     pattern: str | None       # bundled files of this kind (glob below the content folder); None: user files only
     about: str

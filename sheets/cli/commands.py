@@ -239,13 +239,40 @@ def gauges(
 
 
 @user_errors
+def watch(
+    targets: list[str] = typer.Argument(..., metavar="TARGET...", help="KIND:GAME[:ID]: reference:GAME, "
+                                        "cards:GAME[:SET], trackers:GAME[:TRACKER], tokens:GAME, gauges:GAME."),
+    paper: PaperSize = Paper.a4,
+    output: Optional[Path] = typer.Option(None, "-o", "--output", help="Folder for the PDFs and their "
+                                          "previews; default ./output/."),
+    content: Content = None,
+) -> None:
+    """Rebuild printables and their PNG previews whenever a content file or template they read is saved.
+
+    A build that fails prints its error (file, line, field) and the watch goes on. Ctrl-C stops.
+
+    Example: sheets watch cards:mygame:orders reference:mygame --content my-content
+    """
+    # watchfiles, and the pipeline each rebuild runs: not for --help
+    import watchfiles  # noqa: PLC0415
+
+    from sheets import watch as watching  # noqa: PLC0415 - the pipeline: not for --help
+
+    parsed = [watching.parse_target(t) for t in targets]
+    folders = watching.watched(content)
+    changes = ({Path(path) for _, path in batch} for batch in watchfiles.watch(*folders, raise_interrupt=True))
+    watching.run(parsed, changes, content=content, paper=paper.value,
+                 out=output if output is not None else paths.default_output_dir(), echo=typer.echo)
+
+
+@user_errors
 def schema(
     out: Optional[Path] = typer.Option(None, "--out", help="Folder for the schemas; default ./output/schemas/."),
 ) -> None:
     """Write a JSON Schema for every YAML kind sheets reads (content files, character, squad, team, campaign).
 
     Point your editor at one with a first line such as
-    `# yaml-language-server: $schema=schemas/regiment.character.schema.json`
+    `# yaml-language-server: $schema=schemas/GAME.character.schema.json`
     (VS Code's YAML extension then completes keys and marks mistakes as you type).
 
     Example: sheets schema --out schemas
@@ -282,4 +309,4 @@ def config_cmd() -> None:
 #: `sheets --help` lists these first, then the games' own commands, then LATER (as it always has)
 FIRST = {"list": list_cmd, "validate": validate}
 LATER = {"kit": kit, "reference": reference, "cards": cards, "layouts": layouts, "trackers": trackers,
-         "tokens": tokens, "gauges": gauges, "schema": schema, "config": config_cmd}
+         "tokens": tokens, "gauges": gauges, "watch": watch, "schema": schema, "config": config_cmd}
