@@ -17,6 +17,7 @@ from typer.core import TyperGroup
 from sheets import __version__, paths
 from sheets.cli import commands, config
 from sheets.cli.errors import USER_ERROR, range_message, run
+from sheets.cli.new import new
 from sheets.errors import SheetsError
 
 
@@ -81,6 +82,10 @@ def _add_commands(app: typer.Typer) -> None:
         game_cli.register(app)
     for name, command in commands.LATER.items():
         app.command(name)(command)
+    for game_cli in _game_clis():
+        if hasattr(game_cli, "register_new"):
+            game_cli.register_new(new)  # the game's starters: `sheets new character`, ...
+    app.add_typer(new, name="new")
 
 
 _add_commands(app)
