@@ -112,3 +112,57 @@ def modeline(path: Path, kind: Kind, schema_dir: Path) -> str:
     """The first line that points an editor at the kind's schema, relative to the file."""
     target = Path(os.path.relpath(schema_dir / f"{kind.name}{SUFFIX}", path.parent))
     return f"{MODELINE}{target.as_posix()}"
+
+
+# -- the field reference (docs/fields.md), generated like the schemas ------------------------
+
+def _type(spec: dict) -> str:
+    """A short type for a property: 'integer 1-50', 'list of string', 'Card', 'string or null'."""
+    if "$ref" in spec:
+        return spec["$ref"].rsplit("/", 1)[-1]
+    if "anyOf" in spec or "oneOf" in spec:
+        return " or ".join(_type(s) for s in spec.get("anyOf", spec.get("oneOf", [])))
+    if "const" in spec:
+        return f"`{spec['const']}`"
+    if "enum" in spec:
+        return " \\| ".join(f"`{v}`" for v in spec["enum"])
+    kind = spec.get("type", "any")
+    if kind == "array":
+        return f"list of {_type(spec.get('items', {}))}"
+    if kind == "object":
+        extra = spec.get("additionalProperties")
+        return f"mapping of {_type(extra)}" if isinstance(extra, dict) else "mapping"
+    bounds = [f"≥ {spec['minimum']}" if "minimum" in spec else "", f"≤ {spec['maximum']}" if "maximum" in spec else "",
+              f"≤ {spec['maxLength']} characters" if "maxLength" in spec else "",
+              f"pattern `{spec['pattern']}`".replace("|", "\\|") if "pattern" in spec else ""]
+    bounds = [b for b in bounds if b]
+    return f"{kind} ({', '.join(bounds)})" if bounds else kind
+
+
+def _table(spec: dict) -> list[str]:
+    required = set(spec.get("required", []))
+    rows = ["| key | type | required / default |", "|---|---|---|"]
+    for key, prop in spec.get("properties", {}).items():
+        need = "required" if key in required else f"default `{json.dumps(prop.get('default'), ensure_ascii=False)}`" \
+            if "default" in prop else "optional"
+        rows.append(f"| `{key}` | {_type(prop)} | {need} |")
+    return rows
+
+
+def fields_markdown() -> str:
+    """Every key of every kind, with its type, bounds and default: docs/fields.md."""
+    out = ["# Every field of every file", "",
+           "Generated from the models that check the files (`make docs` writes it; a test keeps it",
+           "true). The guide is [authoring.md](authoring.md); the same facts, for an editor, are the",
+           "JSON Schemas in `schemas/`. Unknown keys are errors everywhere.", ""]
+    for kind in kinds():
+        body = schema(kind)
+        where = f"`{kind.pattern}`" if kind.pattern else "a file of your own"
+        out += [f"## {kind.name}", "", f"{kind.about[0].upper()}{kind.about[1:]} ({where}).", ""]
+        out += _table(body)
+        for name, sub in sorted(body.get("$defs", {}).items()):
+            if sub.get("properties"):
+                out += ["", f"**{name}**" + (f": {sub['description'].splitlines()[0]}" if sub.get("description") else ""),
+                        ""] + _table(sub)
+        out.append("")
+    return "\n".join(out)
