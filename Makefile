@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: kit test test-latest lock bench clean
+.PHONY: kit test test-latest lock bench docs clean
 
 # Installs come from requirements.lock: every package, direct and transitive, at one version
 # with its hashes (and the build backend, for the editable install), so an upstream release
@@ -38,6 +38,11 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py
 	$(BIN)/python benchmarks/run.py --no-harfbuzz
+
+# The generated parts of the repository: schemas/ (sheets schema) and docs/fields.md; tests check both.
+docs: $(STAMP)
+	$(BIN)/sheets schema --out schemas
+	$(BIN)/python -c "from sheets.schemas import fields_markdown; open('docs/fields.md', 'w', encoding='utf-8').write(fields_markdown())"
 
 # Refresh the lock from pyproject.toml's ranges (every extra, the build backend, hashes).
 # pip-tools runs from its own pinned venv so that the lock does not lock the locker.

@@ -128,6 +128,12 @@ class GamePlugin:
         """`sheets kit --players N`: one list of build.Sheet per player, stapled into one PDF."""
         return []
 
+    def file_kinds(self) -> dict[str, tuple[type[BaseModel], str | None, str]]:
+        """The YAML kinds this game reads beyond the generic ones, for `sheets schema`:
+        kind -> (the model that validates it, a glob of its files in the game folder or None
+        for the user's own files, what it is)."""
+        return {}
+
     def check_user_file(self, game: "Game", doc: YamlDocument) -> list[Problem] | None:
         """Problems in a user's file (a campaign, a squad) if it is one of this game's; else None."""
         return None
@@ -197,7 +203,7 @@ def _quickref_cards(reference: ReferenceDoc, files: FileLoader) -> CardSet | Non
     return CardSet(id=spec.id, title=spec.title, size=spec.size, back=back, cards=cards)
 
 
-def _load_plugin(name: str) -> GamePlugin:
+def load_plugin(name: str) -> GamePlugin:
     module = importlib.import_module(f"sheets.games.{name}.plugin")
     return module.plugin
 
@@ -270,7 +276,7 @@ class Library:
         plugin = None
         if info.plugin:
             try:
-                plugin = _load_plugin(info.plugin)
+                plugin = load_plugin(info.plugin)
             except ImportError:
                 files.problem("game.yaml", ("plugin",), f"no game plugin named {info.plugin!r} in sheets.games")
         game = Game(info=info, folder=folder, plugin=plugin)

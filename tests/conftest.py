@@ -4,6 +4,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import tempfile
 from pathlib import Path
 
 import pypdf
@@ -12,9 +13,9 @@ from typer.testing import CliRunner
 
 os.environ.setdefault("SOURCE_DATE_EPOCH", "946684800")
 if "SHEETS_CACHE_DIR" not in os.environ:  # stamped sheets' blank cache: never the user's own
-    import tempfile
-
     os.environ["SHEETS_CACHE_DIR"] = tempfile.mkdtemp(prefix="sheets-test-cache-")
+# the user's own sheets.toml (~/.config/warsheets/) must not change what the tests see
+os.environ["XDG_CONFIG_HOME"] = tempfile.mkdtemp(prefix="sheets-test-config-")
 
 from sheets import paths  # noqa: E402
 from sheets.cli import app  # noqa: E402
@@ -45,7 +46,8 @@ def cli(tmp_path, monkeypatch):
             raise result.exception
         return Result(result)
 
-    return run
+    yield run
+    paths.set_output_root(None)  # a sheets.toml `output` applies to one run only
 
 
 def pdf_text(path: Path) -> str:

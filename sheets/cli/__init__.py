@@ -12,17 +12,35 @@ import importlib.util
 import pkgutil
 
 import typer
+from typer.core import TyperGroup
 
 from sheets import __version__, paths
-from sheets.cli import commands
-from sheets.cli.errors import run
+from sheets.cli import commands, config
+from sheets.cli.errors import USER_ERROR, range_message, run
+from sheets.cli.new import new
+from sheets.errors import SheetsError
+
+
+class SheetsGroup(TyperGroup):
+    """The root command: a number out of its range is refused naming the value and the range."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except typer.BadParameter as exc:
+            better = range_message(exc)
+            if better:
+                exc.message = better
+            exc.exit_code = USER_ERROR  # bad input, as everywhere (Click says 2)
+            raise
+
 
 app = typer.Typer(
+    cls=SheetsGroup,
     name="sheets",
     help="Print-and-play sheets for tabletop war games: playbooks, mission logs, cards, trackers.\n\n"
          "Output goes to ./output/ unless -o says otherwise. Start with `sheets kit`.",
     no_args_is_help=True,
-    add_completion=False,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
 )
@@ -35,9 +53,15 @@ def _version(value: bool) -> None:
 
 
 @app.callback()
-def _root(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+def _root(ctx: typer.Context,
+          version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
                                        help="Print the warsheets version and exit.")) -> None:
     """Print-and-play sheets for tabletop war games."""
+    try:
+        config.apply(ctx)  # sheets.toml: the user's defaults, under the command line
+    except SheetsError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(USER_ERROR) from None
 
 
 def _game_clis() -> list:
@@ -58,6 +82,10 @@ def _add_commands(app: typer.Typer) -> None:
         game_cli.register(app)
     for name, command in commands.LATER.items():
         app.command(name)(command)
+    for game_cli in _game_clis():
+        if hasattr(game_cli, "register_new"):
+            game_cli.register_new(new)  # the game's starters: `sheets new character`, ...
+    app.add_typer(new, name="new")
 
 
 _add_commands(app)

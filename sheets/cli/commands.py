@@ -13,7 +13,8 @@ from typing import Optional
 
 import typer
 
-from sheets import limits
+from sheets import limits, paths
+from sheets.cli.config import FILE_NAME, from_config, in_force, user_config_file
 from sheets.cli.errors import user_errors
 from sheets.cli.options import Content, Dice, Game, InkSaver, Output, Paper, PaperSize, Preview, Seed
 from sheets.cli.output import report, show, wrote
@@ -123,6 +124,7 @@ def reference(
 
 @user_errors
 def cards(
+    ctx: typer.Context,
     game: str = typer.Argument(..., help="Game id (see `sheets list`), or `calibrate` for the duplex "
                                "calibration sheet."),
     card_set: str = typer.Option("all", "--set", help="Card set id (see `sheets list`), or all: every set "
@@ -156,6 +158,8 @@ def cards(
     """
     from sheets import api  # noqa: PLC0415 - the pipeline: not for --help
 
+    if back_offset is not None and not backs and game != "calibrate" and from_config(ctx, "back_offset"):
+        back_offset = None  # sheets.toml's offset is for two-sided cards: a one-sided print ignores it
     if game == "calibrate":
         paths = [api.make_calibration(paper=paper.value, duplex=duplex.value, back_offset=back_offset, out=output)]
     else:
@@ -236,7 +240,75 @@ def gauges(
     wrote(api.make_gauges(game, paper=paper.value, out=output, content=content))
 
 
+@user_errors
+def watch(
+    targets: list[str] = typer.Argument(..., metavar="TARGET...", help="KIND:GAME[:ID]: reference:GAME, "
+                                        "cards:GAME[:SET], trackers:GAME[:TRACKER], tokens:GAME, gauges:GAME."),
+    paper: PaperSize = Paper.a4,
+    output: Optional[Path] = typer.Option(None, "-o", "--output", help="Folder for the PDFs and their "
+                                          "previews; default ./output/."),
+    content: Content = None,
+) -> None:
+    """Rebuild printables and their PNG previews whenever a content file or template they read is saved.
+
+    A build that fails prints its error (file, line, field) and the watch goes on. Ctrl-C stops.
+
+    Example: sheets watch cards:mygame:orders reference:mygame --content my-content
+    """
+    # watchfiles, and the pipeline each rebuild runs: not for --help
+    import watchfiles  # noqa: PLC0415
+
+    from sheets import watch as watching  # noqa: PLC0415 - the pipeline: not for --help
+
+    parsed = [watching.parse_target(t) for t in targets]
+    folders = watching.watched(content)
+    changes = ({Path(path) for _, path in batch} for batch in watchfiles.watch(*folders, raise_interrupt=True))
+    watching.run(parsed, changes, content=content, paper=paper.value,
+                 out=output if output is not None else paths.default_output_dir(), echo=typer.echo)
+
+
+@user_errors
+def schema(
+    out: Optional[Path] = typer.Option(None, "--out", help="Folder for the schemas; default ./output/schemas/."),
+) -> None:
+    """Write a JSON Schema for every YAML kind sheets reads (content files, character, squad, team, campaign).
+
+    Point your editor at one with a first line such as
+    `# yaml-language-server: $schema=schemas/GAME.character.schema.json`
+    (VS Code's YAML extension then completes keys and marks mistakes as you type).
+
+    Example: sheets schema --out schemas
+    """
+    from sheets.schemas import write_schemas  # noqa: PLC0415 - loads every content model: not for --help
+
+    written = write_schemas(out if out is not None else paths.default_output_dir() / "schemas")
+    typer.echo(f"wrote {len(written)} schemas in {show(written[0].parent)}")
+
+
+@user_errors
+def config_cmd() -> None:
+    """Show the defaults in force (paper, output folder, card layout, back offset) and where each came from.
+
+    Defaults come from sheets.toml in the working folder, then from sheets.toml in your
+    config folder; an option given on the command line wins over both. Example sheets.toml:
+
+        paper = "letter"
+
+        output = "prints"
+
+        back_offset = "1,-0.5"
+    """
+    settings = in_force()
+    width = max(len(key) for key in settings)
+    shown = max(len(s.value) for s in settings.values())
+    for key, setting in settings.items():
+        typer.echo(f"{key:<{width}}  {setting.value:<{shown}}  {setting.source}")
+    for path in (user_config_file(), Path.cwd() / FILE_NAME):
+        typer.echo(f"{'read' if path.is_file() else 'none'}: {path}")
+    typer.echo("an option given on the command line wins over these")
+
+
 #: `sheets --help` lists these first, then the games' own commands, then LATER (as it always has)
 FIRST = {"list": list_cmd, "validate": validate}
 LATER = {"kit": kit, "reference": reference, "cards": cards, "layouts": layouts, "trackers": trackers,
-         "tokens": tokens, "gauges": gauges}
+         "tokens": tokens, "gauges": gauges, "watch": watch, "schema": schema, "config": config_cmd}

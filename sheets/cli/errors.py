@@ -64,6 +64,31 @@ def user_errors(func):
     return wrapper
 
 
+_BOUNDS = {"greater_than_equal", "less_than_equal", "greater_than", "less_than"}
+
+
+def range_message(exc: Exception) -> str | None:
+    """'0 is not in the range 1 to 10000' for a number outside its option's range; else None.
+
+    Typer checks `min`/`max` with pydantic, whose message leaves out the value given and the
+    other bound ("Input should be greater than or equal to 1"); the parameter knows both.
+    """
+    param = getattr(exc, "param", None)
+    low, high = getattr(param, "min", None), getattr(param, "max", None)
+    errors = getattr(exc.__cause__, "errors", None)
+    if param is None or (low is None and high is None) or not callable(errors):
+        return None
+    found = errors()
+    if not found or found[0].get("type") not in _BOUNDS:
+        return None
+    given = found[0].get("input")
+    if low is not None and high is not None:
+        return f"{given} is not in the range {low} to {high}"
+    if low is not None:
+        return f"{given} is less than {low}, the smallest value it takes"
+    return f"{given} is more than {high}, the largest value it takes"
+
+
 def run(app: typer.Typer) -> None:
     """Run the command line: SIGTERM stops like Ctrl-C; Click's usage error exits with 1."""
     try:

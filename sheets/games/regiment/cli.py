@@ -70,6 +70,26 @@ def squad(
     wrote(commands.make_squad(squad_file, fillable=fillable, paper=paper.value, out=output, content=content))
 
 
+@user_errors
+def new_character(
+    playbook_name: str = typer.Argument(..., metavar="PLAYBOOK", help="Playbook: soldier, medic, sniper or operator."),
+    file: Path = typer.Argument(..., metavar="FILE", dir_okay=False, help="The character file to write (YAML)."),
+    content: Content = None,
+) -> None:
+    """A commented starter character file: every key with its choices; it prints as it is.
+
+    Example: sheets new character sniper walter.yaml; then sheets playbook --character walter.yaml
+    """
+    from sheets.games.regiment import commands  # noqa: PLC0415 - content models: not for --help
+
+    wrote(commands.new_character(playbook_name, file, content))
+    typer.echo(f"edit it, then: sheets playbook --character {file}")
+
+
+def register_new(new: typer.Typer) -> None:
+    new.command("character")(new_character)
+
+
 def register(app: typer.Typer) -> None:
     app.command()(playbook)
     app.command()(squad)

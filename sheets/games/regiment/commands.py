@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 from sheets import output, paths
@@ -11,6 +12,7 @@ from sheets.games.regiment.characters import character_json, resolve_character
 from sheets.games.regiment.sheets import blank_playbook, filled_playbooks, roll_squad, squad_sheet
 from sheets.games.regiment.saving import plan_save, write_planned
 from sheets.games.regiment.squads import load_squad
+from sheets.games.regiment.starter import write_starter
 from sheets.services import game_with_plugin, library, make_dice, slug
 from sheets.sheet import ink_save
 from sheets.yaml_source import load_yaml
@@ -84,3 +86,12 @@ def make_squad(squad_file: Path, *, fillable: bool = False, paper: str = "a4", o
     stem = slug(roster.designation) if roster.designation else slug(Path(squad_file).stem)
     sheet = squad_sheet(game, roster, f"regiment-squad-{stem}{'-fillable' if fillable else ''}.pdf", paper, fillable)
     return build_one(sheet, output.resolve_target(out, paths.default_output_dir(), sheet.filename))
+
+
+def new_character(playbook: str, path: Path, content: Path | None = None) -> Path:
+    """`sheets new character PLAYBOOK FILE`; the first line names the schema if `sheets schema` wrote one nearby."""
+    game = game_with_plugin(library(content), "regiment")
+    name = "regiment.character.schema.json"
+    found = [d / name for d in (Path.cwd() / "schemas", paths.default_output_dir() / "schemas") if (d / name).is_file()]
+    schema = Path(os.path.relpath(found[0], Path(path).resolve().parent)).as_posix() if found else None
+    return write_starter(game.data, playbook, Path(path), schema)

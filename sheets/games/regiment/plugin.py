@@ -5,12 +5,12 @@ from pathlib import Path
 
 from sheets.blocks import ReferenceDoc
 from sheets.errors import ContentError
-from sheets.games.regiment.characters import resolve_character
+from sheets.games.regiment.characters import CharacterFile, resolve_character
 from sheets.games.regiment.gm import build_card_sets, tag_id
 from sheets.games.regiment.models import (
     BasicMoves, BattlePlans, GmMoves, Lists, Playbook, RegimentData, Tags, Vehicles, Weapons,
 )
-from sheets.games.regiment.squads import is_character, is_squad, read_squad
+from sheets.games.regiment.squads import SquadFile, is_character, is_squad, read_squad
 from sheets.library import FileLoader, GamePlugin
 
 
@@ -75,6 +75,21 @@ class RegimentPlugin(GamePlugin):
         except ContentError as exc:
             return exc.problems
         return []
+
+    def file_kinds(self):
+        return {
+            "playbook": (Playbook, "playbooks/*.yaml", "a Regiment playbook, playbooks/<id>.yaml"),
+            "lists": (Lists, "lists.yaml", "the Regiment's name, rank and background lists"),
+            "basic-moves": (BasicMoves, "basic_moves.yaml", "the Regiment's basic moves"),
+            "weapons": (Weapons, "weapons.yaml", "the Regiment's weapons"),
+            "tags": (Tags, "tags.yaml", "the Regiment's weapon tags"),
+            "vehicles": (Vehicles, "vehicles.yaml", "the Regiment's vehicles"),
+            "battle-plans": (BattlePlans, "battle_plans.yaml", "the Regiment's battle plans"),
+            "gm-moves": (GmMoves, "gm_moves.yaml", "the Regiment's GM moves"),
+            "elements": (ReferenceDoc, "elements.yaml", "the Regiment's elements of warfare"),
+            "character": (CharacterFile, "characters/*.yaml", "a Regiment character file (sheets playbook -c)"),
+            "squad": (SquadFile, None, "a Regiment squad file (sheets squad)"),
+        }
 
     def card_sets(self, game):
         return build_card_sets(game.data)

@@ -278,6 +278,11 @@ def campaign_show(
     wrote(commands.campaign_show(file, paper=paper.value, out=output, content=content))
 
 
+def register_new(new: typer.Typer) -> None:
+    new.command("campaign", help="Start a campaign file with its first team (the same as `sheets campaign new`); "
+                "the file explains every key in its comments.")(campaign_new)
+
+
 def register(app: typer.Typer) -> None:
     app.command()(mission)
     app.add_typer(campaign, name="campaign")

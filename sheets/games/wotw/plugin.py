@@ -6,7 +6,8 @@ from sheets.games.wotw.campaign_io import is_campaign
 from sheets.games.wotw.campaign_io import read as read_campaign
 from sheets.games.wotw.crews import crew_messages
 from sheets.games.wotw.models import Events, Rules, Tables, Teams, Theatres, WotwData
-from sheets.games.wotw.team import resolve_team
+from sheets.games.wotw.records import Campaign
+from sheets.games.wotw.team import TeamFile, resolve_team
 from sheets.library import FileLoader, GamePlugin
 from sheets.tables import parse_roll
 
@@ -112,6 +113,18 @@ class WotwPlugin(GamePlugin):
         if len(files.problems) > before:
             return None
         return data
+
+    def file_kinds(self):
+        return {
+            "theatres": (Theatres, "theatres.yaml", "the Way of the Warrior's theatres"),
+            "teams": (Teams, "teams.yaml", "the Way of the Warrior's nations and team tables"),
+            "tables": (Tables, "tables.yaml", "the Way of the Warrior's random tables"),
+            "events": (Events, "events.yaml", "the Way of the Warrior's terrain events"),
+            "rules": (Rules, "rules.yaml", "the Way of the Warrior's rule numbers"),
+            "team": (TeamFile, "examples/*.yaml", "a team file (sheets mission --team, sheets campaign new --team)"),
+            # the model campaign_io.read validates a campaign file with
+            "campaign": (Campaign, None, "a Way of the Warrior campaign file (sheets campaign)"),
+        }
 
     def reference_sections(self, game):
         # the sheets need Jinja; the plugin is loaded with the content (`mission --json`, `validate`)

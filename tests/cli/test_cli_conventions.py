@@ -1,0 +1,130 @@
+"""What a Python CLI user expects: shell completion, range errors naming the value and the
+range, and a sheets.toml for defaults (paper, output folder, card layout, back offset) under
+the command line, shown with where each value came from by `sheets config`."""
+import os
+from pathlib import Path
+
+import pytest
+
+from conftest import page_size_mm, pages
+
+A4 = (210.0, 297.0)
+LETTER = (215.9, 279.4)
+
+
+def size(path: Path) -> tuple[float, float]:
+    width, height = page_size_mm(path)
+    return round(width, 1), round(height, 1)
+
+
+@pytest.fixture
+def user_config(tmp_path_factory, monkeypatch) -> Path:
+    """The user's config folder (~/.config/warsheets/ on Linux), empty and private to the test."""
+    home = tmp_path_factory.mktemp("xdg")
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home))
+    folder = home / "warsheets"
+    folder.mkdir(parents=True)
+    return folder
+
+
+def test_shell_completion_is_offered(cli):
+    result = cli("--help")
+    assert result.exit_code == 0
+    assert "--install-completion" in result.stdout and "--show-completion" in result.stdout
+    script = cli("--show-completion", "bash")
+    assert script.exit_code == 0
+    assert "_SHEETS_COMPLETE=complete_bash" in script.stdout
+
+
+@pytest.mark.parametrize("args, message", [
+    (("trackers", "regiment", "--teams", "0"), "Invalid value for '--units' / '--teams': 0 is not in the range 1 to 200"),
+    (("playbook", "--count", "5000"), "Invalid value for '--count' / '-n': 5000 is not in the range 1 to 1000"),
+    (("kit", "--players", "-1"), "Invalid value for '--players': -1 is not in the range 0 to 12"),
+])
+def test_a_range_error_names_the_value_and_the_range(cli, tmp_path, args, message):
+    result = cli(*args)
+    assert result.exit_code == 1
+    assert message in result.stderr
+    assert "Traceback" not in result.stderr
+    assert not (tmp_path / "output").exists()
+
+
+def test_the_config_of_the_working_folder_sets_paper_and_output(cli, tmp_path, user_config):
+    (tmp_path / "sheets.toml").write_text('paper = "letter"\noutput = "prints"\n', encoding="utf-8")
+    result = cli("tokens", "platoon")
+    assert result.exit_code == 0, result
+    assert "wrote prints/platoon-tokens.pdf" in result.stdout
+    assert size(tmp_path / "prints" / "platoon-tokens.pdf") == LETTER
+    assert not (tmp_path / "output").exists()
+    # the command line wins
+    result = cli("tokens", "platoon", "--paper", "a4", "-o", "mine.pdf")
+    assert result.exit_code == 0, result
+    assert size(tmp_path / "mine.pdf") == A4
+
+
+def test_the_working_folder_wins_over_the_user_config_key_by_key(cli, tmp_path, user_config):
+    (user_config / "sheets.toml").write_text('# mine\npaper = "letter"\noutput = "/tmp/never-used"\n',
+                                             encoding="utf-8")
+    (tmp_path / "sheets.toml").write_text('output = "prints"\n', encoding="utf-8")
+    result = cli("config")
+    assert result.exit_code == 0, result
+    lines = result.stdout.splitlines()
+    assert [line.split("  ")[0] for line in lines[:4]] == ["paper", "output", "layout", "back_offset"]
+    assert [line.split()[1:] for line in lines[:2]] == [["letter", f"{user_config / 'sheets.toml'}:2"],
+                                                        [str(tmp_path / "prints"), "sheets.toml:1"]]
+    assert [" ".join(line.split()) for line in lines[2:4]] == [
+        "layout (the card size's default layout on the paper) built-in default",
+        "back_offset 0,0 built-in default"]
+    assert lines[4:] == [
+        f"read: {user_config / 'sheets.toml'}",
+        f"read: {tmp_path / 'sheets.toml'}",
+        "an option given on the command line wins over these",
+    ]
+    assert cli("tokens", "platoon").exit_code == 0
+    assert size(tmp_path / "prints" / "platoon-tokens.pdf") == LETTER
+
+
+def test_config_without_files_shows_the_built_in_defaults(cli, tmp_path, user_config):
+    lines = cli("config").stdout.splitlines()
+    assert lines[0].split() == ["paper", "a4", "built-in", "default"]
+    assert lines[1].split() == ["output", "./output", "built-in", "default"]
+    assert lines[4:6] == [f"none: {user_config / 'sheets.toml'}", f"none: {tmp_path / 'sheets.toml'}"]
+
+
+def test_back_offset_and_layout_from_the_config_are_what_the_option_gives(cli, tmp_path, user_config):
+    assert cli("cards", "calibrate", "--back-offset", "1.5,-2", "-o", "given.pdf").exit_code == 0
+    assert cli("cards", "platoon", "--set", "profiles", "--layout", "poker-a4-gutter", "-o", "given-cards.pdf").exit_code == 0
+    (tmp_path / "sheets.toml").write_text('back_offset = [1.5, -2]\nlayout = "poker-a4-gutter"\n', encoding="utf-8")
+    assert cli("cards", "calibrate", "-o", "config.pdf").exit_code == 0
+    assert cli("cards", "platoon", "--set", "profiles", "-o", "config-cards.pdf").exit_code == 0
+    assert (tmp_path / "config.pdf").read_bytes() == (tmp_path / "given.pdf").read_bytes()
+    assert (tmp_path / "config-cards.pdf").read_bytes() == (tmp_path / "given-cards.pdf").read_bytes()
+    assert cli("cards", "calibrate", "--back-offset", "0,0", "-o", "plain.pdf").exit_code == 0
+    assert (tmp_path / "plain.pdf").read_bytes() != (tmp_path / "given.pdf").read_bytes()
+    assert pages(tmp_path / "config-cards.pdf") == pages(tmp_path / "given-cards.pdf")
+
+
+@pytest.mark.parametrize("text, message", [
+    ('paper = "a3"\n', "error: sheets.toml:1: paper: 'a3' is not a paper size this tool prints on "
+                       "(give one of: a4, letter)"),
+    ('# defaults\npapr = "a4"\n', "error: sheets.toml:2: papr: unknown key (a sheets.toml may set "
+                                  "paper, output, layout, back_offset)"),
+    ('back_offset = "1;2"\n', "error: sheets.toml:1: back_offset: '1;2' is not two numbers in mm, "
+                              "e.g. back_offset = \"1,-0.5\""),
+    ('paper = \n', "error: sheets.toml: not valid TOML: Invalid value (at line 1, column 9)"),
+])
+def test_a_bad_config_is_one_located_message(cli, tmp_path, user_config, text, message):
+    (tmp_path / "sheets.toml").write_text(text, encoding="utf-8")
+    result = cli("tokens", "platoon")
+    assert result.exit_code == 1
+    assert result.stderr.strip() == message
+    assert not (tmp_path / "output").exists()
+    assert cli("config").stderr.strip() == message
+
+
+def test_help_and_version_work_whatever_the_config(cli, tmp_path, user_config):
+    (tmp_path / "sheets.toml").write_text("not toml at all\n", encoding="utf-8")
+    assert cli("--help").exit_code == 0
+    assert cli("--version").exit_code == 0
+    assert os.environ["XDG_CONFIG_HOME"] == str(user_config.parent)
+    assert not (tmp_path / "output").exists()
