@@ -24,6 +24,7 @@ from sheets import __version__, cache, output, paths, rendering
 from sheets.errors import ContentError, Problem
 from sheets.sheet import Sheet
 from sheets.stamp import write_stamped
+from sheets.tagging import graft_structure
 from sheets.validation import Strict, collect
 from sheets.yaml_source import load_yaml
 
@@ -233,16 +234,19 @@ def _merged(sources: list) -> PdfWriter:
     """Finished PDFs (paths or bytes) concatenated, as a pypdf writer to add an outline to.
 
     PDFium copies the pages (in C: some 30 times faster than pypdf for a whole kit); pypdf
-    then adds what PDFium cannot write (outline, metadata, language). PDFium stamps a
+    then adds what PDFium cannot write (the parts' structure trees, outline, metadata,
+    language). PDFium stamps a
     random file ID and its creation time: both are dropped, so the same parts give the
     same bytes.
     """
 
     dest = pdfium.PdfDocument.new()
+    firsts = []
     try:
         for src in sources:
             doc = pdfium.PdfDocument(src if isinstance(src, bytes) else str(src))
             try:
+                firsts.append(len(dest))
                 dest.import_pages(doc)
             finally:
                 doc.close()
@@ -253,6 +257,7 @@ def _merged(sources: list) -> PdfWriter:
     writer = PdfWriter(clone_from=PdfReader(io.BytesIO(buf.getvalue())))
     writer._ID = None  # noqa: SLF001 - no public setter; none is written then
     writer.metadata = None
+    graft_structure(writer, list(zip(sources, firsts)))  # PDFium drops the parts' tags: put them back
     return writer
 
 

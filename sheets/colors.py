@@ -7,6 +7,7 @@ from __future__ import annotations
 
 MIN_CONTRAST = 4.5
 MIN_TEXT_PT = 6.0  # smallest type on tokens and cards
+MIN_SHEET_PT = 5.5  # smallest type a filled sheet is stamped at (its densest fields, 5.6-6 pt, shrink to it)
 DARK, LIGHT = "#111111", "#ffffff"
 
 

@@ -17,6 +17,7 @@ from pydantic import BaseModel, Field
 
 from sheets import paths
 from sheets.blocks import Block, ReferenceDoc
+from sheets.content_lint import literal_escapes
 from sheets.errors import ContentError, Problem, SheetsError
 from sheets.printables import Card, CardBack, CardSet, GaugeSheet, PrintGeometry, TokenSheet, TrackerFile, TrackerKind
 from sheets.validation import Strict, collect
@@ -71,10 +72,12 @@ class FileLoader:
                                          "place outside the content folder; content may only use files inside it"))
             return None
         try:
-            return load_yaml(path, self.name(path))
+            doc = load_yaml(path, self.name(path))
         except ContentError as exc:
             self.problems.extend(exc.problems)
             return None
+        self.problems.extend(literal_escapes(path.read_text(encoding="utf-8"), doc.name))  # \" in a block prints \"
+        return doc
 
     def model(self, rel: str, model: type[M], required: bool = True) -> M | None:
         if not self.exists(rel):

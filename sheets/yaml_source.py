@@ -84,6 +84,15 @@ def _events(text: str):
     return yaml.parse(text, Loader=Loader)
 
 
+def scalar_events(text: str) -> list:
+    """Every scalar of a document as PyYAML's event (value, style, marks), for the content
+    lint; none when the text is malformed (the loader reports that, located)."""
+    try:
+        return [e for e in _events(text) if isinstance(e, yaml.ScalarEvent)]
+    except yaml.YAMLError:
+        return []
+
+
 _DEPTH_MESSAGE = (f"nested more than {limits.MAX_YAML_DEPTH} levels deep (lists or mappings inside "
                   f"each other); content never needs that many")
 

@@ -19,8 +19,11 @@ Generic by construction, with no per-field code:
     slower, never wrong.
 The page footers (the footer string and "page N of M") are stamped the same way, at
 the blank's margin boxes, so that the page count can run over the whole document.
+A value (or footer) is stamped only when it can be drawn exactly: every glyph in the
+stamp font, nothing to reorder or shape, the whole text in its box at no less than the
+smallest type. Otherwise that part is laid out in full, where the layout engine's font
+fallback, bidi and line breaking print it whole: nothing is clipped, dropped or refused.
 """
-from sheets.stamp.overlay import FitError
 from sheets.stamp.write import CHUNK, missing_blanks, write_stamped
 
-__all__ = ["CHUNK", "FitError", "missing_blanks", "write_stamped"]
+__all__ = ["CHUNK", "missing_blanks", "write_stamped"]

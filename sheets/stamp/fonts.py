@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import subprocess
+import unicodedata
 from functools import lru_cache
 from pathlib import Path
 
@@ -88,6 +89,25 @@ def face_for(font: dict, text: str = "") -> tuple[str, float, float, str]:
                 break
     name, asc, desc = _registered(path)
     return name, asc, desc, path
+
+def _needs_shaping(ch: str) -> bool:
+    """A character reportlab cannot draw as the layout engine would: right-to-left (its
+    order is the bidi algorithm's), combining or joining (their form is HarfBuzz's)."""
+    return (unicodedata.bidirectional(ch) in ("R", "AL", "AN", "RLE", "RLO", "RLI", "FSI", "LRE", "LRO", "LRI",
+                                               "PDF", "PDI")
+            or unicodedata.category(ch) in ("Mn", "Mc", "Me", "Cf") or unicodedata.combining(ch) != 0)
+
+
+def drawable(font: dict, text: str) -> bool:
+    """True when the stamper draws `text` exactly: every glyph in the face it would use, and
+    nothing that needs shaping or reordering. Otherwise the sheet is laid out instead."""
+    if not text:
+        return True
+    if any(_needs_shaping(ch) for ch in text):
+        return False
+    path = face_for(font, text)[3]
+    return all(_has_glyph(path, ch) for ch in set(text) if not ch.isspace())
+
 
 def text_width(text: str, font_name: str, size: float, spacing: float) -> float:
     return stringWidth(text, font_name, size) + spacing * max(len(text) - 1, 0)

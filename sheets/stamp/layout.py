@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from sheets import rendering
+from sheets.stamp.fonts import drawable
 
 PX = 0.75  # CSS px -> PDF pt
 
@@ -70,7 +71,9 @@ def _rect(b, which: str) -> list[float]:
 def layout_of(document) -> dict:
     """Every data-field element's box on a WeasyPrint Document, and its margin boxes.
 
-    The margin boxes (page footers) are taken out of the document: they are stamped.
+    The margin boxes (page footers) are taken out of the document: they are stamped; one
+    whose text the stamper cannot draw exactly (a name in a script the stamp font lacks)
+    stays laid out on the page, marked `kept`.
     """
     pages, fields = [], {}
     for number, page in enumerate(document.pages):
@@ -79,10 +82,13 @@ def layout_of(document) -> dict:
         for child in list(page_box.children):
             if type(child).__name__ == "MarginBox":
                 text = _first_text(child)
-                margins.append({"at": child.at_keyword, "content": _rect(child, "content"),
-                                "font": _font((text or child).style), "baseline": _first_baseline(child),
-                                "text": "".join(_texts(child))})
-                page_box.children = [c for c in page_box.children if c is not child]
+                font = _font((text or child).style)
+                words = " ".join(" ".join(t.strip() for t in _texts(child)).split())  # its lines, rejoined
+                kept = not drawable(font, words)
+                margins.append({"at": child.at_keyword, "content": _rect(child, "content"), "font": font,
+                                "baseline": _first_baseline(child), "text": words, **({"kept": True} if kept else {})})
+                if not kept:
+                    page_box.children = [c for c in page_box.children if c is not child]
         pages.append({"width": page.width * PX, "height": page.height * PX, "margins": margins})
         stack = [page_box]
         while stack:

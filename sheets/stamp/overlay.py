@@ -14,14 +14,9 @@ from reportlab import rl_config
 from reportlab.lib.utils import simpleSplit
 from reportlab.pdfgen.canvas import Canvas
 
-from sheets.errors import SheetsError
+from sheets.colors import MIN_SHEET_PT
 from sheets.stamp.fields import Fields
-from sheets.stamp.fonts import face_for, text_width
-
-
-class FitError(SheetsError):
-    """A value does not fit its box on the sheet (found before anything is written)."""
-
+from sheets.stamp.fonts import drawable, face_for, text_width
 
 def _transform(text: str, how: str) -> str:
     return text.upper() if how == "uppercase" else text.lower() if how == "lowercase" else text
@@ -42,16 +37,23 @@ class Op:
     valign: str = "top"
 
 
-def _fit_text(name: str, text: str, spec: dict) -> Op:
-    """Shrink, then wrap, a value into its field's content box; FitError if it cannot fit."""
+def _fit_text(text: str, spec: dict) -> Op | None:
+    """Shrink, then wrap, a value into its field's content box, never below the smallest
+    type a sheet carries; None when it cannot be drawn exactly (a glyph the stamp font
+    lacks, text to shape or reorder, or no fit): the sheet is laid out instead."""
     font = spec["font"]
     text = _transform(text, font["transform"])
+    if not drawable(font, text):
+        return None
     face = face_for(font, text)[0]
     x, y, w, h = spec["content"]
     size = font["size"]
     lh = font["line_height"]
+    smallest = min(size, MIN_SHEET_PT)
     for step in range(0, 9):
         s = size * (1 - 0.05 * step)
+        if s < smallest - 1e-9:
+            break
         line_h = lh * s / size
         if text_width(text, face, s, font["spacing"]) <= w + 0.01:
             return Op("text", spec["content"], font, [text], s, baseline=None, valign=spec.get("valign", "top"))
@@ -59,9 +61,7 @@ def _fit_text(name: str, text: str, spec: dict) -> Op:
         if len(lines) > 1 and len(lines) * line_h <= max(h, lh) + 0.01 and all(
                 text_width(ln, face, s, 0) <= w + 0.01 for ln in lines):
             return Op("text", spec["content"], font, lines, s, valign=spec.get("valign", "top"))
-    shown = text if len(text) <= 48 else text[:45] + "…"
-    raise FitError(f"field {name}: {shown!r} does not fit its box on the sheet ({w / 72 * 25.4:.0f} mm wide); "
-                   f"shorten it")
+    return None
 
 
 def plan_part(blank: Fields, layout: dict, filled: Fields) -> list[list[Op]] | None:
@@ -84,7 +84,10 @@ def plan_part(blank: Fields, layout: dict, filled: Fields) -> list[list[Op]] | N
             if before.text:
                 return None  # cannot paint over text already on the blank
             if value.text:
-                page.append(_fit_text(name, value.text, spec))
+                op = _fit_text(value.text, spec)
+                if op is None:
+                    return None  # laid out in full, where the value is printed whole
+                page.append(op)
         elif kind == "box":
             if before.state or value.text.strip("✔ "):
                 return None
@@ -157,7 +160,7 @@ def _draw(canvas, page_h: float, op: Op) -> None:
     r, g, b, a = font["color"]
     canvas.setFillColorRGB(r, g, b, a)
     for i, line in enumerate(op.lines):
-        base = op.baseline if (op.baseline is not None and i == 0) else top + i * line_h + half + asc * s
+        base = op.baseline + i * line_h if op.baseline is not None else top + i * line_h + half + asc * s
         width = text_width(line, face, s, font["spacing"])
         align = font["align"]
         lx = x + (w - width) / 2 if align == "center" else (x + w - width if align in ("right", "end") else x)
@@ -169,7 +172,14 @@ def _draw(canvas, page_h: float, op: Op) -> None:
         canvas.drawText(text)
 
 
+FOOTER_GAP = 6.0  # pt between a wrapped footer and the next margin box ("page N of M")
 _PAGE_OF = re.compile(r"page \d+ of \d+")
+
+
+def footers_drawable(margins: list[dict], footer: str, blank_footer: str) -> bool:
+    """Whether this footer can be stamped in the blank's margin boxes exactly."""
+    return all(drawable(m["font"], _transform(footer, m["font"]["transform"]))
+               for m in margins if m["text"] and blank_footer and m["text"] == blank_footer)
 
 
 def margin_ops(margins: list[dict], footer: str, blank_footer: str, number: int, total: int) -> list[Op]:
@@ -177,7 +187,7 @@ def margin_ops(margins: list[dict], footer: str, blank_footer: str, number: int,
     ops = []
     for m in margins:
         text = m["text"]
-        if not text:
+        if not text or m.get("kept"):  # a footer the stamper cannot draw stays laid out on the page
             continue
         if _PAGE_OF.fullmatch(text.strip()):
             text = f"page {number} of {total}"
@@ -190,8 +200,14 @@ def margin_ops(margins: list[dict], footer: str, blank_footer: str, number: int,
         x, y, w, h = m["content"]
         if font["align"] == "right":  # the box was as wide as the blank's text; keep its right edge
             pass
-        ops.append(Op("text", [x, y, w, h], font, [_transform(text, font["transform"])], font["size"],
-                      baseline=m["baseline"]))
+        text = _transform(text, font["transform"])
+        lines = [text]
+        if font["align"] == "start":  # a footer wider than the room up to the next box wraps, as laid out
+            face = font_name = face_for(font, text)[0]
+            room = min([o["content"][0] - x - FOOTER_GAP for o in margins if o["content"][0] > x + 1] or [w])
+            if text_width(text, font_name, font["size"], font["spacing"]) > max(room, w) + 0.01:
+                lines = simpleSplit(text, face, font["size"], max(room, w)) or [text]
+        ops.append(Op("text", [x, y, w, h], font, lines, font["size"], baseline=m["baseline"]))
     return ops
 
 

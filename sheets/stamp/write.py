@@ -4,9 +4,9 @@
   1. the blanks the cache lacks, and the parts that have no blank (a roster, a campaign
      record: laid out in full), are laid out, while this process renders the filled
      parts' HTML (Jinja) meanwhile;
-  2. every part is planned and its overlay drawn, CHUNK parts at a time (pre-flight: a
-     value that cannot fit stops here, before any file is written); a part that cannot
-     be stamped is laid out in full instead;
+  2. every part is planned and its overlay drawn, CHUNK parts at a time; a part that
+     cannot be stamped exactly (a value the stamp font cannot draw, or that does not fit
+     its box at the smallest type) is laid out in full instead, its values in flow;
   3. the pages are streamed into the target, chunk by chunk (temporary file, then rename).
 """
 from __future__ import annotations
@@ -27,7 +27,7 @@ from sheets.pdfstream import StreamingPdf
 from sheets.sheet import Sheet, render_html
 from sheets.stamp.fields import Fields, fields_of
 from sheets.stamp.layout import render_base
-from sheets.stamp.overlay import FitError, Op, draw_overlay, margin_ops, plan_part
+from sheets.stamp.overlay import Op, draw_overlay, footers_drawable, margin_ops, plan_part
 from sheets.workers import Workers, run_jobs
 
 CHUNK = 25  # parts per overlay document (bounds memory; a worker's unit of work)
@@ -92,10 +92,10 @@ def _plan_chunk(blanks: dict, items: list) -> list[Plan]:
             continue
         fields, layout = blanks[key]
         f = fields_of(html)
-        try:
-            ops = plan_part(fields, layout, f)
-        except FitError as exc:  # say which sheet: its footer names the character and where it came from
-            raise FitError(f"{f.footer or filled.label}: {exc}") from None
+        ops = plan_part(fields, layout, f)
+        if ops is not None and not all(footers_drawable(page["margins"], f.footer, fields.footer)
+                                       for page in layout["pages"]):
+            ops = None  # a footer (it names the character) the stamp font cannot draw
         plans.append(Plan(key, ops, f.footer, html if ops is None else None))
         filled.html = None  # keep memory flat
     return plans

@@ -1,0 +1,92 @@
+"""Names in any script print whole on a squad's pages: stamped when the stamp font draws them
+exactly, laid out (font fallback by fontconfig, bidi order) when it cannot."""
+from __future__ import annotations
+
+import re
+import subprocess
+import warnings
+
+import pypdf
+import pypdfium2 as pdfium
+import pytest
+import yaml
+
+from visibility import invisible_words
+
+NAMES = ["李雷", "Zoë Ünal", "أحمد", "Ferdinand O'Neil: the 2nd",
+         "Maximilian-Alexander Wojciechowski-Brzęczyszczykiewicz von H"]
+
+
+def installed_font_for(text: str) -> str | None:
+    """A family fontconfig has with every glyph of `text` (None: no installed font has them)."""
+    charset = " ".join(f"{ord(c):x}" for c in set(text))
+    try:
+        found = subprocess.run(["fc-list", f":charset={charset}", "family"], capture_output=True, text=True,
+                               timeout=30).stdout
+    except OSError:
+        return None
+    families = sorted({line.split(",")[0].strip() for line in found.splitlines() if line.strip()})
+    return families[0] if families else None
+
+
+def pdf_fonts(path) -> set[str]:
+    names = set()
+    for page in pypdf.PdfReader(str(path)).pages:
+        stack = [page.get("/Resources")]
+        while stack:
+            res = stack.pop()
+            res = res.get_object() if res is not None else {}
+            for font in (res.get("/Font") or {}).values():
+                names.add(str(font.get_object().get("/BaseFont", "")).split("+")[-1])
+            for xo in (res.get("/XObject") or {}).values():
+                stack.append(xo.get_object().get("/Resources"))
+    return names
+
+
+@pytest.fixture(scope="module")
+def squad_pdf(tmp_path_factory):
+    from typer.testing import CliRunner
+
+    from sheets.cli import app
+
+    folder = tmp_path_factory.mktemp("names")
+    run = CliRunner().invoke
+    assert run(app, ["playbook", "--random", "--count", "5", "--seed", "7", "--save", str(folder / "squad"),
+                     "-o", str(folder / "pb.pdf")]).exit_code == 0
+    members = yaml.safe_load((folder / "squad" / "squad.yaml").read_text(encoding="utf-8"))["members"]
+    for file, name in zip(members, NAMES):
+        path = folder / "squad" / file
+        text = path.read_text(encoding="utf-8")
+        path.write_text(re.sub(r"(?m)^name: .*$", "name: " + yaml.safe_dump(name, allow_unicode=True).split("\n")[0],
+                               text, count=1), encoding="utf-8")
+    result = run(app, ["squad", str(folder / "squad" / "squad.yaml"), "-o", str(folder / "squad.pdf")])
+    assert result.exit_code == 0, result.output
+    return folder / "squad.pdf"
+
+
+def test_the_long_name_is_sixty_characters():
+    assert len(NAMES[-1]) == 60
+
+
+def test_every_name_is_in_the_pdf_whole_and_in_reading_order(squad_pdf):
+    doc = pdfium.PdfDocument(str(squad_pdf))
+    text = "".join("".join(doc[i].get_textpage().get_text_range() for i in range(len(doc))).split())
+    doc.close()
+    for name in NAMES:  # each playbook's footer names him whole (PDFium reads Arabic in reading order)
+        assert "".join(name.split()) + "·" in text, name
+
+
+def test_every_word_of_the_squad_is_visible(squad_pdf):
+    assert invisible_words(squad_pdf) == []
+
+
+def test_a_name_outside_the_stamp_font_is_laid_out_with_a_font_that_has_it(squad_pdf):
+    fonts = pdf_fonts(squad_pdf)
+    for name in ("李雷", "أحمد"):
+        family = installed_font_for(name)
+        if family is not None:
+            assert any(family.replace(" ", "") in f for f in fonts), (name, family, fonts)
+        else:  # said explicitly: the text is in the PDF (above) and drawn, but no font here has its glyphs
+            warnings.warn(f"no installed font has the glyphs of {name}: printed as missing-glyph boxes "
+                          f"(install fonts-noto-cjk / fonts-noto-core)", stacklevel=1)
+            assert fonts, fonts
