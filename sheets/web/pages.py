@@ -87,7 +87,7 @@ def routes(desk: Desk) -> list[Route]:
         if paper not in PAPERS or duplex not in DUPLEX:
             raise HTTPException(400, "paper is a4 or letter; duplex is long or short")
         copies = number(form, "copies", default=1, lo=1, hi=limits.MAX_COPIES)
-        out = desk.workspace.output_dir() / "cards" / f"{game}-{which}.pdf"
+        out = desk.workspace.output_dir("cards") / f"{game}-{which}.pdf"
         written = await desk.call(api.make_cards, game, which=which, paper=paper, backs=checked(form.get("backs")),
                                   duplex=duplex, out=out, content=desk.content, copies=copies,
                                   back_offset=str(form.get("back_offset") or "").strip() or None,

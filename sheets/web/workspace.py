@@ -55,8 +55,9 @@ class Workspace:
     def rel(self, path: Path) -> str:
         return Path(path).resolve().relative_to(self.root).as_posix()
 
-    def output_dir(self) -> Path:
-        return output.ensure_dir(self.path(OUTPUT))
+    def output_dir(self, sub: str = "") -> Path:
+        """output/ (or output/SUB/) in the workspace, made if needed: where the desk's PDFs go."""
+        return output.ensure_dir(self.path(f"{OUTPUT}/{sub}" if sub else OUTPUT))
 
     def files(self, pattern: str = "*.yaml") -> list[str]:
         """The workspace's files matching `pattern` (top folder and one below), inside it only."""

@@ -109,7 +109,7 @@ def routes(desk: Desk) -> list[Route]:
         done = {"saved": rel}
         if action == "print":
             written, _ = await desk.call(commands.make_playbook, None, character=path, content=desk.content,
-                                         out=desk.workspace.output_dir() / "characters" / f"{path.stem}.pdf")
+                                         out=desk.workspace.output_dir("characters") / f"{path.stem}.pdf")
             done["pdf"] = desk.link(written[0])
         return form_page(fields, rel=rel, version=desk.workspace.digest(path), done=done)
 
@@ -133,13 +133,13 @@ def routes(desk: Desk) -> list[Route]:
         if form.get("squad"):
             path = desk.workspace.path(str(form.get("squad")))
             written = [await desk.call(commands.make_squad, path, content=desk.content,
-                                       out=desk.workspace.output_dir() / "squads" / f"{path.stem}.pdf")]
+                                       out=desk.workspace.output_dir("squads") / f"{path.stem}.pdf")]
         else:
             count = number(form, "count", default=4, lo=1, hi=12)
             folder = desk.workspace.path(str(form.get("folder") or "squad").strip("/"))
             written, _ = await desk.call(commands.make_playbook, None, random=True, count=count,
                                          seed=number(form, "seed", lo=0, hi=2**63 - 1), save=folder,
-                                         content=desk.content, out=desk.workspace.output_dir() / "squads")
+                                         content=desk.content, out=desk.workspace.output_dir("squads"))
         return desk.page("regiment/web/squad.html.j2", title="Regiment squad", files=_character_files(desk.workspace),
                          squads=desk.workspace.files("squad*.yaml"),
                          written=[(desk.workspace.rel(p), desk.link(p)) for p in written])
