@@ -15,6 +15,7 @@ import secrets
 from http.cookies import SimpleCookie
 from urllib.parse import parse_qs, urlsplit
 
+from starlette.exceptions import HTTPException
 from starlette.responses import PlainTextResponse, RedirectResponse
 
 MAX_BODY = 1_000_000  # bytes: a character or campaign form is a few KB
@@ -39,8 +40,11 @@ def host_name(value: str) -> str:
     return value.rpartition(":")[0] if value.count(":") == 1 else value
 
 
-class BodyTooLarge(Exception):
-    pass
+class BodyTooLarge(HTTPException):
+    """Raised while a body arrives: the app's error page answers it (413), or the guard if none started."""
+
+    def __init__(self) -> None:
+        super().__init__(413, f"the request is larger than {MAX_BODY // 1000} KB")
 
 
 class Guard:

@@ -106,7 +106,7 @@ def routes(desk: Desk) -> list[Route]:
             return form_page(fields, rel=rel, version=version, problems=problems, status=422 if problems else 200,
                              done="legal: every choice is allowed" if not problems else None)
         path = desk.workspace.save(rel, text, version)
-        done = {"saved": rel}
+        done = {"saved": rel, "pdf": None}
         if action == "print":
             written, _ = await desk.call(commands.make_playbook, None, character=path, content=desk.content,
                                          out=desk.workspace.output_dir("characters") / f"{path.stem}.pdf")

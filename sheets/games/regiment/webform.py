@@ -80,8 +80,12 @@ def apply(doc: CommentedMap, fields: dict, pb: Playbook) -> CommentedMap:
         if old != value:
             doc[key] = value
 
+    rank = next((r for r in pb.ranks if rank_selected(fields["rank"], r.name, r.full, r.abbr)), None)
+    old_rank = doc.get("rank")
+    same_rank = rank and isinstance(old_rank, str) and rank_selected(old_rank, rank.name, rank.full, rank.abbr)
     for key in ("playbook", "name", "rank", "profile", "background"):
-        put(key, fields[key])
+        if not (key == "rank" and same_rank):  # 'Sgt' and 'Sergeant' are one rank: left as written
+            put(key, fields[key])
     if pb.stats.stat_sets is not None:
         doc.pop("stats", None)
         put("stat_set", _int(fields["stat_set"]) if fields["stat_set"] else None)
