@@ -76,7 +76,8 @@ def test_a_refused_change_is_shown_and_the_file_is_unchanged(desk):
             ("debrief", {"outcome": "success"}, "no mission in progress: roll one with `sheets campaign mission FILE`"),
             ("spend", {"spend": "promote", "man": "Nobody"}, "no man named 'Nobody' in the team"),
             ("spend", {"spend": "bribe", "man": "X"}, "spend 'bribe': one of promote, skill, rearm, engineer, recruit"),
-            ("mission", {"strike_step": "2"}, "--strike-step: only a team with an Engineer (optional rule #3) may strike a step")):
+            ("spend", {"spend": "recruit", "man": "Paul Roth"}, "--recruit needs --quality (Green, Private, Veteran) "
+                                                                "and --weapon")):
         refused = act(desk, page, action, **data)
         assert refused.status_code == 400, action
         assert message in alerts(refused.text), (action, alerts(refused.text))

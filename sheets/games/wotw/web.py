@@ -41,7 +41,6 @@ def _names(form, key: str) -> list[str]:
 
 def _mission(desk: Desk, path: Path, form) -> tuple[str, list[Path]]:
     written, note = commands.campaign_mission(path, seed=number(form, "seed", lo=0, hi=SEED_MAX),
-                                              strike_step=number(form, "strike_step", lo=1, hi=99),
                                               content=desk.content, out=desk.workspace.output_dir("campaign"))
     return note, [p for p in written if p.suffix == ".pdf"]
 
@@ -97,8 +96,7 @@ def routes(desk: Desk) -> list[Route]:
                          pdfs=[(p.name, desk.link(p)) for p in pdfs],
                          open=next((m for m in state["missions"] if m["outcome"] == "in progress"), None),
                          living=[m for m in state["team"] if m["status"] != "killed"],
-                         weapons=[w.name for w in nation.weapons], outcomes=OUTCOMES,
-                         engineers="engineers" in state["optional_rules"])
+                         weapons=[w.name for w in nation.weapons], outcomes=OUTCOMES)
 
     async def index(request: Request):
         data = _data(desk)
