@@ -25,7 +25,7 @@ from starlette.staticfiles import StaticFiles
 
 from sheets import paths
 from sheets.errors import SheetsError
-from sheets.web import pages
+from sheets.web.pages import routes as core_routes
 from sheets.web.desk import Desk, NavItem
 from sheets.web.security import LOOPBACK, Guard, new_secret
 from sheets.web.workspace import Conflict, OutsideWorkspace, Workspace
@@ -47,7 +47,7 @@ def create_app(workspace: Path, *, content: Path | None = None, hosts: tuple[str
                token: str | None = None) -> Guard:
     desk = Desk(Workspace(workspace), content=content)
     desk.nav = [NavItem("/", "Desk"), NavItem("/kit", "Kit"), NavItem("/cards", "Cards")]
-    routes: list[Route | Mount] = pages.routes(desk)
+    routes: list[Route | Mount] = core_routes(desk)
     for web in game_webs():
         routes += web.routes(desk)
         desk.nav += [NavItem(href, label) for href, label in web.NAV]

@@ -93,6 +93,7 @@ def routes(desk: Desk) -> list[Route]:
         nation = data.nation(state["nation"])
         return desk.page("wotw/web/campaign.html.j2", status=status, title=f"Campaign: {rel}", rel=rel,
                          version=desk.workspace.digest(path), c=state, note=note, error=error,
+                         names={"nation": nation.name, "theatre": data.theatre(state["theatre"]).name},
                          pdfs=[(p.name, desk.link(p)) for p in pdfs],
                          open=next((m for m in state["missions"] if m["outcome"] == "in progress"), None),
                          living=[m for m in state["team"] if m["status"] != "killed"],
