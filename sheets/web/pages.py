@@ -15,7 +15,6 @@ from starlette.routing import Route
 
 from sheets import api, limits
 from sheets.kit import make_kit
-from sheets.services import library
 from sheets.web.desk import Desk, checked, number
 
 PAPERS = ("a4", "letter")
@@ -25,7 +24,8 @@ DOWNLOADABLE = (".pdf", ".png", ".json", ".yaml", ".zip")
 
 
 def _games(desk: Desk) -> list[tuple[str, str]]:
-    return [(gid, title) for gid, title, _ in api.catalogue(desk.content).games]
+    lib = desk.library()
+    return [(gid, lib.game(gid).info.title) for gid in lib.game_ids()]
 
 
 def routes(desk: Desk) -> list[Route]:
@@ -112,7 +112,7 @@ def routes(desk: Desk) -> list[Route]:
 
 
 def _card_sets(desk: Desk) -> list[tuple[str, str]]:
-    lib = library(desk.content)
+    lib = desk.library()
     out = []
     for gid in lib.game_ids():
         game = lib.game(gid)

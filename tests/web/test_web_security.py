@@ -104,7 +104,7 @@ def test_no_traceback_reaches_the_browser(desk, monkeypatch):
 
     def boom(*args, **kwargs):
         raise RuntimeError("internal detail /secret/path")
-    monkeypatch.setattr(pages.api, "catalogue", boom)
+    monkeypatch.setattr(pages, "_games", boom)
     response = desk.get("/kit")
     assert response.status_code == 500
     assert "Something went wrong" in response.text

@@ -18,11 +18,13 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from sheets.build import build_one
 from sheets.errors import ContentError
 from sheets.games.regiment import commands, webform
 from sheets.games.regiment.characters import resolve_character
+from sheets.games.regiment.sheets import filled_playbooks
 from sheets.preview import render_pages
-from sheets.services import game_with_plugin, library, slug
+from sheets.services import game_with_plugin, slug
 from sheets.web.desk import Desk, number
 from sheets.web.workspace import Workspace
 from sheets.yaml_source import parse_yaml
@@ -33,7 +35,7 @@ ACTIONS = ("check", "save", "print")
 
 
 def _data(desk: Desk):
-    return game_with_plugin(library(desk.content), "regiment").data
+    return game_with_plugin(desk.library(), "regiment").data
 
 
 def _text(desk: Desk, rel: str, fields: dict, pb) -> str:
@@ -120,7 +122,7 @@ def routes(desk: Desk) -> list[Route]:
         problems = _check(desk, "", text)
         if problems:
             return Response("\n".join(problems), status_code=422, media_type="text/plain")
-        png = await desk.call(_preview_png, text, desk.content)
+        png = await desk.call(_preview_png, text, game_with_plugin(desk.library(), "regiment"))
         return Response(png, media_type="image/png", headers={"cache-control": "no-store"})
 
     async def squad(request: Request):
@@ -162,18 +164,21 @@ def _character_files(workspace: Workspace) -> list[str]:
             and "playbook:" in workspace.path(f).read_text(encoding="utf-8", errors="replace")]
 
 
-def _preview_png(text: str, content) -> bytes:
-    """The filled playbook's pages side by side, as one PNG (the PDF made in a scratch folder)."""
+def _preview_png(text: str, game) -> bytes:
+    """The filled playbook's pages side by side, as one PNG.
+
+    The character branch of `commands.make_playbook` (the same checker, the same sheet, the same
+    build) with the desk's loaded content: a preview must not load the content again (≤ 300 ms).
+    """
+    char = resolve_character(parse_yaml(text, "character.yaml"), game.data)
+    sheet = filled_playbooks(game, [char], f"regiment-{char.playbook.id}-{slug(char.name)}.pdf", "a4", False)
     with tempfile.TemporaryDirectory(prefix="sheets-preview-") as scratch:
-        source = Path(scratch) / "character.yaml"
-        source.write_text(text, encoding="utf-8")
-        written, _ = commands.make_playbook(None, character=source, content=content, out=Path(scratch) / "p.pdf")
-        pages = render_pages(written[0], dpi=PREVIEW_DPI)
-    sheet = Image.new("RGB", (sum(p.width for p in pages) + 8 * (len(pages) - 1), max(p.height for p in pages)), "white")
+        pages = render_pages(build_one(sheet, Path(scratch) / sheet.filename), dpi=PREVIEW_DPI)
+    image = Image.new("RGB", (sum(p.width for p in pages) + 8 * (len(pages) - 1), max(p.height for p in pages)), "white")
     x = 0
     for page in pages:
-        sheet.paste(page, (x, 0))
+        image.paste(page, (x, 0))
         x += page.width + 8
     buffer = io.BytesIO()
-    sheet.save(buffer, format="PNG")
+    image.save(buffer, format="PNG", compress_level=1)
     return buffer.getvalue()

@@ -21,7 +21,7 @@ from starlette.routing import Route
 from sheets.errors import SheetsError
 from sheets.games.wotw import commands
 from sheets.games.wotw.preroll import MissionRequest, roll_missions
-from sheets.services import game_with_plugin, library, new_seed
+from sheets.services import game_with_plugin, new_seed
 from sheets.web.desk import Desk, checked, number
 from sheets.web.workspace import Conflict
 
@@ -32,7 +32,7 @@ SEED_MAX = 2**63 - 1
 
 
 def _data(desk: Desk):
-    return game_with_plugin(library(desk.content), "wotw").data
+    return game_with_plugin(desk.library(), "wotw").data
 
 
 def _names(form, key: str) -> list[str]:
