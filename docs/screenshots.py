@@ -76,6 +76,7 @@ def main() -> int:
             page.get_by_label("Games").select_option("regiment")
             page.get_by_label("Dice seed (empty: roll one)").fill("1944")
             page.get_by_role("button", name="Build the kit").click()
+            page.get_by_role("heading", name="Kit built: dice seed 1944").wait_for()  # after the progress page
             page.wait_for_function("() => { const i = document.querySelector('img.contact'); return i && i.complete && i.naturalWidth > 0; }")
             page.locator("img.contact").scroll_into_view_if_needed()
             shot("kit")

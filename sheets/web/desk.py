@@ -8,7 +8,10 @@ A SheetsError raised by a command becomes the page the CLI's message would be.
 """
 from __future__ import annotations
 
+import logging
+import secrets
 import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -21,18 +24,44 @@ from starlette.responses import HTMLResponse
 
 from sheets import paths
 from sheets.dice import forget_scripted
+from sheets.errors import SheetsError
 from sheets.library import Library
 from sheets.services import library
 from sheets.web.security import new_secret, same
 from sheets.web.workspace import Workspace
 
 MAX_FIELDS = 400  # form fields in one request (a campaign form has a few dozen)
+MAX_JOBS = 20  # builds remembered for their progress pages (the oldest finished ones are forgotten)
+UNEXPECTED = ("The desk hit an error it did not expect; nothing was half-written. "
+              "The server's terminal shows the details.")
+log = logging.getLogger("sheets.web")
 
 
 @dataclass
 class NavItem:
     href: str
     label: str
+
+
+@dataclass
+class Job:
+    """A long build (the kit) running in the background; its page polls this."""
+
+    context: dict = field(default_factory=dict)
+    total: int = 0
+    done: int = 0
+    label: str = "starting"
+    result: object = None
+    error: str | None = None
+    finished: bool = False
+
+    def progress(self, total: int):
+        """The `progress` callback `make_kit` takes (the CLI's progress bar takes the same)."""
+        self.total = total
+
+        def tick(label: str) -> None:
+            self.done, self.label = self.done + 1, label
+        return tick
 
 
 @dataclass
@@ -45,6 +74,7 @@ class Desk:
     def __post_init__(self) -> None:
         self._lock = threading.Lock()
         self._library: tuple[tuple, Library] | None = None
+        self.jobs: OrderedDict[str, Job] = OrderedDict()
         self.templates = jinja2.Environment(
             loader=jinja2.FileSystemLoader(str(paths.templates_dir())),
             autoescape=True, trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined)
@@ -73,6 +103,28 @@ class Desk:
                 forget_scripted()
                 return fn(*args, **kwargs)
         return await run_in_threadpool(locked)
+
+    def start(self, fn, *args, context: dict | None = None, **kwargs) -> str:
+        """Run `fn(..., progress=...)` in the background (one command at a time); the job's id."""
+        job, job_id = Job(context=context or {}), secrets.token_urlsafe(9)
+        for old in [k for k, j in self.jobs.items() if j.finished][: max(0, len(self.jobs) + 1 - MAX_JOBS)]:
+            del self.jobs[old]
+        self.jobs[job_id] = job
+
+        def run() -> None:
+            try:
+                with self._lock:
+                    forget_scripted()
+                    job.result = fn(*args, progress=job.progress, **kwargs)
+            except SheetsError as exc:
+                job.error = str(exc)
+            except Exception:  # noqa: BLE001 - logged for the terminal; the page says it plainly
+                log.exception("error in a background build")
+                job.error = UNEXPECTED
+            finally:
+                job.finished = True
+        threading.Thread(target=run, name=f"desk-job-{job_id}", daemon=True).start()
+        return job_id
 
     # -- responses ------------------------------------------------------------
     def render(self, template: str, **context) -> str:

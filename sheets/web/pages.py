@@ -10,7 +10,7 @@ import zipfile
 
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import FileResponse, Response
+from starlette.responses import FileResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from sheets import api, limits
@@ -49,11 +49,23 @@ def routes(desk: Desk) -> list[Route]:
         seed = number(form, "seed", lo=0, hi=2**63 - 1)
         players = number(form, "players", default=0, lo=0, hi=limits.MAX_PLAYERS)
         out = desk.workspace.output_dir() / KIT_DIR
-        result = await desk.call(make_kit, out, seed=seed, paper=paper, game=game or None, content=desk.content,
-                                 players=players, preview=True, ink_saver=checked(form.get("ink_saver")))
+        job = desk.start(make_kit, out, seed=seed, paper=paper, game=game or None, content=desk.content,
+                         players=players, preview=True, ink_saver=checked(form.get("ink_saver")),
+                         context={k: v for k, v in form.items() if k != "csrf"})
+        return RedirectResponse(f"/kit/build/{job}", status_code=303)
+
+    async def kit_progress(request: Request):
+        job = desk.jobs.get(request.path_params["job"])
+        if job is None:
+            raise HTTPException(404, "no such build (the desk was restarted?): build the kit again")
+        if not job.finished:
+            return desk.page("web/kit_progress.html.j2", title="Kit", job=job)
+        if job.error is not None:
+            return desk.message("Not done", job.error, status=400)
+        result = job.result
         sheet = next((p for p in result.previews if p.name == "contact-sheet.png"), None)
         return desk.page("web/kit.html.j2", title="Kit", games=_games(desk), papers=PAPERS,
-                         max_players=limits.MAX_PLAYERS, form=dict(form), result={
+                         max_players=limits.MAX_PLAYERS, form=job.context, result={
                              "seed": result.seed, "kit_pdf": desk.link(result.kit_pdf),
                              "parts": [(p.name, desk.link(p)) for p in [*result.parts, *result.packets]],
                              "contact_sheet": desk.link(sheet) if sheet else None,
@@ -106,6 +118,7 @@ def routes(desk: Desk) -> list[Route]:
 
     return [
         Route("/", home), Route("/kit", kit_form), Route("/kit", kit_build, methods=["POST"]),
+        Route("/kit/build/{job}", kit_progress),
         Route("/kit.zip", kit_zip), Route("/cards", cards_form), Route("/cards", cards_build, methods=["POST"]),
         Route("/files/{path:path}", files),
     ]

@@ -21,6 +21,7 @@ from sheets.games.wotw import commands
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
+expect.set_options(timeout=120_000)  # a build on a busy 2-core machine; a failure still shows what was awaited
 AXE = Path(__file__).parent / "vendor" / "axe-core-4.14.1.min.js"  # npm pack axe-core@4.14.1 (MPL-2.0)
 AXE_SHA256 = "29348999450cdf2849a8e70b7912fc2da85a849da39c0d0d5394f51d4a9ed95c"
 SERIOUS = ("async () => (await axe.run(document)).violations"
@@ -45,7 +46,7 @@ def browser():
 def page(browser):
     context = browser.new_context(accept_downloads=True, viewport={"width": 1280, "height": 1000})
     page = context.new_page()
-    page.set_default_timeout(30_000)
+    page.set_default_timeout(120_000)
     yield page
     context.close()
 

@@ -2,12 +2,27 @@
 import html
 import io
 import re
+import time
 import zipfile
 
 import pypdf
 from deskfixtures import Desk, alerts, desk  # noqa: F401 - the fixture
 
 from conftest import pages, pdf_text, squash
+
+from sheets.errors import SheetsError
+from sheets.web.desk import Job
+
+
+def finished(desk, response, limit: float = 300):
+    """Follow a build's progress page (it refreshes itself) until the build is done."""
+    assert re.search(r"/kit/build/[\w-]+$", str(response.url)), response.url
+    deadline = time.monotonic() + limit
+    while "Building the kit" in response.text and time.monotonic() < deadline:
+        assert '<meta http-equiv="refresh" content="1">' in response.text
+        time.sleep(0.2)
+        response = desk.get(str(response.url))
+    return response
 
 
 def test_home_lists_the_pages_and_the_workspace_files(desk):
@@ -24,7 +39,7 @@ def test_kit_builds_with_its_contact_sheet_and_downloads(tmp_path, fixture_conte
     desk = Desk(tmp_path / "ws", content=fixture_content)
     form = desk.get("/kit")
     assert '<option value="skirmish">Pocket Skirmish</option>' in form.text
-    page = desk.post("/kit", {"seed": "7", "paper": "a4", "players": "0"})
+    page = finished(desk, desk.post("/kit", {"seed": "7", "paper": "a4", "players": "0"}))
     assert page.status_code == 200, page.text
     assert "Kit built: dice seed 7" in page.text
     links = re.findall(r'href="(/files/output/kit/[^"]+)"', page.text)
@@ -38,8 +53,24 @@ def test_kit_builds_with_its_contact_sheet_and_downloads(tmp_path, fixture_conte
     assert png.headers["content-type"] == "image/png" and png.content[:8] == b"\x89PNG\r\n\x1a\n"
     archive = zipfile.ZipFile(io.BytesIO(desk.get("/kit.zip").content))
     assert "kit/kit.pdf" in archive.namelist() and "kit/skirmish-reference.pdf" in archive.namelist()
-    again = desk.post("/kit", {"seed": "7", "paper": "a4"})
+    again = finished(desk, desk.post("/kit", {"seed": "7", "paper": "a4"}))
     assert "Kit up to date: dice seed 7" in again.text
+
+
+def test_the_kit_progress_page_follows_the_build(desk, monkeypatch):
+    state = desk.app.app.state.desk
+    state.jobs["j1"] = Job(total=5, done=2, label="Regiment reference")
+    page = desk.get("/kit/build/j1")
+    assert '<progress id="bar" max="5" value="2">' in page.text
+    assert "Building the kit: 2 of 5 parts (last: Regiment reference)." in page.text
+    assert desk.get("/kit/build/nope").status_code == 404
+    from sheets.web import pages as web_pages
+
+    def refuse(*args, **kwargs):
+        raise SheetsError("--players 3: a refusal from the build")
+    monkeypatch.setattr(web_pages, "make_kit", refuse)
+    failed = finished(desk, desk.post("/kit", {"seed": "1"}))
+    assert failed.status_code == 400 and "--players 3: a refusal from the build" in failed.text
 
 
 def test_kit_refusals(desk):
