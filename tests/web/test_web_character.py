@@ -105,3 +105,21 @@ def test_the_live_preview_is_the_filled_page(desk):
     assert image.width > image.height  # the playbook's pages side by side
     bad = desk.get("/regiment/character/preview.png?playbook=soldier&name=X")
     assert bad.status_code == 422 and "stat_set is missing: choose 1-4" in bad.text
+
+
+def test_the_squad_page_rolls_a_squad_lists_it_and_prints_its_roster(desk):
+    page = desk.post("/regiment/squad", {"count": "3", "seed": "5", "folder": "alpha"})
+    assert page.status_code == 200, alerts(page.text)
+    box = re.search(r'role="status">(.*?)</div>', page.text, re.S).group(1)
+    written = re.findall(r'<li><a href="[^"]+">([^<]+)</a></li>', box)
+    assert written[0] == "output/squads/regiment-squad-random-3-seed5.pdf"
+    assert "alpha/squad.yaml" in written and len([w for w in written if w.startswith("alpha/")]) == 4
+    listing = desk.get("/regiment/squad").text
+    files = re.findall(r'href="/regiment/character\?file=([^"]+)"', listing)
+    assert len(files) == 3 and all(f.startswith("alpha/") for f in files)
+    roster = desk.post("/regiment/squad", {"squad": "alpha/squad.yaml"})
+    assert roster.status_code == 200, alerts(roster.text)
+    pdf = desk.workspace / "output" / "squads" / "squad.pdf"
+    assert 'href="/files/output/squads/squad.pdf"' in roster.text and pdf.stat().st_size > 0
+    assert desk.post("/regiment/squad", {"count": "99"}).status_code == 400
+    assert desk.post("/regiment/squad", {"squad": "../x.yaml"}).status_code == 403
