@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: kit test test-latest lock bench docs clean
+.PHONY: kit test test-latest lock bench docs clean serve browser
 
 # Installs come from requirements.lock: every package, direct and transitive, at one version
 # with its hashes (and the build backend, for the editable install), so an upstream release
@@ -30,8 +30,22 @@ $(STAMP): pyproject.toml requirements.lock
 kit: $(STAMP)
 	$(BIN)/sheets kit
 
-test: $(STAMP)
+test: $(STAMP) browser
 	$(BIN)/python -m pytest -q
+
+# The desk's browser tests drive Debian's Chromium. Best effort (Debian, as root): without it
+# they are skipped, except with CI=true, where a missing browser fails them.
+browser:
+	@if [ ! -x /usr/bin/chromium ] && command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
+	  echo "installing chromium (the desk's browser tests)"; \
+	  { DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium >/dev/null 2>&1 \
+	    || { apt-get update -q >/dev/null 2>&1 && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium >/dev/null 2>&1; }; } \
+	    || echo "note: chromium not installed; the browser tests cannot run"; \
+	fi
+
+# The desk in your browser, on the current folder's files (Ctrl-C stops it).
+serve: $(STAMP)
+	$(BIN)/sheets serve
 
 # Two tables: WeasyPrint subsetting fonts with HarfBuzz (when libharfbuzz-subset0 is there),
 # then with fontTools, as on a plain `pip install` without it.

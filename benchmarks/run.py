@@ -214,6 +214,13 @@ def main() -> None:
     add("1,000 mission pre-rolls as JSON", tj, None, 0.5)
     add("sheets watch: one character of a card changed, set + preview", watch_rebuild(work, env), None, 1.0)
     shutil.rmtree(work, ignore_errors=True)
+    # the desk (`sheets serve`, issue 20): a real server, measured over loopback by benchmarks/desk.py
+    desk = json.loads(subprocess.run([PY, str(REPO / "benchmarks" / "desk.py")], env=env, capture_output=True,
+                                     text=True, check=True).stdout)
+    add("sheets serve: start, to the first page answered", desk["start_s"], None, 3.0)
+    add("sheets serve: character form page, p95 of 100", desk["form_p95_s"], None, 0.050)
+    add("sheets serve: live character preview, warm", desk["preview_warm_s"], None, 0.300)
+    add("sheets serve: 20 previews at once (server peak)", desk["previews20_s"], desk["previews20_peak"], 10.0, 1000)
 
     subsetter = "fontTools (no HarfBuzz-Subset, as a plain pip install)" if opts.no_harfbuzz else \
         "HarfBuzz-Subset" if _has_hb() else "fontTools (HarfBuzz-Subset not installed)"

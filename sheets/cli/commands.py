@@ -308,7 +308,28 @@ def config_cmd() -> None:
     typer.echo("an option given on the command line wins over these")
 
 
+@user_errors
+def serve(
+    workspace: Path = typer.Option(Path("."), "--workspace", help="Folder of your files (characters, campaigns); "
+                                   "PDFs go to its output/. Default: the current folder."),
+    port: int = typer.Option(8000, "--port", min=1, max=65535, help="Port to listen on."),
+    host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on. Off loopback, every request "
+                             "needs the access token printed in the URL."),
+    no_open: bool = typer.Option(False, "--no-open", help="Do not open the browser."),
+    content: Content = None,
+) -> None:
+    """The desk in your browser: kit, cards, characters, campaigns (a local web app; Ctrl-C stops it).
+
+    Example: sheets serve --workspace campaign/
+    """
+    from sheets.web.app import serve as run_desk  # noqa: PLC0415 - Starlette and uvicorn: not for --help
+
+    run_desk(workspace, host=host, port=port, open_browser=not no_open, content=content,
+             echo=lambda text, file=None: typer.echo(text, err=file is not None))
+
+
 #: `sheets --help` lists these first, then the games' own commands, then LATER (as it always has)
 FIRST = {"list": list_cmd, "validate": validate}
 LATER = {"kit": kit, "reference": reference, "cards": cards, "layouts": layouts, "trackers": trackers,
-         "tokens": tokens, "gauges": gauges, "watch": watch, "schema": schema, "config": config_cmd}
+         "tokens": tokens, "gauges": gauges, "watch": watch, "schema": schema, "config": config_cmd,
+         "serve": serve}

@@ -1,0 +1,184 @@
+"""The Regiment's pages at the desk: the character form (with its live preview) and the squad.
+
+Thin: the form becomes a character file's text (`webform`), `resolve_character` (the
+CLI's checker) judges it, the workspace writes it (only over the version the form was
+made from, the old one kept), and `commands.make_playbook` prints it, as
+`sheets playbook --character FILE` does.
+"""
+from __future__ import annotations
+
+import io
+import tempfile
+from pathlib import Path
+from urllib.parse import urlencode
+
+from PIL import Image
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from sheets.build import build_one
+from sheets.errors import ContentError
+from sheets.games.regiment import commands, webform
+from sheets.games.regiment.characters import resolve_character
+from sheets.games.regiment.sheets import filled_playbooks
+from sheets.preview import render_pages
+from sheets.services import game_with_plugin, slug
+from sheets.web.desk import Desk, number
+from sheets.web.workspace import Workspace
+from sheets.yaml_source import parse_yaml
+
+NAV = [("/regiment/character", "Character"), ("/regiment/squad", "Squad")]
+PREVIEW_DPI = 50
+ACTIONS = ("check", "save", "print")
+
+
+def _data(desk: Desk):
+    return game_with_plugin(desk.library(), "regiment").data
+
+
+def _text(desk: Desk, rel: str, fields: dict, pb) -> str:
+    """The character file as it would be written: the existing file with the form's values put in."""
+    path = desk.workspace.path(rel) if rel else None
+    old = path.read_text(encoding="utf-8") if path is not None and path.is_file() else ""
+    doc = webform.load(old) if old else webform.new_document(pb)
+    return webform.dump(webform.apply(doc, fields, pb))
+
+
+def _check(desk: Desk, rel: str, text: str) -> list[str]:
+    """The CLI checker's problems with this text, as the CLI prints them ([] when legal)."""
+    try:
+        resolve_character(parse_yaml(text, rel or "character.yaml"), _data(desk))
+    except ContentError as exc:
+        return [str(p) for p in exc.problems]
+    return []
+
+
+def _target(fields: dict, rel: str) -> str:
+    if rel:
+        if not rel.endswith((".yaml", ".yml")):
+            raise HTTPException(400, f"file {rel!r}: a character file ends in .yaml")
+        return rel
+    if not fields["name"]:
+        raise HTTPException(400, "name: give the soldier a name (it names the file)")
+    return f"characters/{slug(fields['name'])}.yaml"
+
+
+def routes(desk: Desk) -> list[Route]:
+    def form_page(fields: dict, *, rel: str, version: str, problems=(), status=200, done=None):
+        data = _data(desk)
+        pb = data.playbook(fields["playbook"]) if fields["playbook"] else None
+        query = urlencode([(k, v) for k, vs in _flat(fields) for v in vs])
+        return desk.page("regiment/web/character.html.j2", status=status, title="Regiment character",
+                         playbooks=[(p.id, p.name) for p in data.playbooks.values()], pb=pb, f=fields,
+                         c=webform.choices(pb, data) if pb else None, rel=rel, version=version,
+                         problems=list(problems), done=done, preview=f"/regiment/character/preview.png?{query}",
+                         files=_character_files(desk.workspace), same=webform.same, rank_selected=webform.rank_selected)
+
+    async def character(request: Request):
+        rel = request.query_params.get("file", "")
+        playbook = request.query_params.get("playbook", "")
+        fields = webform.fields_of(webform.load(""))
+        version = ""
+        if rel:
+            path = desk.workspace.path(rel)
+            if not path.is_file():
+                raise HTTPException(404, f"{rel}: no such character file in the workspace")
+            fields = webform.fields_of(webform.load(path.read_text(encoding="utf-8")))
+            version = desk.workspace.digest(path)
+        if playbook:
+            fields["playbook"] = _data(desk).playbook(playbook).id
+        return form_page(fields, rel=rel, version=version)
+
+    async def character_post(request: Request):
+        form = await desk.form(request)
+        action = str(form.get("action") or "check")
+        if action not in ACTIONS:
+            raise HTTPException(400, f"action {action!r}: one of {', '.join(ACTIONS)}")
+        fields = webform.fields_from_form(form)
+        pb = _data(desk).playbook(fields["playbook"])
+        version = str(form.get("version") or "")
+        rel = str(form.get("file") or "").strip()
+        if action != "check":
+            rel = _target(fields, rel)
+        text = _text(desk, rel, fields, pb)
+        problems = _check(desk, rel, text)
+        if problems or action == "check":
+            return form_page(fields, rel=rel, version=version, problems=problems, status=422 if problems else 200,
+                             done="legal: every choice is allowed" if not problems else None)
+        path = desk.workspace.save(rel, text, version)
+        done = {"saved": rel, "pdf": None}
+        if action == "print":
+            written, _ = await desk.call(commands.make_playbook, None, character=path, content=desk.content,
+                                         out=desk.workspace.output_dir("characters") / f"{path.stem}.pdf")
+            done["pdf"] = desk.link(written[0])
+        return form_page(fields, rel=rel, version=desk.workspace.digest(path), done=done)
+
+    async def preview(request: Request):
+        fields = webform.fields_from_form(request.query_params)
+        pb = _data(desk).playbook(fields["playbook"])
+        text = _text(desk, "", fields, pb)
+        problems = _check(desk, "", text)
+        if problems:
+            return Response("\n".join(problems), status_code=422, media_type="text/plain")
+        png = await desk.call(_preview_png, text, game_with_plugin(desk.library(), "regiment"))
+        return Response(png, media_type="image/png", headers={"cache-control": "no-store"})
+
+    async def squad(request: Request):
+        return desk.page("regiment/web/squad.html.j2", title="Regiment squad", files=_character_files(desk.workspace),
+                         squads=[f for f in desk.workspace.files("squad*.yaml")], written=None)
+
+    async def squad_post(request: Request):
+        form = await desk.form(request)
+        written = []
+        if form.get("squad"):
+            path = desk.workspace.path(str(form.get("squad")))
+            written = [await desk.call(commands.make_squad, path, content=desk.content,
+                                       out=desk.workspace.output_dir("squads") / f"{path.stem}.pdf")]
+        else:
+            count = number(form, "count", default=4, lo=1, hi=12)
+            folder = desk.workspace.path(str(form.get("folder") or "squad").strip("/"))
+            written, _ = await desk.call(commands.make_playbook, None, random=True, count=count,
+                                         seed=number(form, "seed", lo=0, hi=2**63 - 1), save=folder,
+                                         content=desk.content, out=desk.workspace.output_dir("squads"))
+        return desk.page("regiment/web/squad.html.j2", title="Regiment squad", files=_character_files(desk.workspace),
+                         squads=desk.workspace.files("squad*.yaml"),
+                         written=[(desk.workspace.rel(p), desk.link(p)) for p in written])
+
+    return [Route("/regiment/character", character), Route("/regiment/character", character_post, methods=["POST"]),
+            Route("/regiment/character/preview.png", preview), Route("/regiment/squad", squad),
+            Route("/regiment/squad", squad_post, methods=["POST"])]
+
+
+def _flat(fields: dict):
+    for key, value in fields.items():
+        if isinstance(value, dict):
+            yield from ((f"stat_{k}", [v]) for k, v in value.items())
+        else:
+            yield key, value if isinstance(value, list) else [value]
+
+
+def _character_files(workspace: Workspace) -> list[str]:
+    return [f for f in workspace.files("*.yaml") if not Path(f).name.startswith("squad")
+            and "playbook:" in workspace.path(f).read_text(encoding="utf-8", errors="replace")]
+
+
+def _preview_png(text: str, game) -> bytes:
+    """The filled playbook's pages side by side, as one PNG.
+
+    The character branch of `commands.make_playbook` (the same checker, the same sheet, the same
+    build) with the desk's loaded content: a preview must not load the content again (≤ 300 ms).
+    """
+    char = resolve_character(parse_yaml(text, "character.yaml"), game.data)
+    sheet = filled_playbooks(game, [char], f"regiment-{char.playbook.id}-{slug(char.name)}.pdf", "a4", False)
+    with tempfile.TemporaryDirectory(prefix="sheets-preview-") as scratch:
+        pages = render_pages(build_one(sheet, Path(scratch) / sheet.filename), dpi=PREVIEW_DPI)
+    image = Image.new("RGB", (sum(p.width for p in pages) + 8 * (len(pages) - 1), max(p.height for p in pages)), "white")
+    x = 0
+    for page in pages:
+        image.paste(page, (x, 0))
+        x += page.width + 8
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG", compress_level=1)
+    return buffer.getvalue()

@@ -1,0 +1,137 @@
+"""The character form of the desk: a character file <-> the form's fields, comments kept.
+
+The form shows only the playbook's legal choices (its ranks, the lists' profiles and
+backgrounds, its stat sets or the values to assign, its moves, its loadouts); whatever is
+chosen is still checked by `resolve_character`, the CLI's checker, from the YAML text
+about to be written, so its messages name the file's lines. An existing file is edited
+round-trip (ruamel.yaml): its comments, key order and the keys the form does not show
+(squad, bonds, improvements) stay as they were.
+"""
+from __future__ import annotations
+
+import io
+
+from ruamel.yaml import YAML
+from ruamel.yaml.comments import CommentedMap
+
+from sheets.games.regiment.improvements import CONDITIONS, TRACKS, norm
+from sheets.games.regiment.models import STATS, Playbook, RegimentData
+
+MARKS = ("xp", *TRACKS)
+
+
+def _yaml() -> YAML:
+    yaml = YAML()  # round-trip: comments and key order survive
+    yaml.width = 100
+    yaml.preserve_quotes = True
+    return yaml
+
+
+def load(text: str) -> CommentedMap:
+    doc = _yaml().load(text) if text.strip() else None
+    return doc if isinstance(doc, CommentedMap) else CommentedMap()
+
+
+def dump(doc: CommentedMap) -> str:
+    buffer = io.StringIO()
+    _yaml().dump(doc, buffer)
+    return buffer.getvalue()
+
+
+def fields_of(doc: CommentedMap) -> dict:
+    """The form's values from a character file (as written: the checker has the last word)."""
+    get = doc.get
+    return {"playbook": str(get("playbook", "") or ""), "name": str(get("name", "") or ""),
+            "rank": str(get("rank", "") or ""), "profile": str(get("profile", "") or ""),
+            "background": str(get("background", "") or ""),
+            "stat_set": str(get("stat_set", "") or ""),
+            "stats": {str(k).lower(): str(v) for k, v in dict(get("stats") or {}).items()},
+            "moves": [str(m) for m in (get("moves") or [])], "loadout": str(get("loadout", "") or ""),
+            **{m: str(get(m, 0) or 0) for m in MARKS},
+            "conditions": [str(c) for c in (get("conditions") or [])], "notes": str(get("notes", "") or "")}
+
+
+def fields_from_form(form) -> dict:
+    return {"playbook": str(form.get("playbook") or ""), "name": str(form.get("name") or "").strip(),
+            "rank": str(form.get("rank") or ""), "profile": str(form.get("profile") or ""),
+            "background": str(form.get("background") or ""), "stat_set": str(form.get("stat_set") or ""),
+            "stats": {s: str(form.get(f"stat_{s}") or "") for s in STATS if form.get(f"stat_{s}") not in (None, "")},
+            "moves": [str(m) for m in form.getlist("moves")], "loadout": str(form.get("loadout") or ""),
+            **{m: str(form.get(m) or "0").strip() for m in MARKS},
+            "conditions": [str(c) for c in form.getlist("conditions")], "notes": str(form.get("notes") or "")}
+
+
+def _int(text: str):
+    """A number if it is one; else the text as typed (the checker then says what is wrong, with its line)."""
+    try:
+        return int(text)
+    except (TypeError, ValueError):
+        return text
+
+
+def apply(doc: CommentedMap, fields: dict, pb: Playbook) -> CommentedMap:
+    """Put the form's values into the document; a value that means the same as the file's is left as written."""
+    def put(key: str, value) -> None:
+        old = doc.get(key)
+        if isinstance(value, str) and isinstance(old, str) and norm(old) == norm(value):
+            return
+        if isinstance(value, list) and isinstance(old, list) and [norm(str(o)) for o in old] == [norm(str(v)) for v in value]:
+            return
+        if old != value:
+            doc[key] = value
+
+    rank = next((r for r in pb.ranks if rank_selected(fields["rank"], r.name, r.full, r.abbr)), None)
+    old_rank = doc.get("rank")
+    same_rank = rank and isinstance(old_rank, str) and rank_selected(old_rank, rank.name, rank.full, rank.abbr)
+    for key in ("playbook", "name", "rank", "profile", "background"):
+        if not (key == "rank" and same_rank):  # 'Sgt' and 'Sergeant' are one rank: left as written
+            put(key, fields[key])
+    if pb.stats.stat_sets is not None:
+        doc.pop("stats", None)
+        put("stat_set", _int(fields["stat_set"]) if fields["stat_set"] else None)
+    else:
+        doc.pop("stat_set", None)
+        stats = {s: _int(fields["stats"][s]) for s in STATS if s in fields["stats"]}
+        old = doc.get("stats")
+        if not isinstance(old, dict) or {str(k).lower(): v for k, v in old.items()} != stats:
+            flow = CommentedMap(stats)
+            flow.fa.set_flow_style()
+            doc["stats"] = flow
+    put("moves", fields["moves"])
+    put("loadout", fields["loadout"])
+    for mark in MARKS:
+        value = _int(fields[mark] or "0")
+        if value or mark in doc:
+            put(mark, value)
+    if fields["conditions"] or "conditions" in doc:
+        put("conditions", fields["conditions"])
+    if fields["notes"] or "notes" in doc:
+        put("notes", fields["notes"])
+    return doc
+
+
+def new_document(pb: Playbook) -> CommentedMap:
+    doc = CommentedMap()
+    doc.yaml_set_start_comment(f"A {pb.name} of The Regiment, made at the warsheets desk.\n"
+                               f"Plain YAML: edit it here or in the desk; `sheets playbook --character FILE` prints it.")
+    return doc
+
+
+def choices(pb: Playbook, data: RegimentData) -> dict:
+    """Only what this playbook may choose."""
+    return {"ranks": [(r.name, r.full, r.abbr) for r in pb.ranks], "profiles": data.lists.profiles,
+            "backgrounds": data.lists.backgrounds,
+            "stat_sets": [(i + 1, ", ".join(f"{k} {v:+d}" for k, v in s.as_dict().items()))
+                          for i, s in enumerate(pb.stats.stat_sets or [])],
+            "assign": sorted(set(pb.stats.assign or []), reverse=True), "assign_text": pb.stats.assign_text,
+            "stats": STATS, "moves": [(m.name, m.text) for m in pb.moves[1:]], "own_move": pb.own_move.name,
+            "choose_moves": pb.choose_moves, "loadouts": [(lo.name, lo.text) for lo in pb.loadouts],
+            "conditions": CONDITIONS, "marks": MARKS}
+
+
+def same(a: str, b: str) -> bool:
+    return norm(str(a)) == norm(str(b))
+
+
+def rank_selected(value: str, name: str, full: str, abbr: str) -> bool:
+    return norm(value) in (norm(name), norm(full), norm(abbr))

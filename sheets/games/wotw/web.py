@@ -1,0 +1,165 @@
+"""Way of the Warrior at the desk: the campaign desk and the mission pre-roller.
+
+Thin: each form calls the function `sheets campaign ...` / `sheets mission` calls
+(`commands`), which checks, refuses with its reason, and writes the campaign file
+(atomically, the previous version kept). The file's hash travels with every form: a
+change made meanwhile (another tab, the CLI) gets the conflict page instead. A refusal is
+shown on the campaign page, the file unchanged. New ledger operations (undo, strike,
+adjust) are one more `ACTIONS` entry each: a name, the function, how its form maps to it.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from urllib.parse import urlencode
+
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import RedirectResponse
+from starlette.routing import Route
+
+from sheets.errors import SheetsError
+from sheets.games.wotw import commands
+from sheets.games.wotw.preroll import MissionRequest, roll_missions
+from sheets.services import game_with_plugin, new_seed
+from sheets.web.desk import Desk, checked, number
+from sheets.web.workspace import Conflict
+
+NAV = [("/wotw/campaign", "Campaign"), ("/wotw/mission", "Mission")]
+OPTIONAL_RULES = ("airborne", "beachhead", "engineers")
+OUTCOMES = ("success", "aborted")
+SEED_MAX = 2**63 - 1
+
+
+def _data(desk: Desk):
+    return game_with_plugin(desk.library(), "wotw").data
+
+
+def _names(form, key: str) -> list[str]:
+    return [str(n) for n in form.getlist(key) if str(n).strip()]
+
+
+def _mission(desk: Desk, path: Path, form) -> tuple[str, list[Path]]:
+    written, note = commands.campaign_mission(path, seed=number(form, "seed", lo=0, hi=SEED_MAX),
+                                              content=desk.content, out=desk.workspace.output_dir("campaign"))
+    return note, [p for p in written if p.suffix == ".pdf"]
+
+
+def _debrief(desk: Desk, path: Path, form) -> tuple[str, list[Path]]:
+    outcome = str(form.get("outcome") or "")
+    if outcome not in OUTCOMES:
+        raise SheetsError(f"outcome {outcome!r}: success or aborted")
+    _, line = commands.campaign_debrief(path, outcome, _names(form, "killed"), _names(form, "wounded"),
+                                        seed=number(form, "seed", lo=0, hi=SEED_MAX),
+                                        enemy_hq=checked(form.get("enemy_hq")), content=desk.content)
+    return line, []
+
+
+def _spend(desk: Desk, path: Path, form) -> tuple[str, list[Path]]:
+    what, name = str(form.get("spend") or ""), str(form.get("man") or "").strip()
+    detail = str(form.get("detail") or "").strip()
+    args = {"promote": {"promote": name}, "skill": {"skill": f"{name}={detail}"},
+            "rearm": {"rearm": f"{name}={detail}"}, "engineer": {"make_engineer": name},
+            "recruit": {"recruit": [name], "quality": str(form.get("quality") or "") or None,
+                        "weapon": detail or None, "medical": checked(form.get("medical"))}}
+    if what not in args:
+        raise SheetsError(f"spend {what!r}: one of {', '.join(args)}")
+    _, line = commands.campaign_spend(path, content=desk.content, **args[what])
+    return line, []
+
+
+def _record(desk: Desk, path: Path, form) -> tuple[str, list[Path]]:
+    pdf = commands.campaign_show(path, content=desk.content, out=desk.workspace.output_dir("campaign"))
+    return "the campaign record printed", [pdf]
+
+
+#: what a campaign form may ask: each a function of (desk, file, form) -> (note, PDFs); the file is
+#: checked to be the version the form was made from first
+ACTIONS = {"mission": _mission, "debrief": _debrief, "spend": _spend, "record": _record}
+WRITES = {"mission", "debrief", "spend"}
+
+
+def routes(desk: Desk) -> list[Route]:
+    def campaigns() -> list[str]:
+        return [f for f in desk.workspace.files("*.yaml")
+                if "kind: campaign" in desk.workspace.path(f).read_text(encoding="utf-8", errors="replace")]
+
+    def desk_page(rel: str, *, status: int = 200, note: str = "", error: str = "", pdfs=()):
+        path = desk.workspace.path(rel)
+        if not path.is_file():
+            raise HTTPException(404, f"{rel}: no such campaign file in the workspace")
+        state = json.loads(commands.campaign_json(path, desk.content))
+        data = _data(desk)
+        nation = data.nation(state["nation"])
+        return desk.page("wotw/web/campaign.html.j2", status=status, title=f"Campaign: {rel}", rel=rel,
+                         version=desk.workspace.digest(path), c=state, note=note, error=error,
+                         names={"nation": nation.name, "theatre": data.theatre(state["theatre"]).name},
+                         pdfs=[(p.name, desk.link(p)) for p in pdfs],
+                         open=next((m for m in state["missions"] if m["outcome"] == "in progress"), None),
+                         living=[m for m in state["team"] if m["status"] != "killed"],
+                         weapons=[w.name for w in nation.weapons], outcomes=OUTCOMES)
+
+    async def index(request: Request):
+        data = _data(desk)
+        return desk.page("wotw/web/campaigns.html.j2", title="WotW campaigns", files=campaigns(),
+                         nations=[(n.id, n.name) for n in data.teams.nations],
+                         theatres=[(t.id, t.name, ", ".join(t.nations)) for t in data.theatres.theatres],
+                         rules=OPTIONAL_RULES, teams=desk.workspace.files("*team*.yaml"), error="")
+
+    async def new(request: Request):
+        form = await desk.form(request)
+        rel = str(form.get("file") or "").strip()
+        if not rel.endswith((".yaml", ".yml")):
+            raise HTTPException(400, f"file {rel!r}: a campaign file name ending in .yaml, e.g. campaign.yaml")
+        path = desk.workspace.path(rel)
+        team = str(form.get("team") or "")
+        await desk.call(commands.campaign_new, path, str(form.get("nation") or ""), str(form.get("theatre") or ""),
+                        team=desk.workspace.path(team) if team else None, random=not team,
+                        seed=number(form, "seed", lo=0, hi=SEED_MAX) if not team else None,
+                        optional_rules=[r for r in OPTIONAL_RULES if checked(form.get(r))], content=desk.content)
+        return RedirectResponse(f"/wotw/campaign/desk?{urlencode({'file': rel})}", status_code=303)
+
+    async def view(request: Request):
+        return desk_page(request.query_params.get("file", ""))
+
+    async def act(request: Request):
+        form = await desk.form(request)
+        rel, action = str(form.get("file") or ""), str(form.get("action") or "")
+        if action not in ACTIONS:
+            raise HTTPException(400, f"action {action!r}: one of {', '.join(ACTIONS)}")
+
+        def run():
+            path = desk.workspace.check_fresh(rel, str(form.get("version") or ""),
+                                              f"(your {action} form: {', '.join(f'{k}={v}' for k, v in form.multi_items() if k != 'csrf')})")
+            return ACTIONS[action](desk, path, form)
+        try:
+            note, pdfs = await desk.call(run)
+        except Conflict:
+            raise
+        except SheetsError as exc:
+            return desk_page(rel, status=400, error=str(exc))
+        return desk_page(rel, note=note, pdfs=pdfs)
+
+    async def mission_form(request: Request):
+        data = _data(desk)
+        return desk.page("wotw/web/mission.html.j2", title="Mission pre-roller", form={}, result=None,
+                         theatres=[(t.id, t.name) for t in data.theatres.theatres],
+                         nations=[(n.id, n.name) for n in data.teams.nations], rules=OPTIONAL_RULES)
+
+    async def mission_roll(request: Request):
+        form = await desk.form(request)
+        theatre, nation = str(form.get("theatre") or "") or None, str(form.get("nation") or "") or None
+        seed = number(form, "seed", lo=0, hi=SEED_MAX)
+        req = MissionRequest(theatre=theatre, nation=nation, seed=seed if seed is not None else new_seed(),
+                             **{r: checked(form.get(r)) for r in OPTIONAL_RULES})
+        _, missions = await desk.call(roll_missions, req, desk.content)
+        pdf, note = await desk.call(commands.make_mission, req, desk.workspace.output_dir("missions"), desk.content)
+        data = _data(desk)
+        return desk.page("wotw/web/mission.html.j2", title="Mission pre-roller", form=dict(form), note=note,
+                         result=missions[0].as_json(), pdf=desk.link(pdf),
+                         theatres=[(t.id, t.name) for t in data.theatres.theatres],
+                         nations=[(n.id, n.name) for n in data.teams.nations], rules=OPTIONAL_RULES)
+
+    return [Route("/wotw/campaign", index), Route("/wotw/campaign/new", new, methods=["POST"]),
+            Route("/wotw/campaign/desk", view), Route("/wotw/campaign/desk", act, methods=["POST"]),
+            Route("/wotw/mission", mission_form), Route("/wotw/mission", mission_roll, methods=["POST"])]

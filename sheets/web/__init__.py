@@ -1,0 +1,12 @@
+"""`sheets serve`: the local web desk, a face of the tool like the CLI.
+
+Thin like the CLI: each page parses a form, calls the same application functions the
+CLI calls (`sheets.api`, `sheets.kit`, each game's `commands`), and renders the result
+server-side (Jinja; every page works without JavaScript). Safety lives in `security`
+(Host allowlist, access token, CSRF, bounded bodies) and `workspace` (files only inside
+the workspace, stale writes refused with both versions shown). Each game adds its own
+pages from `sheets/games/<game>/web.py` (`routes(desk)`), as it adds its CLI commands.
+"""
+from sheets.web.app import create_app
+
+__all__ = ["create_app"]

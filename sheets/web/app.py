@@ -1,0 +1,92 @@
+"""The desk's app: its pages, the games' pages, the guard in front, and the error pages.
+
+`create_app(workspace)` is what the tests drive (Starlette's TestClient) and what
+`serve` hands to uvicorn. No traceback ever reaches the browser: a SheetsError is shown
+as the CLI shows it (a 400 page), anything else as a generic error page (500) while the
+traceback goes to the server's log.
+"""
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import logging
+import pkgutil
+import sys
+import webbrowser
+from pathlib import Path
+
+import uvicorn
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from sheets import paths
+from sheets.errors import SheetsError
+from sheets.web.pages import routes as core_routes
+from sheets.web.desk import Desk, NavItem
+from sheets.web.security import LOOPBACK, Guard, new_secret
+from sheets.web.workspace import Conflict, OutsideWorkspace, Workspace
+
+log = logging.getLogger("sheets.web")
+
+
+def game_webs() -> list:
+    """The `web` module of every game package that has one (found where they live, like the CLIs)."""
+    found = []
+    for game in pkgutil.iter_modules([str(paths.PACKAGE_DIR / "games")]):
+        name = f"sheets.games.{game.name}.web"
+        if game.ispkg and importlib.util.find_spec(name) is not None:
+            found.append(importlib.import_module(name))
+    return found
+
+
+def create_app(workspace: Path, *, content: Path | None = None, hosts: tuple[str, ...] = LOOPBACK,
+               token: str | None = None) -> Guard:
+    desk = Desk(Workspace(workspace), content=content)
+    desk.nav = [NavItem("/", "Desk"), NavItem("/kit", "Kit"), NavItem("/cards", "Cards")]
+    routes: list[Route | Mount] = core_routes(desk)
+    for web in game_webs():
+        routes += web.routes(desk)
+        desk.nav += [NavItem(href, label) for href, label in web.NAV]
+    routes.append(Mount("/static", StaticFiles(directory=str(paths.templates_dir() / "web" / "static")), name="static"))
+
+    async def http_error(request: Request, exc: HTTPException):
+        return desk.message(f"{exc.status_code}", str(exc.detail), status=exc.status_code)
+
+    async def user_error(request: Request, exc: SheetsError):
+        if isinstance(exc, Conflict):
+            return desk.page("web/conflict.html.j2", status=409, title="Changed elsewhere", conflict=exc)
+        status = 403 if isinstance(exc, OutsideWorkspace) else 400
+        return desk.message("Not done", str(exc), status=status)
+
+    async def crash(request: Request, exc: Exception):
+        log.exception("error on %s %s", request.method, request.url.path)
+        return desk.message("Something went wrong", "The desk hit an error it did not expect; nothing was "
+                            "half-written. The server's terminal shows the details.", status=500)
+
+    app = Starlette(routes=routes, exception_handlers={HTTPException: http_error, SheetsError: user_error,
+                                                       Exception: crash})
+    app.state.desk = desk
+    return Guard(app, allowed_hosts=tuple(hosts), token=token)
+
+
+def serve(workspace: Path, *, host: str = "127.0.0.1", port: int = 8000, open_browser: bool = True,
+          content: Path | None = None, echo=print) -> None:
+    """Run the desk until Ctrl-C: print its URL, open the browser (unless told not to)."""
+    token = None
+    hosts = LOOPBACK
+    if host not in LOOPBACK:
+        token = new_secret()
+        hosts = (*LOOPBACK, host)
+        echo(f"warning: serving on {host}: anyone who can reach this address and has the token can read and "
+             f"change the files in {Path(workspace).resolve()}", file=sys.stderr)
+    app = create_app(workspace, content=content, hosts=hosts, token=token)
+    shown = f"[{host}]" if ":" in host else host
+    url = f"http://{shown}:{port}/" + (f"?token={token}" if token else "")
+    echo(f"warsheets desk on {url} (workspace {Path(workspace).resolve()}); Ctrl-C stops it")
+    if open_browser:
+        webbrowser.open(url)
+    uvicorn.run(app, host=host, port=port, log_level="warning")

@@ -1,0 +1,161 @@
+"""What every page shares: the workspace, the templates, the CSRF check, running a command.
+
+Pages (the core's in `pages`, each game's in `sheets/games/<game>/web.py`) receive a
+`Desk`: `await desk.form(request)` parses a form and checks its CSRF token, `await
+desk.call(fn, ...)` runs an application function off the event loop (one at a time:
+the dice and the build pool are the process's), `desk.page(...)` renders a template.
+A SheetsError raised by a command becomes the page the CLI's message would be.
+"""
+from __future__ import annotations
+
+import logging
+import secrets
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import jinja2
+from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import FormData
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import HTMLResponse
+
+from sheets import paths
+from sheets.dice import forget_scripted
+from sheets.errors import SheetsError
+from sheets.library import Library
+from sheets.services import library
+from sheets.web.security import new_secret, same
+from sheets.web.workspace import Workspace
+
+MAX_FIELDS = 400  # form fields in one request (a campaign form has a few dozen)
+MAX_JOBS = 20  # builds remembered for their progress pages (the oldest finished ones are forgotten)
+UNEXPECTED = ("The desk hit an error it did not expect; nothing was half-written. "
+              "The server's terminal shows the details.")
+log = logging.getLogger("sheets.web")
+
+
+@dataclass
+class NavItem:
+    href: str
+    label: str
+
+
+@dataclass
+class Job:
+    """A long build (the kit) running in the background; its page polls this."""
+
+    context: dict = field(default_factory=dict)
+    total: int = 0
+    done: int = 0
+    label: str = "starting"
+    result: object = None
+    error: str | None = None
+    finished: bool = False
+
+    def progress(self, total: int):
+        """The `progress` callback `make_kit` takes (the CLI's progress bar takes the same)."""
+        self.total = total
+
+        def tick(label: str) -> None:
+            self.done, self.label = self.done + 1, label
+        return tick
+
+
+@dataclass
+class Desk:
+    workspace: Workspace
+    content: Path | None = None
+    csrf: str = field(default_factory=new_secret)
+    nav: list[NavItem] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self._lock = threading.Lock()
+        self._library: tuple[tuple, Library] | None = None
+        self.jobs: OrderedDict[str, Job] = OrderedDict()
+        self.templates = jinja2.Environment(
+            loader=jinja2.FileSystemLoader(str(paths.templates_dir())),
+            autoescape=True, trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined)
+
+    def library(self) -> Library:
+        """The content, loaded once and again only when a content file changes (a homebrew author
+        edits while the desk runs): a form page must not parse every YAML file (≤ 50 ms)."""
+        root = Path(self.content) if self.content else paths.content_dir()
+        stamp = tuple((str(p), p.stat().st_mtime_ns, p.stat().st_size) for p in sorted(root.rglob("*")) if p.is_file())
+        if self._library is None or self._library[0] != stamp:
+            self._library = (stamp, library(self.content))
+        return self._library[1]
+
+    # -- requests -------------------------------------------------------------
+    async def form(self, request: Request) -> FormData:
+        """The posted form, if it carries this desk's CSRF token (else 403, nothing done)."""
+        form = await request.form(max_files=0, max_fields=MAX_FIELDS)
+        if not same(form.get("csrf"), self.csrf):
+            raise HTTPException(403, "the form has no valid CSRF token: reload the page and try again")
+        return form
+
+    async def call(self, fn, *args, **kwargs):
+        """An application function, in a worker thread, one at a time."""
+        def locked():
+            with self._lock:
+                forget_scripted()
+                return fn(*args, **kwargs)
+        return await run_in_threadpool(locked)
+
+    def start(self, fn, *args, context: dict | None = None, **kwargs) -> str:
+        """Run `fn(..., progress=...)` in the background (one command at a time); the job's id."""
+        job, job_id = Job(context=context or {}), secrets.token_urlsafe(9)
+        for old in [k for k, j in self.jobs.items() if j.finished][: max(0, len(self.jobs) + 1 - MAX_JOBS)]:
+            del self.jobs[old]
+        self.jobs[job_id] = job
+
+        def run() -> None:
+            try:
+                with self._lock:
+                    forget_scripted()
+                    job.result = fn(*args, progress=job.progress, **kwargs)
+            except SheetsError as exc:
+                job.error = str(exc)
+            except Exception:  # noqa: BLE001 - logged for the terminal; the page says it plainly
+                log.exception("error in a background build")
+                job.error = UNEXPECTED
+            finally:
+                job.finished = True
+        threading.Thread(target=run, name=f"desk-job-{job_id}", daemon=True).start()
+        return job_id
+
+    # -- responses ------------------------------------------------------------
+    def render(self, template: str, **context) -> str:
+        return self.templates.get_template(template).render(csrf=self.csrf, nav=self.nav, **context)
+
+    def page(self, template: str, status: int = 200, **context) -> HTMLResponse:
+        return HTMLResponse(self.render(template, **context), status_code=status)
+
+    def message(self, title: str, text: str, status: int = 200, **context) -> HTMLResponse:
+        return self.page("web/message.html.j2", status=status, title=title, text=text, **context)
+
+    def link(self, path: Path) -> str:
+        """The URL that downloads a file the desk wrote into the workspace."""
+        return "/files/" + self.workspace.rel(path)
+
+
+def checked(value: str | None) -> bool:
+    """An HTML checkbox: present (any value but '') means on."""
+    return value not in (None, "", "0", "off")
+
+
+def number(form: FormData, name: str, *, default: int | None = None, lo: int | None = None,
+           hi: int | None = None) -> int | None:
+    """An integer field: '' gives the default; anything else not a whole number in range is refused."""
+    text = str(form.get(name) or "").strip()
+    if not text:
+        return default
+    try:
+        value = int(text)
+    except ValueError:
+        raise HTTPException(400, f"{name}: {text!r} is not a whole number") from None
+    if (lo is not None and value < lo) or (hi is not None and value > hi):
+        raise HTTPException(400, f"{name}: {value} is out of range ({lo} to {hi})")
+    return value

@@ -1,0 +1,133 @@
+"""The core's pages: the desk's home, the kit, cards, and downloads of what the desk wrote.
+
+Each handler parses its form, calls the function the CLI calls (`sheets.kit.make_kit`,
+`sheets.api.make_cards`), and renders the files it wrote as links.
+"""
+from __future__ import annotations
+
+import io
+import zipfile
+
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import FileResponse, RedirectResponse, Response
+from starlette.routing import Route
+
+from sheets import api, limits
+from sheets.kit import make_kit
+from sheets.web.desk import Desk, checked, number
+
+PAPERS = ("a4", "letter")
+DUPLEX = ("long", "short")
+KIT_DIR = "kit"
+DOWNLOADABLE = (".pdf", ".png", ".json", ".yaml", ".zip")
+
+
+def _games(desk: Desk) -> list[tuple[str, str]]:
+    lib = desk.library()
+    return [(gid, lib.game(gid).info.title) for gid in lib.game_ids()]
+
+
+def routes(desk: Desk) -> list[Route]:
+    async def home(request: Request):
+        files = desk.workspace.files("*.yaml")
+        return desk.page("web/home.html.j2", title="Desk", files=files, workspace=str(desk.workspace.root))
+
+    async def kit_form(request: Request):
+        return desk.page("web/kit.html.j2", title="Kit", games=_games(desk), papers=PAPERS,
+                         max_players=limits.MAX_PLAYERS, result=None, form={})
+
+    async def kit_build(request: Request):
+        form = await desk.form(request)
+        games = [g for g, _ in _games(desk)]
+        game = str(form.get("game") or "")
+        if game and game not in games:
+            raise HTTPException(400, f"game {game!r}: choose one of {', '.join(games)}")
+        paper = str(form.get("paper") or "a4")
+        if paper not in PAPERS:
+            raise HTTPException(400, f"paper {paper!r}: choose a4 or letter")
+        seed = number(form, "seed", lo=0, hi=2**63 - 1)
+        players = number(form, "players", default=0, lo=0, hi=limits.MAX_PLAYERS)
+        out = desk.workspace.output_dir() / KIT_DIR
+        job = desk.start(make_kit, out, seed=seed, paper=paper, game=game or None, content=desk.content,
+                         players=players, preview=True, ink_saver=checked(form.get("ink_saver")),
+                         context={k: v for k, v in form.items() if k != "csrf"})
+        return RedirectResponse(f"/kit/build/{job}", status_code=303)
+
+    async def kit_progress(request: Request):
+        job = desk.jobs.get(request.path_params["job"])
+        if job is None:
+            raise HTTPException(404, "no such build (the desk was restarted?): build the kit again")
+        if not job.finished:
+            return desk.page("web/kit_progress.html.j2", title="Kit", job=job)
+        if job.error is not None:
+            return desk.message("Not done", job.error, status=400)
+        result = job.result
+        sheet = next((p for p in result.previews if p.name == "contact-sheet.png"), None)
+        return desk.page("web/kit.html.j2", title="Kit", games=_games(desk), papers=PAPERS,
+                         max_players=limits.MAX_PLAYERS, form=job.context, result={
+                             "seed": result.seed, "kit_pdf": desk.link(result.kit_pdf),
+                             "parts": [(p.name, desk.link(p)) for p in [*result.parts, *result.packets]],
+                             "contact_sheet": desk.link(sheet) if sheet else None,
+                             "up_to_date": result.up_to_date})
+
+    async def kit_zip(request: Request):
+        folder = desk.workspace.path(f"output/{KIT_DIR}")
+        pdfs = sorted(folder.glob("*.pdf")) if folder.is_dir() else []
+        if not pdfs:
+            raise HTTPException(404, "no kit built yet: build one first")
+        buffer = io.BytesIO()
+        with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+            for pdf in pdfs:
+                info = zipfile.ZipInfo(f"kit/{pdf.name}", date_time=(1980, 1, 1, 0, 0, 0))
+                archive.writestr(info, pdf.read_bytes(), zipfile.ZIP_DEFLATED)
+        return Response(buffer.getvalue(), media_type="application/zip",
+                        headers={"content-disposition": 'attachment; filename="kit.zip"'})
+
+    async def cards_form(request: Request):
+        return desk.page("web/cards.html.j2", title="Cards", sets=_card_sets(desk), papers=PAPERS, duplex=DUPLEX,
+                         max_copies=limits.MAX_COPIES, result=None, form={})
+
+    async def cards_build(request: Request):
+        form = await desk.form(request)
+        choice = str(form.get("set") or "")
+        sets = _card_sets(desk)
+        if choice not in [value for value, _ in sets]:
+            raise HTTPException(400, f"card set {choice!r}: choose one of the listed sets")
+        game, _, which = choice.partition("/")
+        paper, duplex = str(form.get("paper") or "a4"), str(form.get("duplex") or "long")
+        if paper not in PAPERS or duplex not in DUPLEX:
+            raise HTTPException(400, "paper is a4 or letter; duplex is long or short")
+        copies = number(form, "copies", default=1, lo=1, hi=limits.MAX_COPIES)
+        out = desk.workspace.output_dir("cards") / f"{game}-{which}.pdf"
+        written = await desk.call(api.make_cards, game, which=which, paper=paper, backs=checked(form.get("backs")),
+                                  duplex=duplex, out=out, content=desk.content, copies=copies,
+                                  back_offset=str(form.get("back_offset") or "").strip() or None,
+                                  fold=checked(form.get("fold")), ink_saver=checked(form.get("ink_saver")))
+        return desk.page("web/cards.html.j2", title="Cards", sets=sets, papers=PAPERS, duplex=DUPLEX,
+                         max_copies=limits.MAX_COPIES, form=dict(form),
+                         result=[(p.name, desk.link(p)) for p in written])
+
+    async def files(request: Request):
+        rel = request.path_params["path"]
+        path = desk.workspace.path(rel)
+        if path.suffix.lower() not in DOWNLOADABLE or not path.is_file():
+            raise HTTPException(404, f"{rel}: no such file to download")
+        return FileResponse(path, filename=path.name if path.suffix != ".png" else None,
+                            content_disposition_type="inline" if path.suffix in (".png", ".pdf") else "attachment")
+
+    return [
+        Route("/", home), Route("/kit", kit_form), Route("/kit", kit_build, methods=["POST"]),
+        Route("/kit/build/{job}", kit_progress),
+        Route("/kit.zip", kit_zip), Route("/cards", cards_form), Route("/cards", cards_build, methods=["POST"]),
+        Route("/files/{path:path}", files),
+    ]
+
+
+def _card_sets(desk: Desk) -> list[tuple[str, str]]:
+    lib = desk.library()
+    out = []
+    for gid in lib.game_ids():
+        game = lib.game(gid)
+        out += [(f"{gid}/{sid}", f"{game.info.title}: {sid}") for sid in game.card_sets]
+    return out

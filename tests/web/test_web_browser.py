@@ -1,0 +1,198 @@
+"""The desk in a real browser (Playwright driving Debian's Chromium, /usr/bin/chromium).
+
+`make test` installs chromium where it can. With CI=true a missing browser fails these
+tests; elsewhere they are skipped with the reason.
+"""
+import hashlib
+import json
+import os
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from deskfixtures import LiveDesk
+from playwright.sync_api import expect, sync_playwright
+
+from conftest import pdf_text, squash
+
+from sheets.games.wotw import commands
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+expect.set_options(timeout=120_000)  # a build on a busy 2-core machine; a failure still shows what was awaited
+AXE = Path(__file__).parent / "vendor" / "axe-core-4.14.1.min.js"  # npm pack axe-core@4.14.1 (MPL-2.0)
+AXE_SHA256 = "29348999450cdf2849a8e70b7912fc2da85a849da39c0d0d5394f51d4a9ed95c"
+SERIOUS = ("async () => (await axe.run(document)).violations"
+           ".filter(v => v.impact === 'serious' || v.impact === 'critical')"
+           ".map(v => v.id + ': ' + v.nodes.map(n => n.target.join(' ')).join(', '))")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not Path(CHROMIUM).exists():
+        reason = f"no browser at {CHROMIUM}: apt-get install chromium (make test does, as root)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"CI: {reason}")
+        pytest.skip(reason)
+    with sync_playwright() as play:
+        browser = play.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(accept_downloads=True, viewport={"width": 1280, "height": 1000})
+    page = context.new_page()
+    page.set_default_timeout(120_000)
+    yield page
+    context.close()
+
+
+@pytest.fixture
+def live(tmp_path):
+    workspace = tmp_path / "ws"
+    workspace.mkdir()
+    with LiveDesk(workspace) as server:
+        yield server
+
+
+def loaded(page, selector: str) -> None:
+    """Wait until the image has arrived and decoded (its natural width is no longer 0)."""
+    page.wait_for_function(f"() => {{ const i = document.querySelector({json.dumps(selector)});"
+                           f" return i && i.complete && i.naturalWidth > 0; }}")
+
+
+def test_create_a_character_see_its_preview_and_download_its_pdf(page, live, tmp_path):
+    page.goto(f"{live.url}/regiment/character")
+    page.select_option("#playbook", "soldier")
+    page.get_by_role("button", name="Start a character").click()
+    page.get_by_label("Name").fill("Hans Weber")
+    page.get_by_label("Rank").select_option(label="Corporal (Cpl)")
+    page.get_by_label("Profile").select_option("Cool")
+    page.get_by_label("Background").select_option("Athlete")
+    page.get_by_label(re.compile(r"^2: battle")).check()
+    page.get_by_label("Battle tested").check()
+    page.get_by_label("Stone cold").check()
+    page.get_by_label("SMG", exact=True).check()
+    expect(page.locator("#preview")).to_have_attribute("src", re.compile(r"loadout=SMG"))  # the live preview follows
+    loaded(page, "#preview")
+    page.get_by_role("button", name="Save and print the PDF").click()
+    expect(page.get_by_role("status")).to_contain_text("Saved characters/hans-weber.yaml")
+    with page.expect_download() as download:
+        page.get_by_role("link", name="Download the PDF").click()
+    target = tmp_path / "downloaded.pdf"
+    download.value.save_as(target)
+    assert download.value.suggested_filename == "hans-weber.pdf"
+    assert "HansWeber" in squash(pdf_text(target))
+    assert "name: Hans Weber" in (live.workspace / "characters" / "hans-weber.yaml").read_text()
+
+
+def test_a_campaign_from_new_through_a_mission_a_debrief_and_a_spend(page, live):
+    page.goto(f"{live.url}/wotw/campaign")
+    page.get_by_label("Nation").select_option("german")
+    page.get_by_label("Theatre").select_option("france-1944")
+    page.get_by_label("Dice seed for a random team (empty: roll one)").fill("7")
+    page.get_by_role("button", name="Start the campaign").click()
+    expect(page.locator("h1")).to_have_text("Campaign: campaign.yaml")
+    page.get_by_label("Dice seed (empty: roll one)").fill("3")
+    page.get_by_role("button", name="Roll the next mission").click()
+    expect(page.get_by_role("status")).to_contain_text("mission 1 rolled with seed 3: Eliminate Radio Station")
+    expect(page.get_by_role("link", name="Download wotw-campaign-mission1-seed3.pdf")).to_be_visible()
+    men = [m["name"] for m in json.loads(commands.campaign_json(live.workspace / "campaign.yaml"))["team"]]
+    page.get_by_label("Outcome").select_option("success")
+    page.locator("fieldset", has_text="Wounded").get_by_label(men[0]).check()
+    page.get_by_label("Dice seed for the XP roll (empty: roll one)").fill("5")
+    page.get_by_role("button", name="Debrief").click()
+    expect(page.get_by_role("status")).to_contain_text("+2 XP, +2 CP -> 2 XP and 2 CP saved")
+    page.get_by_label("Spend on").select_option("promote")
+    page.get_by_label("Man (or the recruit's name)").fill(men[1])
+    page.get_by_role("button", name="Spend").click()
+    expect(page.get_by_role("status")).to_have_text(f"promoted {men[1]} to Private; now 1 XP and 2 CP saved")
+    campaign = json.loads(commands.campaign_json(live.workspace / "campaign.yaml"))
+    assert [m["outcome"] for m in campaign["missions"]] == ["success"]
+    assert campaign["ledger"][-1]["what"] == f"promoted {men[1]} to Private"
+
+
+def test_a_kit_with_its_contact_sheet(page, tmp_path, fixture_content):
+    workspace = tmp_path / "kit-ws"
+    workspace.mkdir()
+    with LiveDesk(workspace, content=fixture_content) as live:
+        page.goto(f"{live.url}/kit")
+        page.get_by_label("Dice seed (empty: roll one)").fill("7")
+        page.get_by_role("button", name="Build the kit").click()
+        expect(page.get_by_role("heading", name="Kit built: dice seed 7")).to_be_visible()
+        loaded(page, "img.contact")
+        assert page.locator("img.contact").evaluate("i => i.naturalWidth") >= 180
+        expect(page.get_by_role("link", name="Download kit.pdf")).to_have_attribute("href", "/files/output/kit/kit.pdf")
+
+
+def _tab_to(page, element_id: str, limit: int = 120) -> None:
+    for _ in range(limit):
+        if page.evaluate("document.activeElement && document.activeElement.id") == element_id:
+            return
+        page.keyboard.press("Tab")
+    raise AssertionError(f"#{element_id} cannot be reached with Tab")
+
+
+def test_the_character_form_by_keyboard_alone(page, live):
+    page.goto(f"{live.url}/regiment/character?playbook=soldier")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.textContent") == "Skip to the page"
+    _tab_to(page, "name")
+    page.keyboard.type("Kurt Vogel")
+    _tab_to(page, "rank")
+    page.keyboard.press("End")  # the last rank: Corporal
+    _tab_to(page, "profile")
+    page.keyboard.press("ArrowDown")
+    _tab_to(page, "background")
+    page.keyboard.press("ArrowDown")
+    _tab_to(page, "stat_set_1")
+    page.keyboard.press("Space")
+    for move in ("move_1", "move_2"):
+        _tab_to(page, move)
+        page.keyboard.press("Space")
+    _tab_to(page, "loadout_1")
+    page.keyboard.press("Space")
+    for _ in range(40):  # on to the Save button
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.textContent") == "Save":
+            break
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("status")).to_contain_text("Saved characters/kurt-vogel.yaml")
+    text = (live.workspace / "characters" / "kurt-vogel.yaml").read_text()
+    assert "rank: Corporal\n" in text and "stat_set: 1\n" in text
+    assert "moves:\n- Battle tested\n- Comrade in arms\nloadout: Battle Rifle\n" in text
+
+
+def test_axe_is_the_pinned_file_and_does_find_violations(page):
+    assert hashlib.sha256(AXE.read_bytes()).hexdigest() == AXE_SHA256
+    page.set_content('<html lang="en"><head><title>t</title></head><body><main><input id="x"></main></body></html>')
+    page.add_script_tag(path=str(AXE))
+    assert page.evaluate(SERIOUS) == ["label: #x"]  # an unlabelled field is found
+
+
+def test_axe_finds_no_serious_accessibility_violation(page, live):
+    shutil.copy(Path(__file__).parents[2] / "content" / "regiment" / "characters" / "ada-mercer.yaml",
+                live.workspace / "ada.yaml")
+    commands.campaign_new(live.workspace / "ww.yaml", "us", "france-1944", random=True, seed=1)
+    urls = ["/", "/kit", "/cards", "/regiment/character", "/regiment/character?playbook=medic",
+            "/regiment/character?file=ada.yaml", "/regiment/squad", "/wotw/campaign", "/wotw/campaign/desk?file=ww.yaml",
+            "/wotw/mission", "/files/nothing.pdf"]
+    found = {}
+    for url in urls:
+        page.goto(live.url + url)
+        page.add_script_tag(path=str(AXE))
+        result = page.evaluate(SERIOUS)
+        if result:
+            found[url] = result
+    page.goto(live.url + "/wotw/mission")
+    page.get_by_label("Dice seed (empty: roll one)").fill("11")
+    page.get_by_role("button", name="Roll the mission").click()
+    page.add_script_tag(path=str(AXE))
+    briefing = page.evaluate(SERIOUS)
+    if briefing:
+        found["/wotw/mission (briefing)"] = briefing
+    assert found == {}

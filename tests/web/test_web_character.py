@@ -1,0 +1,125 @@
+"""The Regiment character page: only legal choices offered, the CLI's checker, round-trip saves,
+the stale-write conflict, the PDF and the live preview."""
+import html
+import io
+import re
+
+from deskfixtures import alerts, desk, field  # noqa: F401 - the fixture
+from PIL import Image
+
+from conftest import REPO, pdf_text, squash
+
+from sheets.games.regiment.characters import resolve_character
+from sheets.yaml_source import load_yaml
+
+HANS = {"playbook": "soldier", "name": "Hans Weber", "rank": "Corporal", "profile": "Cool", "background": "Athlete",
+        "stat_set": "2", "moves": ["Battle tested", "Stone cold"], "loadout": "SMG"}
+
+
+def options(page: str, select: str) -> list[str]:
+    block = re.search(rf'<select id="{select}" name="{select}">(.*?)</select>', page, re.S).group(1)
+    return [html.unescape(o) for o in re.findall(r"<option[^>]*>([^<]*)</option>", block)]
+
+
+def test_a_playbook_offers_only_its_legal_choices(desk, regiment):
+    page = desk.get("/regiment/character?playbook=soldier").text
+    assert options(page, "rank")[1:] == [r.full for r in regiment.data.playbook("soldier").ranks]
+    assert re.findall(r'name="moves" value="([^"]+)"', page) == [
+        html.escape(m.name) for m in regiment.data.playbook("soldier").moves[1:]]
+    assert "Moves: Once More into the Breach, and choose 2" in page
+    operator = desk.get("/regiment/character?playbook=operator").text
+    assert 'name="stat_set"' not in operator and options(operator, "stat_battle") == ["choose", "+2", "+1", "0"]
+    assert desk.get("/regiment/character?playbook=chaplain").status_code == 400
+
+
+def test_an_illegal_character_gets_the_clis_messages_and_nothing_is_written(desk):
+    page = desk.post("/regiment/character", {**HANS, "rank": "Private", "moves": ["Battle tested"], "action": "save"})
+    assert page.status_code == 422
+    said = alerts(page.text)
+    assert ("characters/hans-weber.yaml:5: rank: rank 'Private' is not allowed for a Soldier; allowed: Private "
+            "First Class (Pfc), Technician 5th Grade (T/5), Corporal (Cpl)") in said
+    assert "moves: a Soldier chooses exactly 2 moves besides 'Once More into the Breach'; this file lists 1" in said
+    assert not (desk.workspace / "characters").exists()
+
+
+def test_save_writes_a_character_file_the_cli_reads_then_prints_it(desk, regiment, cli):
+    page = desk.post("/regiment/character", {**HANS, "action": "print"})
+    assert page.status_code == 200, alerts(page.text)
+    assert "Saved characters/hans-weber.yaml" in alerts(page.text)
+    path = desk.workspace / "characters" / "hans-weber.yaml"
+    text = path.read_text()
+    assert text.startswith("# A Soldier of The Regiment, made at the warsheets desk.\n")
+    assert "\nplaybook: soldier\nname: Hans Weber\nrank: Corporal\nprofile: Cool\nbackground: Athlete\nstat_set: 2\n" \
+           "moves:\n- Battle tested\n- Stone cold\nloadout: SMG\n" in text
+    char = resolve_character(load_yaml(path), regiment.data)
+    assert (char.name, char.rank.abbr, char.stat_set, [m.name for m in char.moves]) == (
+        "Hans Weber", "Cpl", 2, ["Battle tested", "Stone cold"])
+    pdf = re.search(r'href="(/files/output/characters/hans-weber\.pdf)"', page.text).group(1)
+    body = desk.get(pdf).content
+    assert body[:5] == b"%PDF-"
+    assert "HansWeber" in squash(pdf_text(desk.workspace / "output" / "characters" / "hans-weber.pdf"))
+    assert field(page.text, "version")  # the next save goes over this version
+
+
+def test_an_existing_file_keeps_its_comments_order_and_other_keys(desk):
+    source = (REPO / "content" / "regiment" / "characters" / "ada-mercer.yaml").read_text()
+    (desk.workspace / "ada.yaml").write_text(source)
+    page = desk.get("/regiment/character?file=ada.yaml").text
+    assert 'value="Ada Mercer"' in page and "selected>Cool</option>" in page
+    data = {"playbook": "operator", "file": "ada.yaml", "version": field(page, "version"), "name": "Ada Mercer",
+            "rank": "Staff Sergeant", "profile": "Cool", "background": "Engineer", "stat_battle": "2", "stat_guts": "1",
+            "stat_leadership": "0", "stat_lucky": "0", "stat_tactics": "2", "moves": ["Explosives", "EW"],
+            "loadout": "SMG w/suppressor", "xp": "1", "action": "save"}
+    saved = desk.post("/regiment/character", data)
+    assert saved.status_code == 200, alerts(saved.text)
+    after = (desk.workspace / "ada.yaml").read_text()
+    assert after.splitlines()[0] == source.splitlines()[0]  # the comment
+    assert "rank: Staff Sergeant (S/Sgt)" in after  # same meaning: left as written
+    assert after == source + "xp: 1\n"  # the one change, and nothing else touched
+    assert [line.split(":")[0] for line in after.splitlines() if line and line[0].isalpha()][:8] == [
+        "playbook", "name", "rank", "profile", "background", "stats", "moves", "loadout"]
+    assert (desk.workspace / "ada.yaml.bak").read_text() == source
+
+
+def test_a_second_tab_saving_a_stale_version_gets_both_versions_and_nothing_is_lost(desk):
+    first = desk.post("/regiment/character", {**HANS, "action": "save"})
+    version = field(first.text, "version")
+    desk.post("/regiment/character", {**HANS, "file": "characters/hans-weber.yaml", "version": version,
+                                      "notes": "tab one", "action": "save"})
+    on_disk = (desk.workspace / "characters" / "hans-weber.yaml").read_text()
+    stale = desk.post("/regiment/character", {**HANS, "file": "characters/hans-weber.yaml", "version": version,
+                                              "notes": "tab two", "action": "save"})
+    assert stale.status_code == 409
+    text = html.unescape(stale.text)
+    assert ("characters/hans-weber.yaml was changed since you opened it (in another tab or by the CLI); "
+            "nothing was written") in text
+    assert "notes: tab one" in text and "notes: tab two" in text
+    assert (desk.workspace / "characters" / "hans-weber.yaml").read_text() == on_disk
+
+
+def test_the_live_preview_is_the_filled_page(desk):
+    query = "&".join(f"{k}={v}" for k, vs in HANS.items() for v in (vs if isinstance(vs, list) else [vs]))
+    png = desk.get(f"/regiment/character/preview.png?{query}")
+    assert png.status_code == 200 and png.headers["content-type"] == "image/png"
+    image = Image.open(io.BytesIO(png.content))
+    assert image.width > image.height  # the playbook's pages side by side
+    bad = desk.get("/regiment/character/preview.png?playbook=soldier&name=X")
+    assert bad.status_code == 422 and "stat_set is missing: choose 1-4" in bad.text
+
+
+def test_the_squad_page_rolls_a_squad_lists_it_and_prints_its_roster(desk):
+    page = desk.post("/regiment/squad", {"count": "3", "seed": "5", "folder": "alpha"})
+    assert page.status_code == 200, alerts(page.text)
+    box = re.search(r'role="status">(.*?)</div>', page.text, re.S).group(1)
+    written = re.findall(r'<li><a href="[^"]+">([^<]+)</a></li>', box)
+    assert written[0] == "output/squads/regiment-squad-random-3-seed5.pdf"
+    assert "alpha/squad.yaml" in written and len([w for w in written if w.startswith("alpha/")]) == 4
+    listing = desk.get("/regiment/squad").text
+    files = re.findall(r'href="/regiment/character\?file=([^"]+)"', listing)
+    assert len(files) == 3 and all(f.startswith("alpha/") for f in files)
+    roster = desk.post("/regiment/squad", {"squad": "alpha/squad.yaml"})
+    assert roster.status_code == 200, alerts(roster.text)
+    pdf = desk.workspace / "output" / "squads" / "squad.pdf"
+    assert 'href="/files/output/squads/squad.pdf"' in roster.text and pdf.stat().st_size > 0
+    assert desk.post("/regiment/squad", {"count": "99"}).status_code == 400
+    assert desk.post("/regiment/squad", {"squad": "../x.yaml"}).status_code == 403

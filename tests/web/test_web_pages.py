@@ -1,0 +1,126 @@
+"""The core's pages: home, kit (build, contact sheet, downloads, zip), cards; `sheets serve` itself."""
+import html
+import io
+import re
+import time
+import zipfile
+
+import pypdf
+from deskfixtures import Desk, alerts, desk  # noqa: F401 - the fixture
+
+from conftest import pages, pdf_text, squash
+
+from sheets.errors import SheetsError
+from sheets.web.desk import Job
+
+
+def finished(desk, response, limit: float = 300):
+    """Follow a build's progress page (it refreshes itself) until the build is done."""
+    assert re.search(r"/kit/build/[\w-]+$", str(response.url)), response.url
+    deadline = time.monotonic() + limit
+    while "Building the kit" in response.text and time.monotonic() < deadline:
+        assert '<meta http-equiv="refresh" content="1">' in response.text
+        time.sleep(0.2)
+        response = desk.get(str(response.url))
+    return response
+
+
+def test_home_lists_the_pages_and_the_workspace_files(desk):
+    (desk.workspace / "walter.yaml").write_text("playbook: soldier\n")
+    page = desk.get("/")
+    assert page.status_code == 200
+    for href in ("/kit", "/cards", "/regiment/character", "/regiment/squad", "/wotw/campaign", "/wotw/mission"):
+        assert f'href="{href}"' in page.text
+    assert "<code>walter.yaml</code>" in page.text
+
+
+def test_kit_builds_with_its_contact_sheet_and_downloads(tmp_path, fixture_content):
+    (tmp_path / "ws").mkdir()
+    desk = Desk(tmp_path / "ws", content=fixture_content)
+    form = desk.get("/kit")
+    assert '<option value="skirmish">Pocket Skirmish</option>' in form.text
+    page = finished(desk, desk.post("/kit", {"seed": "7", "paper": "a4", "players": "0"}))
+    assert page.status_code == 200, page.text
+    assert "Kit built: dice seed 7" in page.text
+    links = re.findall(r'href="(/files/output/kit/[^"]+)"', page.text)
+    assert "/files/output/kit/kit.pdf" in links
+    kit_pdf = desk.get("/files/output/kit/kit.pdf")
+    assert kit_pdf.headers["content-type"] == "application/pdf"
+    reader = pypdf.PdfReader(io.BytesIO(kit_pdf.content))
+    assert len(reader.pages) == pages(desk.workspace / "output" / "kit" / "kit.pdf") > 1
+    sheet = re.search(r'<img class="contact" src="([^"]+)"', page.text).group(1)
+    png = desk.get(sheet)
+    assert png.headers["content-type"] == "image/png" and png.content[:8] == b"\x89PNG\r\n\x1a\n"
+    archive = zipfile.ZipFile(io.BytesIO(desk.get("/kit.zip").content))
+    assert "kit/kit.pdf" in archive.namelist() and "kit/skirmish-reference.pdf" in archive.namelist()
+    again = finished(desk, desk.post("/kit", {"seed": "7", "paper": "a4"}))
+    assert "Kit up to date: dice seed 7" in again.text
+
+
+def test_the_kit_progress_page_follows_the_build(desk, monkeypatch):
+    state = desk.app.app.state.desk
+    state.jobs["j1"] = Job(total=5, done=2, label="Regiment reference")
+    page = desk.get("/kit/build/j1")
+    assert '<progress id="bar" max="5" value="2">' in page.text
+    assert "Building the kit: 2 of 5 parts (last: Regiment reference)." in page.text
+    assert desk.get("/kit/build/nope").status_code == 404
+    from sheets.web import pages as web_pages
+
+    def refuse(*args, **kwargs):
+        raise SheetsError("--players 3: a refusal from the build")
+    monkeypatch.setattr(web_pages, "make_kit", refuse)
+    failed = finished(desk, desk.post("/kit", {"seed": "1"}))
+    assert failed.status_code == 400 and "--players 3: a refusal from the build" in failed.text
+
+
+def test_kit_refusals(desk):
+    assert desk.get("/kit.zip").status_code == 404
+    for data, message in (({"paper": "a3"}, "paper 'a3': choose a4 or letter"),
+                          ({"game": "chess"}, "game 'chess': choose one of downrange, masscombat, platoon, regiment, wotw"),
+                          ({"players": "lots"}, "players: 'lots' is not a whole number"),
+                          ({"seed": "-1"}, "seed: -1 is out of range")):
+        page = desk.post("/kit", data)
+        assert page.status_code == 400, data
+        assert message in html.unescape(page.text), data
+    assert not (desk.workspace / "output" / "kit").exists()
+
+
+def test_cards_make_the_pdf_the_cli_makes(desk):
+    page = desk.post("/cards", {"set": "regiment/weapons", "paper": "a4", "duplex": "long", "backs": "1", "copies": "1"})
+    assert page.status_code == 200, page.text
+    pdf = desk.workspace / "output" / "cards" / "regiment-weapons.pdf"
+    assert 'href="/files/output/cards/regiment-weapons.pdf"' in page.text
+    assert pages(pdf) % 2 == 0  # a page of backs after each page of fronts
+    assert "Weapons" in squash(pdf_text(pdf)) or "weapon" in pdf_text(pdf).lower()
+    bad = desk.post("/cards", {"set": "regiment/weapons", "back_offset": "left", "copies": "1"})
+    assert bad.status_code == 400
+    assert "back" in alerts(bad.text).lower()
+    assert desk.post("/cards", {"set": "chess/pieces"}).status_code == 400
+
+
+def test_sheets_serve_prints_its_url_and_opens_the_browser_unless_told_not_to(cli, monkeypatch, tmp_path):
+    from sheets.web import app as web_app
+    served, opened = [], []
+    monkeypatch.setattr(web_app.uvicorn, "run", lambda app, **kw: served.append(kw))
+    monkeypatch.setattr(web_app.webbrowser, "open", opened.append)
+    result = cli("serve", "--no-open", "--port", "8123", "--workspace", tmp_path)
+    assert result.exit_code == 0, result
+    assert result.stdout == f"warsheets desk on http://127.0.0.1:8123/ (workspace {tmp_path}); Ctrl-C stops it\n"
+    assert served == [{"host": "127.0.0.1", "port": 8123, "log_level": "warning"}] and opened == []
+    result = cli("serve", "--port", "8124", "--workspace", tmp_path)
+    assert opened == ["http://127.0.0.1:8124/"]
+
+
+def test_sheets_serve_off_loopback_warns_and_needs_a_token(cli, monkeypatch, tmp_path):
+    from sheets.web import app as web_app
+    monkeypatch.setattr(web_app.uvicorn, "run", lambda app, **kw: None)
+    result = cli("serve", "--no-open", "--host", "0.0.0.0", "--workspace", tmp_path)
+    assert result.exit_code == 0, result
+    assert result.stderr.startswith("warning: serving on 0.0.0.0: anyone who can reach this address")
+    assert re.search(r"^warsheets desk on http://0\.0\.0\.0:8000/\?token=[\w-]{20,} ", result.stdout)
+
+
+def test_sheets_serve_refuses_a_workspace_that_is_not_a_folder(cli, tmp_path):
+    result = cli("serve", "--no-open", "--workspace", tmp_path / "nope")
+    assert result.exit_code == 1
+    assert result.stderr == f"error: --workspace {tmp_path / 'nope'}: not a folder\n"
