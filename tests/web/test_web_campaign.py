@@ -108,3 +108,27 @@ def test_the_mission_pre_roller_shows_the_briefing_and_its_rolls(desk):
     assert pdf == "/files/output/missions/wotw-mission-france-1944-seed11.pdf"
     assert desk.get(pdf).content[:5] == b"%PDF-"
     assert desk.post("/wotw/mission", {"theatre": "mars-2100"}).status_code == 400
+
+
+def test_adjust_history_and_undo_from_the_desk_are_the_clis(desk):
+    page = new_campaign(desk)
+    before_mission = (desk.workspace / "ww.yaml").read_bytes()
+    page = act(desk, page, "mission", seed="3")
+    page = act(desk, page, "debrief", outcome="aborted")
+    assert page.status_code == 200, alerts(page.text)
+    after_debrief = (desk.workspace / "ww.yaml").read_bytes()
+    refused = act(desk, page, "adjust", reason="", cp="1")
+    assert refused.status_code == 400
+    assert "adjust: say why" in html.unescape(refused.text)
+    assert (desk.workspace / "ww.yaml").read_bytes() == after_debrief
+    page = act(desk, page, "adjust", reason="found a supply dump (house rule)", cp="2")
+    assert page.status_code == 200, alerts(page.text)
+    assert alerts(page.text).endswith("now 0 XP and 3 CP saved")
+    assert state(desk)["ledger"][-1]["what"].startswith("adjusted")
+    history = [html.unescape(line) for line in re.findall(r"<li><code>(.*?)</code></li>", page.text)]
+    assert len(history) == 4 and "found a supply dump (house rule)" in history[-1] and "3 CP, 0 XP" in history[-1]
+    page = act(desk, page, "undo", steps="1")
+    assert page.status_code == 200, alerts(page.text)
+    assert (desk.workspace / "ww.yaml").read_bytes() == after_debrief
+    page = act(desk, page, "undo", steps="2")
+    assert (desk.workspace / "ww.yaml").read_bytes() == before_mission

@@ -73,10 +73,34 @@ def _record(desk: Desk, path: Path, form) -> tuple[str, list[Path]]:
     return "the campaign record printed", [pdf]
 
 
+def _strike(desk: Desk, path: Path, form) -> tuple[str, list[Path]]:
+    step = number(form, "step", lo=1, hi=99)
+    if step is None:
+        raise SheetsError("strike: give the step to strike (its number on the track)")
+    written, note = commands.campaign_strike(path, step, content=desk.content, out=desk.workspace.output_dir("campaign"))
+    return note, [p for p in written if p.suffix == ".pdf"]
+
+
+def _adjust(desk: Desk, path: Path, form) -> tuple[str, list[Path]]:
+    reason = str(form.get("reason") or "").strip()
+    if not reason:
+        raise SheetsError("adjust: say why (--reason): it is printed in the record's ledger")
+    _, line = commands.campaign_adjust(path, reason, cp_delta=number(form, "cp", lo=-99, hi=99) or 0,
+                                       xp_delta=number(form, "xp", lo=-99, hi=99) or 0, heal=_names(form, "heal"),
+                                       content=desk.content)
+    return line, []
+
+
+def _undo(desk: Desk, path: Path, form) -> tuple[str, list[Path]]:
+    _, line = commands.campaign_undo(path, steps=number(form, "steps", lo=1, hi=999) or 1, content=desk.content)
+    return line, []
+
+
 #: what a campaign form may ask: each a function of (desk, file, form) -> (note, PDFs); the file is
 #: checked to be the version the form was made from first
-ACTIONS = {"mission": _mission, "debrief": _debrief, "spend": _spend, "record": _record}
-WRITES = {"mission", "debrief", "spend"}
+ACTIONS = {"mission": _mission, "debrief": _debrief, "spend": _spend, "record": _record, "strike": _strike,
+           "adjust": _adjust, "undo": _undo}
+WRITES = {"mission", "debrief", "spend", "strike", "adjust", "undo"}
 
 
 def routes(desk: Desk) -> list[Route]:
@@ -97,7 +121,8 @@ def routes(desk: Desk) -> list[Route]:
                          pdfs=[(p.name, desk.link(p)) for p in pdfs],
                          open=next((m for m in state["missions"] if m["outcome"] == "in progress"), None),
                          living=[m for m in state["team"] if m["status"] != "killed"],
-                         weapons=[w.name for w in nation.weapons], outcomes=OUTCOMES)
+                         weapons=[w.name for w in nation.weapons], outcomes=OUTCOMES,
+                         history=commands.campaign_history(path, desk.content))
 
     async def index(request: Request):
         data = _data(desk)
