@@ -26,8 +26,8 @@ STOPPING = {signal.SIGINT, signal.SIGTERM}
 @contextmanager
 def held() -> Iterator[None]:
     """SIGINT and SIGTERM wait until the block ends (only the main thread handles them)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "pthread_sigmask"):
+        yield  # only the main thread handles signals (and Windows has no signal mask)
         return
     before = signal.pthread_sigmask(signal.SIG_BLOCK, STOPPING)
     try:
@@ -35,6 +35,12 @@ def held() -> Iterator[None]:
     finally:
         # a signal that came meanwhile is delivered here, and its handler raises as usual
         signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
+def release() -> None:
+    """Unblock SIGINT and SIGTERM (in a worker process, which started with them held)."""
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, STOPPING)
 
 
 def phase(name: str) -> None:

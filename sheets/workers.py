@@ -49,7 +49,7 @@ def _sendable(exc: BaseException) -> BaseException:
 def _serve(conn: Connection) -> None:
     """A worker: run jobs from the pipe until told to stop (None) or the parent is gone."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's business
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, interrupts.STOPPING)  # started with both held
+    interrupts.release()  # it started with SIGINT and SIGTERM held
     os.environ.setdefault("SOURCE_DATE_EPOCH", FIXED_EPOCH)
     while True:
         try:
@@ -143,6 +143,7 @@ class Pool:
         try:
             ok, value = worker.conn.recv()
         except (EOFError, OSError):
+            worker.process.join(1.0)  # its pipe closed as it died: how did it end?
             code = worker.process.exitcode
             how = f"signal {-code}" if code is not None and code < 0 else f"exit code {code}"
             raise WorkerLost(f"a worker process ended in the middle of a job ({how}); "
@@ -207,9 +208,10 @@ class Workers:
         self._end(graceful=False)
 
     def _end(self, graceful: bool) -> None:
-        pool, self.pool = self.pool, None
-        if pool is not None:
-            pool.shutdown(graceful)
+        with interrupts.held():  # a Ctrl-C now cannot lose the pool between here and its shutdown
+            pool, self.pool = self.pool, None
+            if pool is not None:
+                pool.shutdown(graceful)
 
     def __enter__(self) -> "Workers":
         return self
