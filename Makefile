@@ -30,8 +30,11 @@ $(STAMP): pyproject.toml requirements.lock
 kit: $(STAMP)
 	$(BIN)/sheets kit
 
+# The suite, then the whole interrupt sweep (`slow`: a dozen points of a cold kit, and more;
+# a few minutes), which a plain `pytest` leaves out.
 test: $(STAMP)
 	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -m slow
 
 # Two tables: WeasyPrint subsetting fonts with HarfBuzz (when libharfbuzz-subset0 is there),
 # then with fontTools, as on a plain `pip install` without it.

@@ -4,6 +4,8 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+import subprocess
+import sys
 import time
 
 import pytest
@@ -80,3 +82,14 @@ def test_shared_workers_start_once_and_end_when_the_block_ends():
         assert {w.process.pid for w in shared.pool.workers} == pids and len(pids) == 2
     assert shared.pool is None
     _no_children_left()
+
+
+def test_no_executor_exit_hook_is_ever_installed():
+    """The pool is our own: concurrent.futures' process pool (whose exit hook woke a pipe the
+    interrupted pool had closed: "Exception ignored ... Bad file descriptor") is never loaded,
+    even once workers have run and WeasyPrint is imported here."""
+    code = ("import sys\nfrom sheets import kit_build, preview, rendering, workers\n"
+            "assert workers.run_jobs(abs, [(-1,), (-2,)], 2) == [1, 2]\nrendering.warm_up()\n"
+            "print(sorted(m for m in sys.modules if m.startswith('concurrent')))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "[]\n", "")
