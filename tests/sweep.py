@@ -60,7 +60,8 @@ HEADER = "| command | signal | moment | phase | exit code | result |\n|---|---|-
 
 def busy_helper() -> subprocess.Popen:
     """A process that keeps one CPU busy while the sweep runs."""
-    return subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    # busy until the tests end, or their process is gone (killed before it could stop this)
+    return subprocess.Popen([sys.executable, "-c", "import os\np = os.getppid()\nwhile os.getppid() == p: pass"])
 
 
 def _target(case: Case, where: Path) -> Path:
@@ -167,12 +168,28 @@ def problems(case: Case, where: Path, ref: Reference, whole: bool) -> list[str]:
     return found
 
 
-def interrupt(case: Case, sig: signal.Signals, fraction: float, ref: Reference, where: Path) -> Row:
-    """Run `case` cold in `where`, send `sig` at `fraction` of the reference run, check all."""
+def _wait_for_phase(proc: subprocess.Popen, where: Path, name: str) -> None:
+    """Until the command enters phase `name` (or ends)."""
+    while proc.poll() is None:
+        try:
+            if f" {name}\n" in (where / "phases").read_text():
+                return
+        except OSError:
+            pass
+        time.sleep(0.005)
+
+
+def interrupt(case: Case, sig: signal.Signals, moment: float | str, ref: Reference, where: Path) -> Row:
+    """Run `case` cold in `where`, send `sig` at `moment` (a fraction of the reference run, or
+    the moment the command enters the phase of that name), then check everything."""
     proc = start(case, where)
     t0 = time.monotonic()
-    time.sleep(max(0.0, fraction * ref.seconds - (time.monotonic() - t0)))
+    if isinstance(moment, str):
+        _wait_for_phase(proc, where, moment)
+    else:
+        time.sleep(max(0.0, moment * ref.seconds - (time.monotonic() - t0)))
     at, when = time.monotonic() - t0, time.time()
+    fraction = at / ref.seconds
     finished_first = proc.poll() is not None
     if not finished_first:
         if sig == signal.SIGTERM:

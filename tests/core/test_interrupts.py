@@ -29,9 +29,11 @@ PLAYBOOKS = Case("playbook --random --count 60", ["playbook", "--random", "--cou
                  to_folder=False)
 MISSIONS = Case("mission --count 30", ["mission", "--count", "30", "--seed", "1"], to_folder=False)
 
-#: a dozen moments, as fractions of an uninterrupted run, from just after start to the final
-#: merge; the signals take turns, so that each of them is sent across the whole run
-DOZEN = [0.02, 0.08, 0.16, 0.24, 0.33, 0.42, 0.5, 0.6, 0.7, 0.8, 0.88, 0.95]
+#: a dozen moments, from just after start to the final merge: fractions of an uninterrupted
+#: run, and (the short phases near its end) the moment the command enters a phase; the
+#: signals take turns, so that each of them is sent across the whole run
+DOZEN = [0.02, "workers importing the layout engine", 0.12, 0.25, 0.4, 0.55, 0.7, 0.85,
+         "writing sheets", "stamping", "merging kit.pdf", "writing the manifest"]
 TURNS = [INT, TERM, KILL]
 
 
@@ -68,11 +70,11 @@ def table(tmp_path_factory):
     print(f"\ninterrupt sweep table: {path}\n{path.read_text()}")
 
 
-def _sweep(points, references, table, tmp_path):
+def _sweep(points: list, references, table, tmp_path) -> None:
     rows = []
-    for n, (case, sig, fraction) in enumerate(points):
+    for n, (case, sig, moment) in enumerate(points):
         ref = references(case)
-        row = interrupt(case, sig, fraction, ref, tmp_path / f"point-{n}")
+        row = interrupt(case, sig, moment, ref, tmp_path / f"point-{n}")
         rows.append(row)
         with table.open("a") as f:
             f.write(row.line() + "\n")
@@ -86,7 +88,8 @@ def _sweep(points, references, table, tmp_path):
 
 
 def test_a_few_interrupts_of_a_cold_kit_and_a_stamped_batch_are_clean(busy, references, table, tmp_path):
-    _sweep([(KIT, INT, 0.25), (KIT, KILL, 0.5), (PLAYBOOKS, TERM, 0.5)], references, table, tmp_path)
+    _sweep([(KIT, INT, 0.3), (KIT, KILL, "merging kit.pdf"), (PLAYBOOKS, TERM, "stamping")],
+           references, table, tmp_path)
 
 
 @pytest.mark.slow
@@ -97,12 +100,14 @@ def test_sweep_a_cold_kit(busy, references, table, tmp_path):
 @pytest.mark.slow
 def test_sweep_a_cold_kit_with_the_fonttools_subsetter(busy, references, table, tmp_path):
     """As on a machine without HarfBuzz's subsetter (the slower cold kit), with previews."""
-    _sweep(_turns(KIT_NO_HB, [0.1, 0.45, 0.8, 0.3, 0.6, 0.9, 0.94, 0.97, 0.99]), references, table, tmp_path)
+    _sweep(_turns(KIT_NO_HB, [0.1, 0.3, 0.5, 0.7, 0.9, "merging kit.pdf", "previews", "previews", "previews"]),
+           references, table, tmp_path)
 
 
 @pytest.mark.slow
 def test_sweep_stamped_batches(busy, references, table, tmp_path):
-    _sweep(_turns(PLAYBOOKS, [0.05, 0.25, 0.45, 0.65, 0.8, 0.92]) + _turns(MISSIONS, [0.15, 0.5, 0.85]),
+    _sweep(_turns(PLAYBOOKS, [0.05, "laying out blanks", 0.4, "stamping", 0.75, "writing the stamped file"])
+           + _turns(MISSIONS, [0.15, "stamping", "writing the stamped file"]),
            references, table, tmp_path)
 
 
