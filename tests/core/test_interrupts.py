@@ -124,7 +124,8 @@ def test_a_cache_entry_is_sealed_and_a_damaged_one_is_discarded(tmp_path):
         assert not entry.exists()  # discarded: the next build makes it again
 
 
-def test_a_damaged_blank_is_made_again_and_the_sheet_is_the_same(cli, tmp_path):
+def test_a_damaged_blank_is_made_again_and_the_sheet_is_the_same(cli, tmp_path, monkeypatch):
+    monkeypatch.setenv("SHEETS_CACHE_DIR", str(tmp_path / "cache"))  # this test's blanks only
     out = tmp_path / "one.pdf"
     assert cli("playbook", "--random", "--count", "2", "--seed", "3", "-o", out).exit_code == 0
     first = out.read_bytes()
