@@ -16,7 +16,7 @@ import pickle
 import signal
 import traceback
 from collections import deque
-from multiprocessing import get_context
+from multiprocessing import get_context, resource_tracker
 from multiprocessing.connection import Connection, wait
 from typing import Callable
 
@@ -95,6 +95,11 @@ class Pool:
         os.environ.setdefault("SOURCE_DATE_EPOCH", FIXED_EPOCH)
         while len(self.workers) < self.size:
             interrupts.phase("workers starting")
+            # multiprocessing's resource tracker, started with the first spawned process, blocks
+            # SIGINT and SIGTERM for its own start and then *unblocks* them: started here, before
+            # the signals are held, it cannot undo that hold (a Ctrl-C would reach a worker
+            # still starting Python: "Fatal Python error: init_import_site ... KeyboardInterrupt")
+            resource_tracker.ensure_running()
             with interrupts.held():
                 mine, theirs = self._context.Pipe(duplex=True)
                 process = self._context.Process(target=_serve, args=(theirs,), daemon=True,

@@ -93,3 +93,19 @@ def test_no_executor_exit_hook_is_ever_installed():
             "print(sorted(m for m in sys.modules if m.startswith('concurrent')))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert (done.returncode, done.stdout, done.stderr) == (0, "[]\n", "")
+
+
+def test_a_worker_is_started_with_ctrl_c_held_even_the_first():
+    """Held from before its fork to after its start, in a fresh process too (where the first
+    start also launches multiprocessing's resource tracker, which unblocks SIGINT and SIGTERM
+    after its own launch): a Ctrl-C to the group cannot reach a worker still starting Python."""
+    code = ("import signal\nfrom multiprocessing import process\nfrom sheets import workers\nseen = []\n"
+            "start = process.BaseProcess.start\n"
+            "def watched(self):\n    start(self)\n    seen.append(signal.pthread_sigmask(signal.SIG_BLOCK, []))\n"
+            "process.BaseProcess.start = watched\n"
+            "with workers.Workers(2) as shared:\n    shared.get().start()\n"
+            "print([sorted(s & {signal.SIGINT, signal.SIGTERM}) for s in seen], signal.pthread_sigmask(signal.SIG_BLOCK, []))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout == ("[[<Signals.SIGINT: 2>, <Signals.SIGTERM: 15>], [<Signals.SIGINT: 2>, <Signals.SIGTERM: 15>]]"
+                           " set()\n")
