@@ -30,8 +30,11 @@ $(STAMP): pyproject.toml requirements.lock
 kit: $(STAMP)
 	$(BIN)/sheets kit
 
+# The suite, then the whole interrupt sweep (`slow`: a dozen points of a cold kit, and more;
+# a few minutes), which a plain `pytest` leaves out.
 test: $(STAMP) browser
 	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -m slow
 
 # The desk's browser tests drive Debian's Chromium. Best effort (Debian, as root): without it
 # they are skipped, except with CI=true, where a missing browser fails them.

@@ -170,11 +170,16 @@ def _contents_pdf_in(cache_dir: Path, context: dict, html: str, title: str) -> b
     """Stamped: the page without its subtitle (which names the seed) is laid out once and
     cached, so a kit with new dice does not lay it out again."""
     hit = cache.contents_path(cache_dir, html)
-    if not hit.is_file():
+    data = cache.read(hit)
+    if data is None:
         filled = Sheet("kit-contents.pdf", "kit_contents.html.j2", context, html=html)
         blank = Sheet("kit-contents.pdf", "kit_contents.html.j2", dict(context, subtitle=""))
-        write_stamped([(blank, filled)], hit, title=title, cache_dir=cache_dir, workers=1)
-    return hit.read_bytes()
+        with tempfile.TemporaryDirectory(prefix="sheets-contents-") as tmp:
+            made = write_stamped([(blank, filled)], Path(tmp) / "contents.pdf", title=title, cache_dir=cache_dir,
+                                 workers=1)
+            data = made.read_bytes()
+        cache.write(hit, data)
+    return data
 
 
 def _number(parts: list[Part], contents_pages: int) -> None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable
 
-from sheets import cache, output
+from sheets import cache, interrupts, output
 from sheets.sheet import Built, Finisher, Sheet, pdf_of_html, render_html
 from sheets.stamp import missing_blanks, write_stamped
 from sheets.stamp.layout import render_base
@@ -85,8 +85,10 @@ def _build(sheets: list[Sheet], out_dir: Path, cache_dir: Path | None, workers: 
 
     jobs = [("pdf", htmls[i], sheets[i].forms, sheets[i].finish) for i in todo]
     jobs += [("blank", html) for html in blanks.values()]
+    interrupts.phase("laying out")
     made = run_jobs(_job, jobs, workers, done, weight=lambda job: len(job[1]), shared=shared)
     shared.close()
+    interrupts.phase("writing sheets")
     for i, pdf in zip(todo, made):
         pdfs[i] = pdf
         if cache_dir is not None:

@@ -3,7 +3,10 @@
 One versioning rule for every entry: a key hashes the layout engine's version, the
 cache format (`VERSION`), the font subsetter in use, the entry's kind and its inputs
 (HTML and options). Same key, same bytes: a hit is exact. Entries are written whole
-(temporary file, then rename); an entry that cannot be read is a miss.
+(temporary file, then rename) and sealed: each ends with a line holding the sha256 of
+what comes before it. An entry that cannot be read, or whose seal is missing or does
+not match (a file cut short by a crash, a disk error, an old format), is a miss: it is
+deleted and made again, never used.
 
 Kinds: `sheet` (a laid-out PDF), `blank` (a blank to stamp on: PDF + field layout),
 `stamped` (a whole stamped sheet, in a kit's cache), `contents` (the kit's contents page).
@@ -21,7 +24,8 @@ from sheets import output, rendering
 from sheets.errors import SheetsError
 from sheets.sheet import Finisher, Sheet, render_html
 
-VERSION = "1"  # the format of entries (raise it when what a key names changes meaning)
+VERSION = "2"  # the format of entries (raise it when what a key names changes meaning); 2: sealed
+SEAL = b"\n%warsheets-cache-sha256 "  # then the 64 hex digits of the sha256, and a newline
 
 
 @lru_cache(maxsize=1)
@@ -87,17 +91,45 @@ def holds_any_sheet(cache: Path | None) -> bool:
 
 
 # -- reading and writing --------------------------------------------------------
-def read(path: Path) -> bytes | None:
+def _sealed(data: bytes) -> bytes:
+    return data + SEAL + hashlib.sha256(data).hexdigest().encode() + b"\n"
+
+
+def _unsealed(raw: bytes) -> bytes | None:
+    """The entry's data if its seal is there and matches it, else None."""
+    size = len(SEAL) + 65
+    if len(raw) < size or not raw.endswith(b"\n"):
+        return None
+    data, seal = raw[:-size], raw[-size:]
+    if not seal.startswith(SEAL) or seal[len(SEAL):-1] != hashlib.sha256(data).hexdigest().encode():
+        return None
+    return data
+
+
+def discard(path: Path) -> None:
     try:
-        return path.read_bytes()
+        path.unlink()
+    except OSError:
+        pass
+
+
+def read(path: Path) -> bytes | None:
+    """An entry's data; None for a miss (a damaged entry is deleted, to be made again)."""
+    try:
+        raw = path.read_bytes()
     except OSError:
         return None
+    data = _unsealed(raw)
+    if data is None:
+        discard(path)
+    return data
 
 
 def write(path: Path, data: bytes) -> None:
-    """Whole or not at all (temporary file, then rename); a cache we cannot write is only slower."""
+    """Whole or not at all (temporary file, then rename), sealed; a cache we cannot write is
+    only slower."""
     try:
-        output.write_atomic(path, data)
+        output.write_atomic(path, _sealed(data))
     except SheetsError:
         pass
 
@@ -109,12 +141,15 @@ def has_blank(cache: Path | None, key: str) -> bool:
 def read_blank(cache: Path | None, key: str) -> tuple[bytes, dict] | None:
     if cache is None:
         return None
+    pdf, layout = read(cache / f"blank-{key}.pdf"), read(cache / f"blank-{key}.json")
     try:
-        pdf = (cache / f"blank-{key}.pdf").read_bytes()
-        layout = json.loads((cache / f"blank-{key}.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    return pdf, layout
+        if pdf is not None and layout is not None:
+            return pdf, json.loads(layout.decode("utf-8"))
+    except ValueError:
+        pass
+    discard(cache / f"blank-{key}.pdf")  # half a blank is no blank: both are made again
+    discard(cache / f"blank-{key}.json")
+    return None
 
 
 def write_blank(cache: Path | None, key: str, pdf: bytes, layout: dict) -> None:

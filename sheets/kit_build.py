@@ -4,7 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable
 
-from sheets import assemble, rendering, uptodate
+from sheets import assemble, interrupts, rendering, uptodate
 from sheets import preview as previewer
 from sheets.api import kit_sheets
 from sheets.build import build
@@ -18,6 +18,7 @@ from sheets.sheet import ink_save
 def build_kit(out_dir: Path, *, seed: int | None, paper: str, game: str | None, content: Path | None,
               progress: Callable[[int], Callable[[str], None]] | None, cache: Path | None, players: int,
               preview: bool, ink_saver: bool, state_key: str | None) -> Kit:
+    interrupts.phase("loading content")
     lib = library(content)
     seed = seed if seed is not None else new_seed()
     games = None
@@ -36,6 +37,7 @@ def build_kit(out_dir: Path, *, seed: int | None, paper: str, game: str | None, 
     parts = [assemble.describe(b.path, title=b.sheet.label or b.sheet.filename, game=b.sheet.game,
                                game_title=titles.get(b.sheet.game or "", "Other"), template=b.sheet.template,
                                printing=printing) for b in built]
+    interrupts.phase("merging kit.pdf")
     scope = titles[game] if game else "All games"
     kit_pdf = assemble.assemble(parts, out_dir / assemble.KIT_PDF, title="warsheets print-and-play kit",
                                 subtitle=f"{scope} · {paper} · dice seed {seed}",
@@ -52,6 +54,7 @@ def build_kit(out_dir: Path, *, seed: int | None, paper: str, game: str | None, 
         packet_paths.append(path)
         packet_parts.append(assemble.describe(path, title=title, game=gid, game_title=titles[gid], template=None,
                                               printing=printing, kind="packet"))
+    interrupts.phase("writing the manifest")
     kit_part = assemble.describe(kit_pdf, title="The whole kit", game=None, game_title="", template=None,
                                  printing=printing)
     kit_part.kind = "kit"
@@ -59,11 +62,13 @@ def build_kit(out_dir: Path, *, seed: int | None, paper: str, game: str | None, 
     manifest_path = assemble.write_manifest(data, out_dir / assemble.MANIFEST)
     previews: list[Path] = []
     if preview:
+        interrupts.phase("previews")
         labels = assemble.page_labels(parts)
         previews = previewer.write_previews(kit_pdf, labels=labels, contact_sheet=True)
     kit = Kit(built, seed, kit_pdf, manifest_path, packet_paths, previews, parts=[b.path for b in built],
               unchanged=sum(b.cached for b in built))
     if state_key is not None:
+        interrupts.phase("recording the build")
         uptodate.record(cache, state_key, out_dir, kit.files(),
                         {"parts": len(kit.parts), "packets": len(packet_paths), "previews": len(previews)})
     return kit

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import orjson
 
+from sheets import interrupts
 from sheets.errors import SheetsError
 
 
@@ -41,7 +42,8 @@ def write_atomic(path: Path, data: bytes) -> Path:
     ensure_dir(path.parent)
     tmp_name = None
     try:
-        fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        with interrupts.held():  # a Ctrl-C waits until the name is known, so that it is removed
+            fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()

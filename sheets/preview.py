@@ -15,7 +15,7 @@ from pathlib import Path
 import pypdfium2 as pdfium
 from PIL import Image, ImageDraw, ImageFont
 
-from sheets import output
+from sheets import interrupts, output
 from sheets.errors import SheetsError
 
 PREVIEW_DIR = "preview"
@@ -38,16 +38,23 @@ def _font(size: int):
 
 def render_pages(pdf: Path, dpi: int = DPI) -> list:
     """Every page of `pdf` as a PIL image."""
-    doc = pdfium.PdfDocument(str(pdf))
+    # PDFium's objects are made and closed whole: a Ctrl-C or SIGTERM waits for the page in
+    # hand (pypdfium2 complains at exit about an object interrupted half-made or half-closed)
+    with interrupts.held():
+        doc = pdfium.PdfDocument(str(pdf))
     try:
         images = []
         for i in range(len(doc)):
-            page = doc[i]
-            images.append(page.render(scale=dpi / 72).to_pil().convert("RGB"))
-            page.close()
+            with interrupts.held():
+                page = doc[i]
+                bitmap = page.render(scale=dpi / 72)
+                images.append(bitmap.to_pil().convert("RGB"))
+                bitmap.close()
+                page.close()
         return images
     finally:
-        doc.close()
+        with interrupts.held():
+            doc.close()
 
 
 def _png(image) -> bytes:

@@ -1,19 +1,30 @@
 """The worker processes that use every core: one pool per command, one way to stop it.
 
-WeasyPrint is imported in the workers (spawned, so the parent never pays its import
-unless it lays something out itself); Ctrl-C and SIGTERM are the parent's business:
-it stops every worker (`Workers.stop`) before the exception goes on.
+A pool of plain processes of our own (spawned: the parent never pays WeasyPrint's
+import unless it lays something out itself), each with one pipe to this process: a job
+goes down, its result or exception comes back. There are no helper threads and no exit
+hooks: every worker ends through `Pool.shutdown`, the one path, whether the command
+finished (its workers are asked to go, then made to) or was interrupted or failed (they
+are killed: a worker holds nothing to clean up). Ctrl-C and SIGTERM are the parent's
+business: workers ignore SIGINT from the moment they start (`sheets.interrupts.held`);
+a worker whose parent is gone sees its pipe close and ends too.
 """
 from __future__ import annotations
 
 import os
+import pickle
 import signal
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-from multiprocessing import get_context
+import traceback
+from collections import deque
+from multiprocessing import get_context, resource_tracker
+from multiprocessing.connection import Connection, wait
 from typing import Callable
 
-from sheets import rendering
+from sheets import interrupts, rendering
+from sheets.errors import SheetsError
 from sheets.paths import FIXED_EPOCH
+
+GRACE = 5.0  # seconds a finished worker has to go before it is made to
 
 
 def cores() -> int:
@@ -23,38 +34,152 @@ def cores() -> int:
         return os.cpu_count() or 1
 
 
-def _worker_init() -> None:
-    """Workers leave Ctrl-C to the parent, which stops them (and cleans up) itself."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    os.environ.setdefault("SOURCE_DATE_EPOCH", FIXED_EPOCH)
-
-
 def _warm_up() -> None:
     rendering.warm_up()
 
 
-def _new_pool(workers: int) -> ProcessPoolExecutor:
+def _sendable(exc: BaseException) -> BaseException:
+    """The job's exception if it survives the pipe, else one that carries its traceback."""
+    try:
+        return pickle.loads(pickle.dumps(exc))
+    except Exception:  # noqa: BLE001 - any exception that cannot be pickled
+        return RuntimeError("".join(traceback.format_exception(exc)))
+
+
+def _serve(conn: Connection) -> None:
+    """A worker: run jobs from the pipe until told to stop (None) or the parent is gone."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's business
+    interrupts.release()  # it started with SIGINT and SIGTERM held
     os.environ.setdefault("SOURCE_DATE_EPOCH", FIXED_EPOCH)
-    return ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn"), initializer=_worker_init)
-
-
-def _stop(pool: ProcessPoolExecutor) -> None:
-    """Stop every worker now (interrupted or failed): terminate, then kill what is left."""
-    procs = list((getattr(pool, "_processes", None) or {}).values())
-    for p in procs:
+    while True:
         try:
-            p.terminate()
+            job = conn.recv()
+        except (EOFError, OSError):
+            return  # the parent is gone
+        if job is None:
+            return
+        fn, args = job
+        try:
+            reply = (True, fn(*args))
+        except Exception as exc:  # noqa: BLE001 - the parent re-raises it
+            reply = (False, _sendable(exc))
+        try:
+            conn.send(reply)
         except (OSError, ValueError):
-            pass
-    for p in procs:
+            return  # the parent is gone
+        except Exception as exc:  # noqa: BLE001 - a result that cannot be pickled
+            conn.send((False, _sendable(exc)))
+
+
+class WorkerLost(SheetsError):
+    """A worker process ended in the middle of a job (killed, out of memory)."""
+
+
+class _Worker:
+    def __init__(self, process, conn: Connection):
+        self.process = process
+        self.conn = conn
+        self.job: int | None = None  # the index of the job it runs, -1 warming up, None idle
+
+
+class Pool:
+    """`size` worker processes, started on demand; ended only by `shutdown`."""
+
+    def __init__(self, size: int):
+        self.size = max(size, 1)
+        self.workers: list[_Worker] = []
+        self._context = get_context("spawn")
+
+    def start(self) -> None:
+        """Start the workers not yet running (each one whole, before a signal is handled)."""
+        os.environ.setdefault("SOURCE_DATE_EPOCH", FIXED_EPOCH)
+        while len(self.workers) < self.size:
+            interrupts.phase("workers starting")
+            # multiprocessing's resource tracker, started with the first spawned process, blocks
+            # SIGINT and SIGTERM for its own start and then *unblocks* them: started here, before
+            # the signals are held, it cannot undo that hold (a Ctrl-C would reach a worker
+            # still starting Python: "Fatal Python error: init_import_site ... KeyboardInterrupt")
+            resource_tracker.ensure_running()
+            with interrupts.held():
+                mine, theirs = self._context.Pipe(duplex=True)
+                process = self._context.Process(target=_serve, args=(theirs,), daemon=True,
+                                                name=f"sheets-worker-{len(self.workers) + 1}")
+                try:
+                    process.start()
+                finally:
+                    theirs.close()  # when the worker ends, its pipe reads as closed here
+                self.workers.append(_Worker(process, mine))
+
+    def warm(self) -> None:
+        """Start every worker and have it import WeasyPrint before the first job is known."""
+        self.start()
+        interrupts.phase("workers importing the layout engine")
+        for worker in self.workers:
+            if worker.job is None:
+                worker.conn.send((_warm_up, ()))
+                worker.job = -1
+
+    def run(self, fn: Callable, jobs: list[tuple], order: list[int], results: list,
+            on_done: Callable[[int], None] | None, idle: Callable[[], bool] | None) -> None:
+        """Every job on the workers, biggest first (`order`); results by index."""
+        self.start()
+        queue = deque(order)
+        busy = idle is not None
+        while queue or any(w.job is not None and w.job >= 0 for w in self.workers):
+            for worker in self.workers:
+                if queue and worker.job is None:
+                    i = queue.popleft()
+                    worker.conn.send((fn, jobs[i]))
+                    worker.job = i
+            busy = busy and idle()  # type: ignore[misc]
+            working = [w for w in self.workers if w.job is not None]
+            ready = wait([w.conn for w in working], timeout=0 if busy else None)
+            finished = []
+            for worker in working:
+                if worker.conn in ready:
+                    finished.append((worker.job, self._reply(worker)))
+            for i, value in sorted(finished, key=lambda item: item[0]):  # type: ignore[arg-type,return-value]
+                if i >= 0:
+                    results[i] = value
+                    if on_done:
+                        on_done(i)
+
+    def _reply(self, worker: _Worker):
         try:
-            p.join(1.0)
-            if p.is_alive():
-                p.kill()
-                p.join(0.5)
-        except (OSError, ValueError, AssertionError):
-            pass
-    pool.shutdown(wait=False, cancel_futures=True)
+            ok, value = worker.conn.recv()
+        except (EOFError, OSError):
+            worker.process.join(1.0)  # its pipe closed as it died: how did it end?
+            code = worker.process.exitcode
+            how = f"signal {-code}" if code is not None and code < 0 else f"exit code {code}"
+            raise WorkerLost(f"a worker process ended in the middle of a job ({how}); "
+                             f"nothing half-written was left behind, run the command again") from None
+        worker.job = None
+        if not ok:
+            raise value
+        return value
+
+    def shutdown(self, graceful: bool) -> None:
+        """The one way workers end. Graceful (their part is done): each is asked to go and
+        given GRACE seconds. Then, and at once when interrupted or failed, whatever is left
+        is killed (a worker holds nothing to clean up: the parent writes every file).
+        Signals wait until every worker is gone."""
+        with interrupts.held():
+            workers, self.workers = self.workers, []
+            if graceful:
+                for worker in workers:
+                    try:
+                        worker.conn.send(None)
+                    except (OSError, ValueError):
+                        pass
+                for worker in workers:
+                    worker.process.join(GRACE)
+            for worker in workers:
+                if worker.process.exitcode is None:
+                    worker.process.kill()
+            for worker in workers:
+                worker.process.join()
+                worker.conn.close()
+                worker.process.close()
 
 
 class Workers:
@@ -67,40 +192,37 @@ class Workers:
 
     def __init__(self, workers: int | None = None):
         self.workers = workers if workers is not None else cores()
-        self.pool: ProcessPoolExecutor | None = None
+        self.pool: Pool | None = None
 
-    def get(self) -> ProcessPoolExecutor:
+    def get(self) -> Pool:
         if self.pool is None:
-            self.pool = _new_pool(self.workers)
+            self.pool = Pool(self.workers)
         return self.pool
 
     def warm(self) -> None:
         """Start every worker now (each imports WeasyPrint), before the first job is known."""
         if self.workers > 1:
-            pool = self.get()
-            for _ in range(self.workers):
-                pool.submit(_warm_up)
+            self.get().warm()
 
     def close(self) -> None:
         """Let the workers finish and go (their part of the command is done)."""
-        if self.pool is not None:
-            self.pool.shutdown(wait=True)
-            self.pool = None
+        self._end(graceful=True)
 
     def stop(self) -> None:
         """Stop every worker now (interrupted or failed)."""
-        if self.pool is not None:
-            _stop(self.pool)
-            self.pool = None
+        self._end(graceful=False)
+
+    def _end(self, graceful: bool) -> None:
+        with interrupts.held():  # a Ctrl-C now cannot lose the pool between here and its shutdown
+            pool, self.pool = self.pool, None
+            if pool is not None:
+                pool.shutdown(graceful)
 
     def __enter__(self) -> "Workers":
         return self
 
     def __exit__(self, kind, exc, tb) -> None:
-        if kind is None:
-            self.close()
-        else:
-            self.stop()
+        self._end(graceful=kind is None)
 
 
 def run_jobs(fn: Callable, jobs: list[tuple], workers: int | None = None,
@@ -122,26 +244,15 @@ def run_jobs(fn: Callable, jobs: list[tuple], workers: int | None = None,
             if on_done:
                 on_done(i)
         return results
-    pool = shared.get() if shared is not None else _new_pool(workers)
+    # the biggest jobs first, so that the workers finish at about the same time
+    order = sorted(range(len(jobs)), key=lambda i: -(weight(jobs[i]) if weight else 0))
+    own = shared is None
+    pool_of = Workers(workers) if own else shared
     try:
-        # the biggest jobs first, so that the workers finish at about the same time
-        order = sorted(range(len(jobs)), key=lambda i: -(weight(jobs[i]) if weight else 0))
-        futures = {pool.submit(fn, *jobs[i]): i for i in order}
-        pending, busy = set(futures), idle is not None
-        while pending:
-            busy = busy and idle()  # type: ignore[misc]
-            done, pending = wait(pending, timeout=0 if busy else None, return_when=FIRST_COMPLETED)
-            for future in sorted(done, key=lambda f: futures[f]):
-                i = futures[future]
-                results[i] = future.result()
-                if on_done:
-                    on_done(i)
+        pool_of.get().run(fn, jobs, order, results, on_done, idle)  # type: ignore[union-attr]
     except BaseException:
-        if shared is not None:
-            shared.stop()
-        else:
-            _stop(pool)
+        pool_of.stop()  # type: ignore[union-attr]
         raise
-    if shared is None:
-        pool.shutdown(wait=True)
+    if own:
+        pool_of.close()  # type: ignore[union-attr]
     return results

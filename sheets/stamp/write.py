@@ -22,7 +22,7 @@ from typing import Callable
 
 from pypdf import PdfReader
 
-from sheets import cache, output
+from sheets import cache, interrupts, output
 from sheets.pdfstream import StreamingPdf
 from sheets.sheet import Sheet, render_html
 from sheets.stamp.fields import Fields, fields_of
@@ -176,6 +176,7 @@ class StampJob:
             render_html(filled)
             return True
 
+        interrupts.phase("laying out blanks")
         made = run_jobs(render_base, jobs, self.workers, shared=self.shared, weight=lambda job: len(job[0]),
                         idle=render_ahead)
         for key, (pdf, layout) in zip(self.todo, made):
@@ -207,6 +208,7 @@ class StampJob:
                 for _ in jobs[i][1]:
                     self.progress(self.title)
 
+        interrupts.phase("stamping")
         stamp_workers = self.workers if len(jobs) > 1 and any(k is not None for k in self.part_keys) else 1
         results = run_jobs(_stamp_chunk, jobs, stamp_workers, tick, shared=self.shared)
         plans = [p for chunk_plans, _ in results for p in chunk_plans]
@@ -226,8 +228,11 @@ class StampJob:
     def stream(self, plans: list[Plan], overlays: list[bytes | None], total: int) -> None:
         target = self.target
         output.ensure_dir(target.parent)
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+        interrupts.phase("writing the stamped file")
+        tmp = None
         try:
+            with interrupts.held():  # a Ctrl-C waits until the name is known, so that it is removed
+                fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
             with os.fdopen(fd, "wb") as handle:
                 pdf = StreamingPdf(handle, self.title)
                 number = 0
