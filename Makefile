@@ -7,10 +7,10 @@ STAMP  := $(VENV)/.installed
 
 .PHONY: kit test test-latest lock bench docs clean serve browser
 
-# Installs come from requirements.lock: every package, direct and transitive, at one version
+# Installs come from requirements.txt: every package, direct and transitive, at one version
 # with its hashes (and the build backend, for the editable install), so an upstream release
 # never changes what a newcomer's `make kit` / `make test` get. `make lock` refreshes it.
-$(STAMP): pyproject.toml requirements.lock
+$(STAMP): pyproject.toml requirements.txt
 	@# Optional speed-up: HarfBuzz's subsetter makes WeasyPrint ~40% faster than fontTools.
 	@# Best effort (Debian, as root); everything works without it.
 	@if command -v dpkg >/dev/null 2>&1 && ! dpkg -s libharfbuzz-subset0 >/dev/null 2>&1 \
@@ -20,7 +20,7 @@ $(STAMP): pyproject.toml requirements.lock
 	    || echo "note: libharfbuzz-subset0 not installed; PDFs are made a little slower"; \
 	fi
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --require-hashes --no-deps -r requirements.lock
+	$(BIN)/python -m pip install --quiet --require-hashes --no-deps -r requirements.txt
 	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e .
 	@# byte-compile the package once (an editable install does not; PYTHONDONTWRITEBYTECODE
 	@# machines would compile it again on every command)
@@ -70,8 +70,8 @@ lock:
 	  && $(LOCK_VENV)/bin/python -m pip install --quiet '$(PIP_TOOLS)'; }
 	$(LOCK_VENV)/bin/pip-compile --quiet --upgrade --generate-hashes --allow-unsafe --strip-extras \
 	  --all-extras --all-build-deps --no-emit-index-url --no-emit-find-links \
-	  -o requirements.lock pyproject.toml
-	@echo "requirements.lock refreshed: run make test, then commit it"
+	  -o requirements.txt pyproject.toml
+	@echo "requirements.txt refreshed: run make test, then commit it"
 
 # Not part of CI's verdict: the suite on the newest releases pyproject.toml's ranges allow,
 # to see what an upstream release would break before `make lock` takes it in.
@@ -80,7 +80,7 @@ test-latest:
 	rm -rf $(LATEST)
 	$(PYTHON) -m venv $(LATEST)
 	$(LATEST)/bin/python -m pip install --quiet --upgrade -e '.[test]'
-	@$(LATEST)/bin/python benchmarks/lock_drift.py requirements.lock
+	@$(LATEST)/bin/python benchmarks/lock_drift.py requirements.txt
 	@$(LATEST)/bin/python -m pytest -q -p no:cacheprovider -rf \
 	  && echo "test-latest: the newest releases pass" \
 	  || echo "test-latest: the newest releases break the tests above (the lock still holds; CI is not affected)"
