@@ -21,7 +21,7 @@ from sheets.errors import SheetsError
 from sheets.web.desk import Desk
 from sheets.web.workspace import Conflict
 
-PAPERS = ("a4", "letter")  # the Cards page's choices (the Kit page's paper too)
+PAPERS = config.PAPERS  # the Cards page's paper choices (the Kit page's too): what sheets.toml takes
 DUPLEX = ("long", "short")
 STEPS = ("sheet", "readings", "store")
 
