@@ -2,7 +2,7 @@
 
 Serves the desk on a scratch workspace, drives Debian's Chromium with Playwright through
 each page (a character with its preview, a campaign after a mission, a kit...), and
-writes docs/screenshots/*.png.
+writes docs/screenshots/*.png (`docs/screenshots.py NAME...` writes only those).
 """
 from __future__ import annotations
 
@@ -30,6 +30,8 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="desk-shots-") as scratch:
         workspace = Path(scratch)
         shutil.copy(ROOT / "content" / "regiment" / "characters" / "ada-mercer.yaml", workspace / "ada-mercer.yaml")
+        shutil.copy(ROOT / "content" / "regiment" / "characters" / "walter-brzezinski.yaml", workspace / "walter.yaml")
+        (workspace / "sheets.toml").write_text('# the club printer\npaper = "a4"\nback_offset = "1,-0.5"\n')
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             port = s.getsockname()[1]
@@ -44,6 +46,8 @@ def main() -> int:
             page.set_default_timeout(60_000)
 
             def shot(name: str) -> None:
+                if sys.argv[1:] and name not in sys.argv[1:]:
+                    return
                 page.screenshot(path=str(OUT / f"{name}.png"))
                 print(f"wrote docs/screenshots/{name}.png")
 
@@ -60,6 +64,22 @@ def main() -> int:
             page.wait_for_function("() => { const i = document.querySelector('#preview'); return i.complete && i.naturalWidth > 0; }")
             page.locator("#preview").scroll_into_view_if_needed()
             shot("character")
+            page.goto(f"{url}/regiment/character?file=walter.yaml")
+            page.get_by_label("get +1stat (max+3): guts").check()
+            page.locator("#bond_name_1").fill("Ada Mercer")
+            page.locator("#bond_value_1").fill("-1")
+            page.locator("#bond_value_1").dispatch_event("change")
+            page.wait_for_function("() => document.querySelector('#preview').src.includes('take=%2B1')")
+            page.wait_for_function("() => { const i = document.querySelector('#preview'); return i.complete && i.naturalWidth > 0; }")
+            page.evaluate("document.querySelector('#bonds').scrollIntoView()")
+            shot("character-improvements")
+            page.goto(f"{url}/cards")
+            page.get_by_role("button", name="Make the calibration sheet").click()
+            page.get_by_label("X", exact=True).fill("0.5")
+            page.get_by_label("Y", exact=True).fill("-1")
+            page.get_by_role("button", name="Work out the offset").click()
+            page.locator("#calibrate").scroll_into_view_if_needed()
+            shot("calibration")
             page.goto(f"{url}/wotw/campaign")
             shot("campaign-new")
             page.get_by_label("Dice seed for a random team (empty: roll one)").fill("7")

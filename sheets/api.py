@@ -9,9 +9,9 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sheets import assemble, output, paths
+from sheets import assemble, config, output, paths
 from sheets.build import build, build_one
-from sheets.calibrate import calibration_pdf
+from sheets.calibrate import calibration_pdf, offset_from_readings, offset_text, reading
 from sheets.cards import card_sheet, parse_back_offset, pick_sets
 from sheets.errors import ContentError, Problem, SheetsError
 from sheets.gauges import gauge_sheet
@@ -177,6 +177,14 @@ def make_calibration(*, paper: str = "a4", duplex: str = "long", back_offset: st
     data = calibration_pdf(paper, duplex, parse_back_offset(back_offset))
     target = output.resolve_target(out, paths.default_output_dir(), f"cards-calibration-{paper}-{duplex}.pdf")
     return output.write_atomic(target, data)
+
+
+def store_calibration(folder: Path, x: str, y: str, printed_with: str | None = None) -> config.Change:
+    """`sheets cards calibrate --readings X,Y` and the desk's wizard: the readings off a calibration
+    sheet printed with `printed_with`, made the back offset stored in `folder`'s sheets.toml."""
+    offset = offset_from_readings(reading(x, "X"), reading(y, "Y"), parse_back_offset(printed_with))
+    parse_back_offset(offset_text(offset))  # within what --back-offset takes
+    return config.store(Path(folder), "back_offset", offset_text(offset))
 
 
 @dataclass

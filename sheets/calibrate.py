@@ -5,13 +5,19 @@ two millimetre scales whose 0 lies exactly behind those lines (for the chosen du
 edge, shifted by any --back-offset already given). Held up to a light, the front's
 lines show through: where each crosses its scale is the offset to give `--back-offset
 X,Y`, measured as the back side is seen (X to the right, Y up). Printed again with that
-offset, both lines cross 0.
+offset, both lines cross 0. A sheet printed with an offset reads what is left over: the
+offset to give is that one plus the readings (`offset_from_readings`, which the CLI's
+`sheets cards calibrate --readings X,Y` and the desk's calibration wizard both use).
+
+Why plus: a printer that puts the back d mm off puts the scale's 0 at (behind + offset + d);
+the line, at `behind`, reads -(offset + d); the offset that cancels d is -d = offset + reading.
 
 Drawn with reportlab (plain lines and text; `invariant` keeps the bytes the same).
 """
 from __future__ import annotations
 
 import io
+import math
 
 from reportlab.pdfgen import canvas
 
@@ -19,6 +25,7 @@ from sheets.errors import SheetsError
 from sheets.rendering import PAPER_SIZES_MM
 
 MM = 72 / 25.4
+AXES = ("X", "Y")
 SCALE_MM = 6          # each scale reads -6 .. +6 mm
 SCALE_FROM_CENTRE = 45  # mm from the sheet's centre to each scale
 TICK_ZERO, TICK_MM, TICK_HALF = 8.0, 5.0, 3.0  # tick lengths, mm
@@ -30,6 +37,34 @@ def behind(x: float, y: float, width: float, height: float, duplex: str) -> tupl
     Long edge: the sheet turns about its vertical axis; short edge: about its horizontal one.
     """
     return (width - x, y) if duplex == "long" else (x, height - y)
+
+
+def reading(text: str | None, axis: str) -> float:
+    """One reading off the sheet's scale, in mm: a number within the scale, or a message saying what to give."""
+    shown = str(text or "").strip()
+    try:
+        value = float(shown.replace(",", ".").replace("\u2212", "-"))
+        if not math.isfinite(value):
+            raise ValueError(shown)
+    except ValueError:
+        raise SheetsError(f"{axis}: {shown!r} is not a number: give where the front's line crosses the {axis} "
+                          f"scale in mm, e.g. 1.5 or -0.5 (0 when it crosses at 0)") from None
+    if abs(value) > SCALE_MM:
+        raise SheetsError(f"{axis}: {value:g} is off the scale (it reads -{SCALE_MM} to +{SCALE_MM} mm); if the "
+                          f"line misses the scale, print the sheet again with a rough --back-offset (e.g. "
+                          f"{'8,0' if axis == 'X' else '0,8'}) and read what is left")
+    return value
+
+
+def offset_from_readings(x: float, y: float, printed_with: tuple[float, float] = (0.0, 0.0)) -> tuple[float, float]:
+    """The --back-offset X,Y that makes both lines cross 0: the offset the sheet was printed with
+    plus what was read off it (see the module's docstring), to a hundredth of a mm."""
+    return round(printed_with[0] + x, 2) + 0.0, round(printed_with[1] + y, 2) + 0.0
+
+
+def offset_text(offset: tuple[float, float]) -> str:
+    """(1.5, -0.5) -> '1.5,-0.5': as --back-offset and sheets.toml take it."""
+    return f"{offset[0]:g},{offset[1]:g}"
 
 
 def calibration_pdf(paper: str = "a4", duplex: str = "long", offset: tuple[float, float] = (0.0, 0.0)) -> bytes:
@@ -86,8 +121,9 @@ def calibration_pdf(paper: str = "a4", duplex: str = "long", offset: tuple[float
              "the X scale is X; where its level line crosses the Y scale is Y. Then print cards with",
              f"    sheets cards GAME --backs --duplex {duplex} --back-offset X,Y",
              "e.g. --back-offset 1.5,-0.5. Print this sheet again with that offset to check: both lines cross 0.",
-             f"This sheet was printed with --back-offset {ox:g},{oy:g}." if (ox, oy) != (0, 0) else
-             "This sheet was printed with no offset."]
+             f"This sheet was printed with --back-offset {ox:g},{oy:g}: add it to what you read "
+             f"(--back-offset {ox:g}+X,{oy:g}+Y)." if (ox, oy) != (0, 0) else "This sheet was printed with no offset.",
+             "sheets cards calibrate --readings X,Y (or the desk's Cards page) stores the offset in sheets.toml."]
     for i, text in enumerate(lines):
         c.drawString(15 * MM, (h - 28 - 5 * i) * MM, text)
     c.showPage()

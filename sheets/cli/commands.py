@@ -18,7 +18,8 @@ from sheets.cli.config import FILE_NAME, from_config, in_force, user_config_file
 from sheets.cli.errors import user_errors
 from sheets.cli.options import Content, Dice, Game, InkSaver, Output, Paper, PaperSize, Preview, Seed
 from sheets.cli.output import report, show, wrote
-from sheets.errors import ContentError
+from sheets.config import card_back_offset
+from sheets.errors import ContentError, SheetsError
 
 
 class Duplex(str, Enum):
@@ -143,6 +144,10 @@ def cards(
                               "side of a landscape sheet, with a fold line between."),
     copies: int = typer.Option(1, "--copies", min=1, max=limits.MAX_COPIES,
                                help="Print the whole set N times (a second deck, spares)."),
+    readings: Optional[str] = typer.Option(None, "--readings", metavar="X,Y",
+                                           help="With `calibrate`: the X and Y read off the printed sheet; "
+                                                "stores the offset they mean (plus the --back-offset the "
+                                                "sheet was printed with) as back_offset in ./sheets.toml."),
     crop_marks: Optional[bool] = typer.Option(None, "--crop-marks/--no-crop-marks",
                                               help="Crop marks outside the cut lines (default: as the layout says)."),
     preview: Preview = False,
@@ -154,12 +159,18 @@ def cards(
 
     `sheets cards calibrate` prints a two-sided calibration sheet instead: print it, hold
     it to a light, and read the --back-offset X,Y your printer needs (takes --paper,
-    --duplex and --back-offset, to check an offset).
+    --duplex and --back-offset, to check an offset). `sheets cards calibrate --readings X,Y`
+    stores that offset in ./sheets.toml, which later prints here use.
     """
     from sheets import api  # noqa: PLC0415 - the pipeline: not for --help
 
-    if back_offset is not None and not backs and game != "calibrate" and from_config(ctx, "back_offset"):
-        back_offset = None  # sheets.toml's offset is for two-sided cards: a one-sided print ignores it
+    back_offset = card_back_offset(back_offset, from_config(ctx, "back_offset"), backs or game == "calibrate")
+    if readings is not None:
+        if game != "calibrate":
+            raise SheetsError("--readings X,Y are read off the calibration sheet: sheets cards calibrate --readings X,Y")
+        x, _, y = readings.partition(",")
+        typer.echo(str(api.store_calibration(Path.cwd(), x, y, printed_with=back_offset)))
+        return
     if game == "calibrate":
         paths = [api.make_calibration(paper=paper.value, duplex=duplex.value, back_offset=back_offset, out=output)]
     else:

@@ -15,10 +15,9 @@ from starlette.routing import Route
 
 from sheets import api, limits
 from sheets.kit import make_kit
+from sheets.web.calibration import DUPLEX, PAPERS, calibration_routes, card_options, settings, state
 from sheets.web.desk import Desk, checked, number
 
-PAPERS = ("a4", "letter")
-DUPLEX = ("long", "short")
 KIT_DIR = "kit"
 DOWNLOADABLE = (".pdf", ".png", ".json", ".yaml", ".zip")
 
@@ -84,9 +83,13 @@ def routes(desk: Desk) -> list[Route]:
         return Response(buffer.getvalue(), media_type="application/zip",
                         headers={"content-disposition": 'attachment; filename="kit.zip"'})
 
+    def cards_page(status: int = 200, form: dict | None = None, result=None, cal: dict | None = None):
+        return desk.page("web/cards.html.j2", status=status, title="Cards", sets=_card_sets(desk), papers=PAPERS,
+                         duplex=DUPLEX, max_copies=limits.MAX_COPIES, result=result, form=form or {},
+                         toml=settings(desk), cal=cal or state(desk))
+
     async def cards_form(request: Request):
-        return desk.page("web/cards.html.j2", title="Cards", sets=_card_sets(desk), papers=PAPERS, duplex=DUPLEX,
-                         max_copies=limits.MAX_COPIES, result=None, form={})
+        return cards_page()
 
     async def cards_build(request: Request):
         form = await desk.form(request)
@@ -95,18 +98,17 @@ def routes(desk: Desk) -> list[Route]:
         if choice not in [value for value, _ in sets]:
             raise HTTPException(400, f"card set {choice!r}: choose one of the listed sets")
         game, _, which = choice.partition("/")
-        paper, duplex = str(form.get("paper") or "a4"), str(form.get("duplex") or "long")
-        if paper not in PAPERS or duplex not in DUPLEX:
+        paper, duplex = str(form.get("paper") or ""), str(form.get("duplex") or "long")
+        if paper not in ("", *PAPERS) or duplex not in DUPLEX:
             raise HTTPException(400, "paper is a4 or letter; duplex is long or short")
         copies = number(form, "copies", default=1, lo=1, hi=limits.MAX_COPIES)
         out = desk.workspace.output_dir("cards") / f"{game}-{which}.pdf"
-        written = await desk.call(api.make_cards, game, which=which, paper=paper, backs=checked(form.get("backs")),
-                                  duplex=duplex, out=out, content=desk.content, copies=copies,
-                                  back_offset=str(form.get("back_offset") or "").strip() or None,
-                                  fold=checked(form.get("fold")), ink_saver=checked(form.get("ink_saver")))
-        return desk.page("web/cards.html.j2", title="Cards", sets=sets, papers=PAPERS, duplex=DUPLEX,
-                         max_copies=limits.MAX_COPIES, form=dict(form),
-                         result=[(p.name, desk.link(p)) for p in written])
+        backs = checked(form.get("backs"))  # paper, layout, back offset: the form's, else sheets.toml's
+        chosen = card_options(desk, paper, backs, str(form.get("back_offset") or "").strip())
+        written = await desk.call(api.make_cards, game, which=which, backs=backs, duplex=duplex, out=out,
+                                  content=desk.content, copies=copies, fold=checked(form.get("fold")),
+                                  ink_saver=checked(form.get("ink_saver")), **chosen)
+        return cards_page(form=dict(form), result=[(p.name, desk.link(p)) for p in written])
 
     async def files(request: Request):
         rel = request.path_params["path"]
@@ -120,7 +122,7 @@ def routes(desk: Desk) -> list[Route]:
         Route("/", home), Route("/kit", kit_form), Route("/kit", kit_build, methods=["POST"]),
         Route("/kit/build/{job}", kit_progress),
         Route("/kit.zip", kit_zip), Route("/cards", cards_form), Route("/cards", cards_build, methods=["POST"]),
-        Route("/files/{path:path}", files),
+        Route("/files/{path:path}", files), *calibration_routes(desk, cards_page),
     ]
 
 

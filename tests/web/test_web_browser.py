@@ -196,3 +196,70 @@ def test_axe_finds_no_serious_accessibility_violation(page, live):
     if briefing:
         found["/wotw/mission (briefing)"] = briefing
     assert found == {}
+
+
+def test_take_an_improvement_and_a_bond_see_them_in_the_preview_and_the_pdf(page, live, tmp_path):
+    shutil.copy(Path(__file__).parents[2] / "content" / "regiment" / "characters" / "walter-brzezinski.yaml",
+                live.workspace / "walter.yaml")
+    page.goto(f"{live.url}/regiment/character?file=walter.yaml")
+    loaded(page, "#preview")
+    before = page.request.get(page.locator("#preview").evaluate("i => i.src")).body()
+    held = page.get_by_label("sniper move: Camouflage")
+    expect(held).to_be_disabled()  # refused, with the checker's reason beside it
+    expect(page.locator("#improvements")).to_contain_text(
+        "'Camouflage' cannot be taken as an improvement: the character already holds it")
+    expect(page.get_by_label("get +1grit")).to_be_disabled()
+    page.get_by_label("get +1stat (max+3): guts").check()
+    page.locator("#bond_name_1").fill("Ada Mercer")
+    page.locator("#bond_value_1").fill("-1")
+    page.locator("#bond_value_1").dispatch_event("change")
+    expect(page.locator("#preview")).to_have_attribute("src", re.compile(r"bond_name_1=Ada\+Mercer.*take=%2B1\+guts"))
+    loaded(page, "#preview")
+    after = page.request.get(page.locator("#preview").evaluate("i => i.src")).body()
+    assert after[:8] == b"\x89PNG\r\n\x1a\n" and after != before  # the page as it will print, redrawn
+    page.get_by_role("button", name="Save and print the PDF").click()
+    expect(page.get_by_role("status")).to_contain_text("Saved walter.yaml. Improvement taken: +1 guts.")
+    with page.expect_download() as download:
+        page.get_by_role("link", name="Download the PDF").click()
+    target = tmp_path / "walter.pdf"
+    download.value.save_as(target)
+    printed = squash(pdf_text(target))
+    assert "AdaMercer-1" in printed and "DocKeller+2" in printed
+    text = (live.workspace / "walter.yaml").read_text()
+    assert text.endswith("improvements:\n- +1 guts\n") and "bonds: {Doc Keller: 2, Ada Mercer: -1}" in text
+    expect(page.get_by_label("+1 guts", exact=True)).to_be_checked()  # now listed as taken
+    page.add_script_tag(path=str(AXE))
+    assert page.evaluate(SERIOUS) == []
+
+
+def test_the_calibration_wizard_stores_the_offset_in_sheets_toml(page, live, tmp_path):
+    toml = '# the club printer\npaper = "a4"\nback_offset = "1,-0.5"  # May\n'
+    (live.workspace / "sheets.toml").write_text(toml)
+    page.goto(f"{live.url}/cards")
+    expect(page.locator("#calibrate")).to_contain_text("Back offset in force: 1,-0.5 (sheets.toml:3)")
+    page.get_by_label("Printer flips on the").nth(1).select_option("short")
+    page.get_by_role("button", name="Make the calibration sheet").click()
+    with page.expect_download() as download:
+        page.get_by_role("link", name="Download the calibration sheet").click()
+    sheet = tmp_path / "calibration.pdf"
+    download.value.save_as(sheet)
+    assert "This sheet was printed with --back-offset 1,-0.5: add it to what you read" in pdf_text(sheet)
+    assert "flip on the short edge" in pdf_text(sheet)
+    page.add_script_tag(path=str(AXE))
+    assert page.evaluate(SERIOUS) == []
+    page.get_by_label("X", exact=True).fill("abc")
+    page.get_by_label("Y", exact=True).fill("0")
+    page.get_by_role("button", name="Work out the offset").click()
+    expect(page.get_by_role("alert")).to_contain_text("X: 'abc' is not a number")
+    page.get_by_label("X", exact=True).fill("0.5")
+    page.get_by_label("Y", exact=True).fill("-1")
+    page.get_by_role("button", name="Work out the offset").click()
+    expect(page.locator("#cal_change")).to_have_text("The workspace's sheets.toml: back_offset 1,-0.5 → 1.5,-1.5.")
+    assert (live.workspace / "sheets.toml").read_text() == toml
+    page.add_script_tag(path=str(AXE))
+    assert page.evaluate(SERIOUS) == []
+    page.get_by_role("button", name="Store back_offset = 1.5,-1.5").click()
+    expect(page.get_by_role("status")).to_contain_text("Stored: sheets.toml: back_offset 1,-0.5 -> 1.5,-1.5")
+    assert (live.workspace / "sheets.toml").read_text() == toml.replace('"1,-0.5"', '"1.5,-1.5"')
+    assert (live.workspace / "sheets.toml.bak").read_text() == toml
+    expect(page.locator("#calibrate")).to_contain_text("Back offset in force: 1.5,-1.5 (sheets.toml:3)")

@@ -123,3 +123,103 @@ def test_the_squad_page_rolls_a_squad_lists_it_and_prints_its_roster(desk):
     assert 'href="/files/output/squads/squad.pdf"' in roster.text and pdf.stat().st_size > 0
     assert desk.post("/regiment/squad", {"count": "99"}).status_code == 400
     assert desk.post("/regiment/squad", {"squad": "../x.yaml"}).status_code == 403
+
+
+# -- improvements and bonds -------------------------------------------------------------------
+JOE = HANS | {"name": "Joe Kowalski", "stat_set": "1"}  # stat set 1 + Battle tested: battle +3
+
+
+def offered(page: str) -> dict[str, tuple[bool, str]]:
+    """Each improvement on offer: (takeable?, the refusal shown beside it); '' is "none now"."""
+    out = {}
+    for found in re.finditer(r'id="take_(\w+)" name="take" value="([^"]*)"([^>]*)>', page):
+        why = re.search(rf'<span class="why" id="why_{found.group(1)}">([^<]*)</span>', page)
+        out[html.unescape(found.group(2))] = ("disabled" not in found.group(3), html.unescape(why.group(1)) if why else "")
+    return out
+
+
+def test_improvements_are_offered_with_the_checkers_own_refusals(desk, regiment):
+    page = desk.post("/regiment/character", {**JOE, "improvements": ["+1 guts", "Fight back"], "action": "check"})
+    assert page.status_code == 200, alerts(page.text)
+    shown = offered(page.text)
+    assert shown["+1 lucky"] == (True, "") and shown["Heavy weapon"] == (True, "")
+    assert shown["+1 battle"] == (False, "'+1 battle' would make battle +4; no stat goes above +3 (it is +3 "
+                                         "counting moves and earlier improvements)")
+    assert shown["Fight back"] == (False, "'Fight back' cannot be taken as an improvement: the character already "
+                                          "holds it")
+    assert shown["1 tough"] == (False, "'1 tough' is an advanced improvement: it needs 4 improvements before it, "
+                                       "and 2 came before")
+    soldier = regiment.data.playbook("soldier")
+    assert shown["new character"][0] is False and shown[""] == (True, "")
+    assert list(shown) == ["", "+1 battle", "+1 guts", "+1 leadership", "+1 lucky", "+1 tactics",
+                           *(m.name for m in soldier.moves[1:]), "+1 grit", "1 tough", "go home", "new character"]
+    assert re.findall(r'name="improvements" value="([^"]+)" checked', page.text) == ["+1 guts", "Fight back"]
+    # not legal yet: nothing is offered, and the page says why
+    early = desk.get("/regiment/character?playbook=soldier").text
+    assert 'name="take"' not in early and "offered once the rest of the character is legal" in early
+
+
+def test_taking_an_improvement_saves_it_round_trip_and_prints_it(desk, regiment, cli):
+    source = (REPO / "content" / "regiment" / "characters" / "walter-brzezinski.yaml").read_text()
+    (desk.workspace / "walter.yaml").write_text(source)
+    page = desk.get("/regiment/character?file=walter.yaml").text
+    assert offered(page)["Deadly Aim"] == (True, "")
+    assert 'name="bond_name_0" value="Doc Keller"' in page and 'name="bond_value_0" type="number" value="2"' in page
+    form = {"playbook": "sniper", "file": "walter.yaml", "version": field(page, "version"), "name": "Walter Brzezinski",
+            "rank": "Sgt", "profile": "Icy", "background": "Plumber", "stat_set": "1",
+            "moves": ["Camouflage", "Spotter"], "loadout": "Precision Rifle", "bond_name_0": "Doc Keller",
+            "bond_value_0": "2", "bond_name_1": "Ada Mercer", "bond_value_1": "-1",
+            "notes": "Carries his father's pocket watch.", "take": "+1 guts", "action": "print"}
+    saved = desk.post("/regiment/character", form)
+    assert saved.status_code == 200, alerts(saved.text)
+    assert "Saved walter.yaml . Improvement taken: +1 guts." in alerts(saved.text)
+    after = (desk.workspace / "walter.yaml").read_text()
+    assert after == source.replace("bonds: {Doc Keller: 2}", "bonds: {Doc Keller: 2, Ada Mercer: -1}") \
+        + "improvements:\n- +1 guts\n"
+    assert (desk.workspace / "walter.yaml.bak").read_text() == source
+    # the next form lists it as taken, and offers what comes after it
+    assert re.findall(r'name="improvements" value="([^"]+)" checked', saved.text) == ["+1 guts"]
+    assert offered(saved.text)["+1 grit"][1].endswith("and 1 came before")
+    char = resolve_character(load_yaml(desk.workspace / "walter.yaml"), regiment.data)
+    assert [i.text for i in char.improvements] == ["+1 guts"] and char.stats["guts"] == 1
+    printed = squash(pdf_text(desk.workspace / "output" / "characters" / "walter.pdf"))
+    assert "AdaMercer-1" in printed and "DocKeller+2" in printed
+    plain = desk.workspace / "plain.pdf"
+    assert cli("playbook", "--character", desk.workspace / "walter.yaml.bak", "-o", plain).exit_code == 0
+    # the +1 STAT box names the stat it raised: one more "guts" on the page than before
+    assert printed.count("guts") == squash(pdf_text(plain)).count("guts") + 1
+
+
+def test_an_improvement_the_rules_refuse_is_not_written(desk):
+    first = desk.post("/regiment/character", {**JOE, "improvements": ["+1 guts"], "action": "save"})
+    path = desk.workspace / "characters" / "joe-kowalski.yaml"
+    before = path.read_text()
+    refused = desk.post("/regiment/character", {**JOE, "file": "characters/joe-kowalski.yaml",
+                                                "version": field(first.text, "version"), "improvements": ["+1 guts"],
+                                                "take": "+1 grit", "action": "save"})
+    assert refused.status_code == 422
+    line = before.splitlines().index("improvements:") + 3  # the list's 2nd item, 1-based
+    assert (f"characters/joe-kowalski.yaml:{line}: improvements[1]: '+1 grit' is an advanced improvement: it needs 4 "
+            "improvements before it, and 1 came before") in alerts(refused.text)
+    assert path.read_text() == before
+    nobody = desk.post("/regiment/character", {**JOE, "bond_name_0": "", "bond_value_0": "2", "action": "check"})
+    assert nobody.status_code == 422 and "bonds: a bond without a name" in alerts(nobody.text)
+    words = desk.post("/regiment/character", {**JOE, "bond_name_0": "Doc", "bond_value_0": "abc", "action": "check"})
+    assert words.status_code == 422
+    assert "bonds.Doc: Input should be a valid integer, unable to parse string as an integer" in alerts(words.text)
+    forged = desk.post("/regiment/character", {**JOE, "take": "+1 lucky", "action": "save"}, csrf=False)
+    assert forged.status_code == 403 and not (desk.workspace / "characters" / "joe-kowalski.yaml.bak").exists()
+
+
+def test_the_preview_shows_the_improvement_being_taken(desk):
+    def preview(**extra):
+        data = {**JOE, **extra}
+        query = "&".join(f"{k}={v}" for k, vs in data.items() for v in (vs if isinstance(vs, list) else [vs]))
+        got = desk.get(f"/regiment/character/preview.png?{query.replace('+', '%2B')}")
+        assert got.status_code == 200, got.text
+        return got.content
+    assert preview(take="+1 lucky") != preview()
+    assert preview(take="+1 lucky") == preview(improvements="+1 lucky")
+    refused = desk.get("/regiment/character/preview.png?" + "&".join(
+        f"{k}={v}" for k, vs in JOE.items() for v in (vs if isinstance(vs, list) else [vs])) + "&take=%2B1%20battle")
+    assert refused.status_code == 422 and "'+1 battle' would make battle +4" in refused.text

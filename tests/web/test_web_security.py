@@ -20,7 +20,7 @@ def post_routes(app) -> list[str]:
 def test_every_state_changing_route_is_listed(desk):
     """The CSRF test below covers each of these: a new POST route shows up here first."""
     paths = post_routes(desk.app)
-    assert paths == ["/cards", "/kit", "/regiment/character", "/regiment/squad", "/wotw/campaign/desk",
+    assert paths == ["/cards", "/cards/calibrate", "/kit", "/regiment/character", "/regiment/squad", "/wotw/campaign/desk",
                      "/wotw/campaign/new", "/wotw/mission"]
 
 

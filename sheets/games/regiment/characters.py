@@ -25,6 +25,7 @@ from sheets.games.regiment.models import STATS, Loadout, Move, Playbook, Rank, R
 from sheets.validation import Strict, validate
 from sheets.yaml_source import YamlDocument
 
+BOND_ROWS = 5  # the playbook's YOUR SQUAD & BONDS box prints five BOND WITH rows
 
 class Squad(Strict):
     designation: str | None = None
@@ -140,6 +141,12 @@ def check_state(sheet: CharacterFile, pb: Playbook, bad) -> None:
             extra = ("; when you would mark one more, take an improvement (add it to improvements) "
                      "and clear the track") if track == "xp" else ""
             bad((track,), f"{value} marked, but {a(pb.name)}'s {label} track has {most} boxes to mark{extra}")
+    if len(sheet.bonds) > BOND_ROWS:
+        bad(("bonds",), f"{len(sheet.bonds)} bonds, but the playbook prints {BOND_ROWS} BOND WITH rows; "
+                        f"keep the {BOND_ROWS} that matter")
+    for who in sheet.bonds:
+        if not str(who).strip():
+            bad(("bonds",), "a bond without a name: say who the bond is with, e.g. bonds: {Doc Keller: 1}")
     seen: dict[str, int] = {}
     marks = f"this file marks {sheet.wounds} wound{'s' if sheet.wounds != 1 else ''}, {sheet.stress} stress"
     for i, cond in enumerate(sheet.conditions):

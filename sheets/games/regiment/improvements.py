@@ -182,6 +182,36 @@ def check_improvements(pb: Playbook, data: RegimentData, texts: list[str], base:
     return taken
 
 
+@dataclass(frozen=True)
+class Option:
+    """One improvement the playbook offers, as the next one to take: legal, or refused and why."""
+
+    text: str  # what a character file's improvements list says: "+1 guts", "Spotter", "+1 grit", "go home"
+    label: str  # as the playbook prints it: "get +1stat (max+3): guts", "sniper move: Spotter", "get +1grit"
+    kind: str  # stat | move | advanced | final
+    legal: bool
+    reason: str = ""  # check_improvements' refusal, word for word ('' when legal)
+
+
+def improvement_options(pb: Playbook, data: RegimentData, taken: list[str], base: dict[str, int],
+                        creation_moves: list[Move]) -> list[Option]:
+    """Every improvement the playbook offers, each judged as the next after `taken` by
+    `check_improvements` itself (so a refusal here is the one the CLI would print)."""
+    stat_label = next((t for t in pb.improvements.basic if "stat" in norm(t)), "+1 STAT")
+    move_label = next((t for t in pb.improvements.basic if "move" in norm(t)), f"{pb.name} move")
+    offered = [(f"+1 {s}", f"{stat_label}: {s}", "stat") for s in STATS]
+    offered += [(m.name, f"{move_label}: {m.name}", "move") for m in pb.moves[1:]]
+    offered += [(_key(t), t, "advanced") for t in pb.improvements.advanced.items]
+    offered += [(_key(t), t, "final") for t in pb.improvements.final.items]
+    options = []
+    for text, label, kind in offered:
+        refused: list[str] = []
+        check_improvements(pb, data, [*taken, text], base, creation_moves,
+                           lambda i, message: refused.append(message) if i == len(taken) else None)
+        options.append(Option(text, label, kind, not refused, refused[0] if refused else ""))
+    return options
+
+
 # -- tough and grit: what the TOUGH and GRIT boxes hold ----------------------------------------
 PROTECTION = ("tough", "grit")  # the seed: tough reduces wounds taken, grit stress, 1-for-1
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from sheets.blocks import Block, Section, Term
 from sheets.dice import Dice
-from sheets.games.regiment.characters import Character, roll_character
+from sheets.games.regiment.characters import BOND_ROWS, Character, roll_character
 from sheets.games.regiment.improvements import PROTECTION, TRACKS, markable, protection_note
 from sheets.games.regiment.models import STATS, Playbook
 from sheets.games.regiment.squads import SquadRoster, bond_grid
@@ -29,6 +29,7 @@ def playbook_entry(game: Game, pb: Playbook, char: Character | None, index: int,
         "footer": f"{title} · warsheets",
         "move_names": char.move_names if char else {pb.own_move.name},
         "bonds": sorted(char.bonds.items()) if char else [],
+        "bond_rows": BOND_ROWS,
         "marked": {t: marked_boxes(pb, t, char.marks(t) if char else 0) for t in ("xp", *TRACKS)},
         # box -> what to write beside it ("guts" for a +1 STAT box, "" otherwise)
         "improved": {i.box: (i.stat or "") for i in char.improvements} if char else {},

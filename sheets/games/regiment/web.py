@@ -22,6 +22,7 @@ from sheets.build import build_one
 from sheets.errors import ContentError
 from sheets.games.regiment import commands, webform
 from sheets.games.regiment.characters import resolve_character
+from sheets.games.regiment.improvements import improvement_options
 from sheets.games.regiment.sheets import filled_playbooks
 from sheets.preview import render_pages
 from sheets.services import game_with_plugin, slug
@@ -55,6 +56,17 @@ def _check(desk: Desk, rel: str, text: str) -> list[str]:
     return []
 
 
+def _options(desk: Desk, fields: dict, pb):
+    """Each improvement the playbook offers, judged as the next one by the checker (None until the
+    rest of the character is legal: what is legal next depends on its stats and moves)."""
+    data = _data(desk)
+    try:
+        char = resolve_character(parse_yaml(_text(desk, "", {**fields, "take": ""}, pb), "character.yaml"), data)
+    except ContentError:
+        return None
+    return improvement_options(pb, data, [i.text for i in char.improvements], char.base_stats, char.moves)
+
+
 def _target(fields: dict, rel: str) -> str:
     if rel:
         if not rel.endswith((".yaml", ".yml")):
@@ -72,7 +84,8 @@ def routes(desk: Desk) -> list[Route]:
         query = urlencode([(k, v) for k, vs in _flat(fields) for v in vs])
         return desk.page("regiment/web/character.html.j2", status=status, title="Regiment character",
                          playbooks=[(p.id, p.name) for p in data.playbooks.values()], pb=pb, f=fields,
-                         c=webform.choices(pb, data) if pb else None, rel=rel, version=version,
+                         c=webform.choices(pb, data) if pb else None, options=_options(desk, fields, pb) if pb else None,
+                         rel=rel, version=version,
                          problems=list(problems), done=done, preview=f"/regiment/character/preview.png?{query}",
                          files=_character_files(desk.workspace), same=webform.same, rank_selected=webform.rank_selected)
 
@@ -108,7 +121,8 @@ def routes(desk: Desk) -> list[Route]:
             return form_page(fields, rel=rel, version=version, problems=problems, status=422 if problems else 200,
                              done="legal: every choice is allowed" if not problems else None)
         path = desk.workspace.save(rel, text, version)
-        done = {"saved": rel, "pdf": None}
+        done = {"saved": rel, "pdf": None, "took": fields["take"]}
+        fields = {**fields, "improvements": webform.taken(fields), "take": ""}
         if action == "print":
             written, _ = await desk.call(commands.make_playbook, None, character=path, content=desk.content,
                                          out=desk.workspace.output_dir("characters") / f"{path.stem}.pdf")
@@ -153,7 +167,10 @@ def routes(desk: Desk) -> list[Route]:
 
 def _flat(fields: dict):
     for key, value in fields.items():
-        if isinstance(value, dict):
+        if key == "bonds":
+            for i, (who, bond) in enumerate(value):
+                yield from ((f"bond_name_{i}", [who]), (f"bond_value_{i}", [bond]))
+        elif isinstance(value, dict):
             yield from ((f"stat_{k}", [v]) for k, v in value.items())
         else:
             yield key, value if isinstance(value, list) else [value]

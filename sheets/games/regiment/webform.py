@@ -5,7 +5,9 @@ backgrounds, its stat sets or the values to assign, its moves, its loadouts); wh
 chosen is still checked by `resolve_character`, the CLI's checker, from the YAML text
 about to be written, so its messages name the file's lines. An existing file is edited
 round-trip (ruamel.yaml): its comments, key order and the keys the form does not show
-(squad, bonds, improvements) stay as they were.
+(squad) stay as they were. Bonds are the printed page's BOND WITH rows (who, and the bond);
+improvements are the list taken, in order, and at most one more to take (`take`), offered
+with `improvements.improvement_options`: the checker's own verdict on each.
 """
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ import io
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap
 
+from sheets.games.regiment.characters import BOND_ROWS
 from sheets.games.regiment.improvements import CONDITIONS, TRACKS, norm
 from sheets.games.regiment.models import STATS, Playbook, RegimentData
 
@@ -48,7 +51,9 @@ def fields_of(doc: CommentedMap) -> dict:
             "stats": {str(k).lower(): str(v) for k, v in dict(get("stats") or {}).items()},
             "moves": [str(m) for m in (get("moves") or [])], "loadout": str(get("loadout", "") or ""),
             **{m: str(get(m, 0) or 0) for m in MARKS},
-            "conditions": [str(c) for c in (get("conditions") or [])], "notes": str(get("notes", "") or "")}
+            "conditions": [str(c) for c in (get("conditions") or [])], "notes": str(get("notes", "") or ""),
+            "bonds": [(str(k), str(v)) for k, v in dict(get("bonds") or {}).items()],
+            "improvements": [str(i) for i in (get("improvements") or [])], "take": ""}
 
 
 def fields_from_form(form) -> dict:
@@ -58,7 +63,22 @@ def fields_from_form(form) -> dict:
             "stats": {s: str(form.get(f"stat_{s}") or "") for s in STATS if form.get(f"stat_{s}") not in (None, "")},
             "moves": [str(m) for m in form.getlist("moves")], "loadout": str(form.get("loadout") or ""),
             **{m: str(form.get(m) or "0").strip() for m in MARKS},
-            "conditions": [str(c) for c in form.getlist("conditions")], "notes": str(form.get("notes") or "")}
+            "conditions": [str(c) for c in form.getlist("conditions")], "notes": str(form.get("notes") or ""),
+            "bonds": [(str(form.get(f"bond_name_{i}") or "").strip(), str(form.get(f"bond_value_{i}") or "0").strip())
+                      for i in range(max(BOND_ROWS, _rows(form))) if str(form.get(f"bond_name_{i}") or "").strip()
+                      or str(form.get(f"bond_value_{i}") or "").strip() not in ("", "0")],
+            "improvements": [str(i) for i in form.getlist("improvements")], "take": str(form.get("take") or "")}
+
+
+def _rows(form) -> int:
+    """How many bond rows the form sent (a file may hold more than the page prints: the checker says so)."""
+    return 1 + max((int(k[len("bond_name_"):]) for k in form.keys()
+                    if k.startswith("bond_name_") and k[len("bond_name_"):].isdigit()), default=-1)
+
+
+def taken(fields: dict) -> list[str]:
+    """The improvements the file will list: those taken, then the one being taken now."""
+    return [*fields["improvements"], *([fields["take"]] if fields["take"] else [])]
 
 
 def _int(text: str):
@@ -107,6 +127,15 @@ def apply(doc: CommentedMap, fields: dict, pb: Playbook) -> CommentedMap:
         put("conditions", fields["conditions"])
     if fields["notes"] or "notes" in doc:
         put("notes", fields["notes"])
+    bonds = {name: _int(value or "0") for name, value in fields["bonds"]}
+    old = doc.get("bonds")
+    if bonds != ({str(k): v for k, v in old.items()} if isinstance(old, dict) else {}) and (bonds or "bonds" in doc):
+        flow = CommentedMap(bonds)
+        flow.fa.set_flow_style()
+        doc["bonds"] = flow
+    improvements = taken(fields)
+    if improvements or "improvements" in doc:
+        put("improvements", improvements)
     return doc
 
 
@@ -126,7 +155,7 @@ def choices(pb: Playbook, data: RegimentData) -> dict:
             "assign": sorted(set(pb.stats.assign or []), reverse=True), "assign_text": pb.stats.assign_text,
             "stats": STATS, "moves": [(m.name, m.text) for m in pb.moves[1:]], "own_move": pb.own_move.name,
             "choose_moves": pb.choose_moves, "loadouts": [(lo.name, lo.text) for lo in pb.loadouts],
-            "conditions": CONDITIONS, "marks": MARKS}
+            "conditions": CONDITIONS, "marks": MARKS, "bond_rows": BOND_ROWS}
 
 
 def same(a: str, b: str) -> bool:
