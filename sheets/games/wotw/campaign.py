@@ -79,12 +79,17 @@ def _refuse_if_broken(c: Campaign, data: WotwData) -> Campaign:
 
 # -- the first team ----------------------------------------------------------
 
-def new_campaign(data: WotwData, nation_id: str, theatre_id: str, men: list[Man], optional_rules: list[str]) -> Campaign:
-    """A campaign from a first team, checked against the starting CP and team size."""
-    nation = data.nation(nation_id)
-    theatre = data.theatre(theatre_id)
+def enemy_of(data: WotwData, nation_id: str, theatre_id: str) -> str:
+    """Whom the nation fights in the theatre (refused if it does not fight there)."""
+    nation, theatre = data.nation(nation_id), data.theatre(theatre_id)
     if nation.id not in theatre.nations:
         raise Refused(f"{nation.name} does not fight in {theatre.name}; choose --nation {' or '.join(theatre.nations)}")
+    return next(n for n in theatre.nations if n != nation.id)
+
+
+def new_campaign(data: WotwData, nation_id: str, theatre_id: str, men: list[Man], optional_rules: list[str]) -> Campaign:
+    """A campaign from a first team, checked against the starting CP and team size."""
+    nation, theatre, enemy = data.nation(nation_id), data.theatre(theatre_id), enemy_of(data, nation_id, theatre_id)
     rules = TeamRules.of(data.rules)
     engineers = "engineers" in optional_rules
     named: list[str] = []
@@ -95,7 +100,6 @@ def new_campaign(data: WotwData, nation_id: str, theatre_id: str, men: list[Man]
     if first.problems:
         raise Refused("; ".join(f"{men[loc[1]].name}: {msg}" if loc else msg for loc, msg in first.problems))
     cost = first.spent
-    enemy = next(n for n in theatre.nations if n != nation.id)
     team = []
     for m in men:
         team.append(m.model_copy(update={

@@ -178,7 +178,9 @@ def campaign_spend(
     if list_:
         if promote or skill or recruit or rearm or make_engineer:
             raise SheetsError("--list spends nothing: give it alone")
-        typer.echo("\n".join(commands.campaign_offers(file, content)))
+        from sheets.games.wotw.offers import offer_lines  # noqa: PLC0415 - as commands, not for --help
+
+        typer.echo("\n".join(offer_lines(*commands.campaign_offers(file, content))))
         return
 
     path, note = commands.campaign_spend(file, promote=promote, skill=skill, recruit=list(recruit), quality=quality,

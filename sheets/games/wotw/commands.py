@@ -218,10 +218,11 @@ def campaign_spend(file: Path, promote: str | None = None, skill: str | None = N
     return Path(file), "\n".join([f"{done}; now {updated.xp} XP and {updated.cp} CP saved"] + short)
 
 
-def campaign_offers(file: Path, content: Path | None = None) -> list[str]:
-    """`campaign spend --list`: what each man may buy and its cost (offers.py: the rules' own trial)."""
+def campaign_offers(file: Path, content: Path | None = None) -> tuple[Campaign, dict[str, list[offers.Offer]]]:
+    """What each living man may buy and its cost (offers.py: each tried through the rules themselves)."""
     game = _wotw(content)
-    return offers.offer_lines(campaign_io.load(Path(file), game.data), game.data)
+    campaign = campaign_io.load(Path(file), game.data)
+    return campaign, offers.spend_options(campaign, game.data)
 
 
 def campaign_adjust(file: Path, reason: str, cp_delta: int = 0, xp_delta: int = 0, heal: list[str] | None = None,

@@ -77,10 +77,10 @@ def spend_options(c: Campaign, data: WotwData) -> dict[str, list[Offer]]:
     return {m.name: offers(c, data, m.name) for m in c.living}
 
 
-def offer_lines(c: Campaign, data: WotwData) -> list[str]:
+def offer_lines(c: Campaign, options: dict[str, list[Offer]]) -> list[str]:
     """`sheets campaign spend FILE --list`: one line per offer."""
     lines = [f"{c.xp} XP and {c.cp} CP saved"]
-    for name, found in spend_options(c, data).items():
+    for name, found in options.items():
         man = c.man(name)
         lines.append(f"{name} ({man.quality}, {man.weapon}, {man.status}):")
         lines += [f"  {o.label}: {o.price}" + (f"  -- not now: {o.refused}" if o.refused else "") for o in found]
