@@ -90,12 +90,33 @@ def test_create_a_character_see_its_preview_and_download_its_pdf(page, live, tmp
     assert "name: Hans Weber" in (live.workspace / "characters" / "hans-weber.yaml").read_text()
 
 
-def test_a_campaign_from_new_through_a_mission_a_debrief_and_a_spend(page, live):
+def test_a_campaign_from_the_wizard_through_a_mission_a_debrief_and_a_spend(page, live):
     page.goto(f"{live.url}/wotw/campaign")
     page.get_by_label("Nation").select_option("german")
     page.get_by_label("Theatre").select_option("france-1944")
-    page.get_by_label("Dice seed for a random team (empty: roll one)").fill("7")
-    page.get_by_role("button", name="Start the campaign").click()
+    page.get_by_role("button", name="Next: build the team against the CP budget").click()
+    expect(page.locator("#budget")).to_contain_text("Budget 5 CP spent 0 CP remaining 5 CP")
+    page.get_by_label("Man 1: name").fill("Hans Weber")
+    page.get_by_label("Man 1: quality").select_option("Veteran")
+    # the weapon list follows the quality as it changes (the budget too), with no page load
+    expect(page.get_by_label("Man 1: weapon").locator("option")).to_have_text(["Rifle", "SMG", "Assault Rifle"])
+    expect(page.locator("#budget")).to_contain_text("spent 4 CP remaining 1 CP")
+    page.get_by_label("Man 1: weapon").select_option("Assault Rifle")
+    expect(page.locator("#budget")).to_contain_text("spent 5 CP remaining 0 CP")
+    page.get_by_label("Man 1: weapon").select_option("SMG")
+    expect(page.locator("#budget")).to_contain_text("spent 4 CP remaining 1 CP")
+    page.get_by_label("Man 2: name").fill("Karl Brandt")
+    page.get_by_label("Man 2: medical expertise").check()
+    expect(page.locator("#budget")).to_contain_text("spent 5 CP remaining 0 CP")
+    page.get_by_label("Man 3: name").fill("Otto Lenz")
+    page.get_by_label("Man 3: weapon").select_option("SMG")
+    expect(page.locator("#budget")).to_contain_text("spent 6 CP remaining -1 CP (over budget)")
+    expect(page.locator("#budget")).to_contain_text("starting CP: the team costs 6 CP but a German team starts with 5 CP")
+    page.get_by_label("Man 3: weapon").select_option("Rifle")
+    page.get_by_label("Man 4: name").fill("Willi Haas")
+    page.get_by_label("Man 4: quality").focus()  # the name's change
+    expect(page.locator("#budget")).to_have_text("Budget 5 CP spent 5 CP remaining 0 CP")
+    page.get_by_role("button", name="Start the campaign with this team").click()
     expect(page.locator("h1")).to_have_text("Campaign: campaign.yaml")
     page.get_by_label("Dice seed (empty: roll one)").fill("3")
     page.get_by_role("button", name="Roll the next mission").click()
@@ -107,13 +128,17 @@ def test_a_campaign_from_new_through_a_mission_a_debrief_and_a_spend(page, live)
     page.get_by_label("Dice seed for the XP roll (empty: roll one)").fill("5")
     page.get_by_role("button", name="Debrief").click()
     expect(page.get_by_role("status")).to_contain_text("+2 XP, +2 CP -> 2 XP and 2 CP saved")
-    page.get_by_label("Spend on").select_option("promote")
-    page.get_by_label("Man (or the recruit's name)").fill(men[1])
-    page.get_by_role("button", name="Spend").click()
-    expect(page.get_by_role("status")).to_have_text(f"promoted {men[1]} to Private; now 1 XP and 2 CP saved")
+    assert men == ["Hans Weber", "Karl Brandt", "Otto Lenz", "Willi Haas"]
+    page.get_by_role("link", name="What each man can afford, with its cost").click()
+    karl = page.get_by_role("table", name="Karl Brandt")
+    expect(karl.get_by_role("row", name="learn Camouflage 2 XP")).to_contain_text("Buy")
+    page.get_by_role("button", name="Buy: promote to Private for Karl Brandt").click()
+    expect(page.get_by_role("status")).to_have_text("promoted Karl Brandt to Private; now 1 XP and 2 CP saved")
+    expect(karl.get_by_role("row", name="learn Camouflage 2 XP")).to_contain_text(
+        "cannot pay now: a skill costs 2 XP but the team has 1 XP")
     campaign = json.loads(commands.campaign_json(live.workspace / "campaign.yaml"))
     assert [m["outcome"] for m in campaign["missions"]] == ["success"]
-    assert campaign["ledger"][-1]["what"] == f"promoted {men[1]} to Private"
+    assert campaign["ledger"][-1]["what"] == "promoted Karl Brandt to Private"
 
 
 def test_a_kit_with_its_contact_sheet(page, tmp_path, fixture_content):
@@ -180,7 +205,7 @@ def test_axe_finds_no_serious_accessibility_violation(page, live):
     commands.campaign_new(live.workspace / "ww.yaml", "us", "france-1944", random=True, seed=1)
     urls = ["/", "/kit", "/cards", "/regiment/character", "/regiment/character?playbook=medic",
             "/regiment/character?file=ada.yaml", "/regiment/squad", "/wotw/campaign", "/wotw/campaign/desk?file=ww.yaml",
-            "/wotw/mission", "/files/nothing.pdf"]
+            "/wotw/campaign/spend?file=ww.yaml", "/wotw/mission", "/files/nothing.pdf"]
     found = {}
     for url in urls:
         page.goto(live.url + url)
@@ -195,6 +220,16 @@ def test_axe_finds_no_serious_accessibility_violation(page, live):
     briefing = page.evaluate(SERIOUS)
     if briefing:
         found["/wotw/mission (briefing)"] = briefing
+    page.goto(live.url + "/wotw/campaign")
+    page.get_by_label("engineers").check()
+    page.get_by_role("button", name="Next: build the team against the CP budget").click()
+    page.get_by_label("Man 1: name").fill("Kurt")
+    page.get_by_label("Man 1: weapon").select_option("LMG")  # a crew short of a man: the row's problem shows
+    page.get_by_role("button", name="Update the budget").click()
+    page.add_script_tag(path=str(AXE))
+    wizard = page.evaluate(SERIOUS)
+    if wizard:
+        found["/wotw/campaign/new (the team)"] = wizard
     assert found == {}
 
 

@@ -20,8 +20,8 @@ from sheets.games.wotw.models import Nation, WotwData
 from sheets.games.wotw.crews import replacement_cost, replacement_cp, short_crews
 from sheets.games.wotw.records import (Campaign, Casualties, LedgerEntry, Man, MissionRecord, Refused, clean_name,
                                        name_key)
-from sheets.games.wotw.team import (FLAME_THROWER, GRENADIER, TeamRules, check_men, crew_of, is_engineer,
-                                    recruit_cost, recruit_options, recruit_row)
+from sheets.games.wotw.team import (FLAME_THROWER, GRENADIER, TeamRules, check_men, crew_of, first_team,
+                                    is_engineer, recruit_cost, recruit_options, recruit_row)
 
 OPTIONAL_RULES = ("airborne", "beachhead", "engineers")
 PROMOTIONS = {"Green": "Private", "Private": "Veteran"}
@@ -79,29 +79,27 @@ def _refuse_if_broken(c: Campaign, data: WotwData) -> Campaign:
 
 # -- the first team ----------------------------------------------------------
 
-def new_campaign(data: WotwData, nation_id: str, theatre_id: str, men: list[Man], optional_rules: list[str]) -> Campaign:
-    """A campaign from a first team, checked against the starting CP and team size."""
-    nation = data.nation(nation_id)
-    theatre = data.theatre(theatre_id)
+def enemy_of(data: WotwData, nation_id: str, theatre_id: str) -> str:
+    """Whom the nation fights in the theatre (refused if it does not fight there)."""
+    nation, theatre = data.nation(nation_id), data.theatre(theatre_id)
     if nation.id not in theatre.nations:
         raise Refused(f"{nation.name} does not fight in {theatre.name}; choose --nation {' or '.join(theatre.nations)}")
+    return next(n for n in theatre.nations if n != nation.id)
+
+
+def new_campaign(data: WotwData, nation_id: str, theatre_id: str, men: list[Man], optional_rules: list[str]) -> Campaign:
+    """A campaign from a first team, checked against the starting CP and team size."""
+    nation, theatre, enemy = data.nation(nation_id), data.theatre(theatre_id), enemy_of(data, nation_id, theatre_id)
     rules = TeamRules.of(data.rules)
     engineers = "engineers" in optional_rules
     named: list[str] = []
     for m in men:
         named.append(clean_name(m.name, named))
     men = [m.model_copy(update={"name": n}) for m, n in zip(men, named)]
-    cost, problems = recruit_cost(men, nation, rules, engineers, lambda i: ("team", i))
-    names = [m.name for m in men]
-    if problems:
-        raise Refused("; ".join(f"{names[loc[1]] if len(loc) > 1 else 'team'}: {msg}" for loc, msg in problems))
-    if cost > nation.starting_cp:
-        raise Refused(f"starting CP: the team costs {cost} CP but a {nation.name} team starts with {nation.starting_cp} CP (seed 004, Equipment)")
-    if len(men) > nation.max_team_size:
-        raise Refused(f"team size: {len(men)} men but a {nation.name} team has at most {nation.max_team_size} (seed 004, Equipment)")
-    if len(men) < rules.min_size:
-        raise Refused(f"team size: {len(men)} men, but a team starts with at least {rules.min_size} (seed 004, Equipment)")
-    enemy = next(n for n in theatre.nations if n != nation.id)
+    first = first_team(men, nation, rules, engineers, lambda i: ("team", i))
+    if first.problems:
+        raise Refused("; ".join(f"{men[loc[1]].name}: {msg}" if loc else msg for loc, msg in first.problems))
+    cost = first.spent
     team = []
     for m in men:
         team.append(m.model_copy(update={

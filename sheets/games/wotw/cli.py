@@ -166,6 +166,7 @@ def campaign_spend(
     engineer: bool = typer.Option(False, "--engineer", help="With --recruit: an Engineer (optional rule #3, 2 CP)."),
     rearm: Optional[str] = typer.Option(None, "--rearm", help="NAME=WEAPON: a Veteran or Private changes weapon (a Green cannot)."),
     make_engineer: Optional[str] = typer.Option(None, "--make-engineer", help="Make NAME the team's Engineer (optional rule #3, 2 CP)."),
+    list_: bool = typer.Option(False, "--list", help="List what each man may buy, its cost, and what the team cannot pay now (nothing is spent)."),
     content: Content = None,
 ) -> None:
     """Spend XP (promotions, skills) or saved CP (recruits, an Engineer) between missions.
@@ -173,6 +174,14 @@ def campaign_spend(
     Example: sheets campaign spend ww.yaml --promote "Otto Lenz"; sheets campaign spend ww.yaml --recruit "Paul Roth" --quality Green --weapon SMG
     """
     from sheets.games.wotw import commands  # noqa: PLC0415 - content models and Jinja: not for --help
+
+    if list_:
+        if promote or skill or recruit or rearm or make_engineer:
+            raise SheetsError("--list spends nothing: give it alone")
+        from sheets.games.wotw.offers import offer_lines  # noqa: PLC0415 - as commands, not for --help
+
+        typer.echo("\n".join(offer_lines(*commands.campaign_offers(file, content))))
+        return
 
     path, note = commands.campaign_spend(file, promote=promote, skill=skill, recruit=list(recruit), quality=quality,
                                          weapon=weapon, medical=medical, engineer=engineer, rearm=rearm,

@@ -11,12 +11,12 @@ from sheets import output, paths
 from sheets.build import build_one
 from sheets.errors import ContentError, SheetsError
 from sheets.games.wotw import campaign as cp
-from sheets.games.wotw import campaign_io, ledger
+from sheets.games.wotw import campaign_io, ledger, offers
 from sheets.games.wotw.crews import crew_messages
 from sheets.games.wotw.records import Campaign, Entry, Recruit
 from sheets.games.wotw.preroll import MissionRequest, roll_missions
 from sheets.games.wotw.sheets import campaign_log_sheet, campaign_record, log_sheet
-from sheets.games.wotw.team import TeamFile, resolve_team
+from sheets.games.wotw.team import QUALITIES, Member, TeamFile, resolve_team
 from sheets.services import game_with_plugin, library, make_dice
 from sheets.sheet import ink_save
 from sheets.validation import validate
@@ -67,8 +67,10 @@ def _dice_entry(seed: int | None, dice: str | None) -> dict:
 
 def campaign_new(file: Path, nation: str, theatre: str, team: Path | None = None, random: bool = False,
                  seed: int | None = None, optional_rules: list[str] | None = None,
-                 content: Path | None = None) -> tuple[Path, str]:
-    if (team is None) == (not random):
+                 content: Path | None = None, members: list[Member] | None = None) -> tuple[Path, str]:
+    """A new campaign file: its first team from a team file (`--team`), rolled (`--random`), or
+    `members` as a team file's would be (the desk's team builder)."""
+    if (team is not None) + bool(random) + (members is not None) != 1:
         raise SheetsError("give either --team TEAMFILE or --random")
     if seed is not None and not random:
         raise SheetsError("--seed goes with --random (it rolls the team)")
@@ -88,16 +90,20 @@ def campaign_new(file: Path, nation: str, theatre: str, team: Path | None = None
         rolled = dice.describe
         note = f"team rolled with {rolled}"
     else:
-        doc = load_yaml(Path(team))
-        sheet = validate(TeamFile, doc)
-        if sheet.nation is not None and sheet.nation.lower() not in (nation, game.data.nation(nation).name.lower()):
-            raise SheetsError(f"{team}: this team is {sheet.nation!r} but --nation is {nation!r}")
-        bad = [doc.problem(("members", i, "quality"), f"quality {m.quality!r}: choose Green, Private or Veteran")
-               for i, m in enumerate(sheet.members) if m.quality.capitalize() not in ("Green", "Private", "Veteran")]
+        doc = load_yaml(Path(team)) if members is None else None
+        if doc is not None:
+            sheet = validate(TeamFile, doc)
+            if sheet.nation is not None and sheet.nation.lower() not in (nation, game.data.nation(nation).name.lower()):
+                raise SheetsError(f"{team}: this team is {sheet.nation!r} but --nation is {nation!r}")
+            members = sheet.members
+        bad = [(i, f"quality {m.quality!r}: choose Green, Private or Veteran")
+               for i, m in enumerate(members) if m.quality.capitalize() not in QUALITIES]
+        if bad and doc is not None:
+            raise ContentError([doc.problem(("members", i, "quality"), msg) for i, msg in bad])
         if bad:
-            raise ContentError(bad)
+            raise SheetsError("; ".join(f"{members[i].name}: {msg}" for i, msg in bad))
         men = [cp.Man(name=m.name, quality=m.quality.capitalize(), weapon=m.weapon, medical=m.medical,
-                      engineer=m.engineer, notes=m.notes) for m in sheet.members]
+                      engineer=m.engineer, notes=m.notes) for m in members]
     entry = Entry(do="new", nation=nation, theatre=theatre, optional_rules=[r for r in cp.OPTIONAL_RULES if r in rules],
                   team=[Recruit(name=m.name, quality=m.quality, weapon=m.weapon, medical=m.medical, engineer=m.engineer,
                                 notes=m.notes) for m in men], rolled=rolled)
@@ -210,6 +216,13 @@ def campaign_spend(file: Path, promote: str | None = None, skill: str | None = N
             if entry.rearm and len(updated.ledger) == len(before.ledger) else updated.ledger[-1].what)
     short = crew_messages(updated, game.data.nation(updated.nation))
     return Path(file), "\n".join([f"{done}; now {updated.xp} XP and {updated.cp} CP saved"] + short)
+
+
+def campaign_offers(file: Path, content: Path | None = None) -> tuple[Campaign, dict[str, list[offers.Offer]]]:
+    """What each living man may buy and its cost (offers.py: each tried through the rules themselves)."""
+    game = _wotw(content)
+    campaign = campaign_io.load(Path(file), game.data)
+    return campaign, offers.spend_options(campaign, game.data)
 
 
 def campaign_adjust(file: Path, reason: str, cp_delta: int = 0, xp_delta: int = 0, heal: list[str] | None = None,

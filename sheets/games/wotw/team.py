@@ -29,6 +29,7 @@ from sheets.yaml_source import YamlDocument
 GRENADIER = "grenadier"
 GRENADIER_GRENADES = 5  # the Grenadier skill: "can be equipped with 5 grenades"
 FLAME_THROWER = "flame-thrower"
+QUALITIES = ("Green", "Private", "Veteran")
 
 
 class Member(Strict):
@@ -111,6 +112,11 @@ class TeamRules:
         return next((i for i, n in self.skill_names.items() if n.lower() == text.strip().lower()), None)
 
 
+def weapons_for(nation: Nation, quality: str) -> list[str]:
+    """The weapons a new man of this quality may carry: the nation's Team Table rows of that quality."""
+    return [r.weapon for r in nation.recruits if r.quality.lower() == quality.strip().lower()]
+
+
 def recruit_row(nation: Nation, quality: str, weapon: str):
     return next((r for r in nation.recruits if r.quality.lower() == quality.strip().lower()
                  and r.weapon.lower() == weapon.strip().lower()), None)
@@ -135,34 +141,77 @@ def is_engineer(man, rules: TeamRules, engineers_rule: bool) -> bool:
 def recruit_cost(new_men: list, nation: Nation, rules: TeamRules, engineers_rule: bool,
                  loc_of=lambda i: (i,)) -> tuple[int, list[tuple[tuple, str]]]:
     """CP for recruiting `new_men` (objects with quality, weapon, medical, engineer)."""
+    costs, problems = recruit_costs(new_men, nation, rules, engineers_rule, loc_of)
+    return sum(costs), problems
+
+
+def recruit_costs(new_men: list, nation: Nation, rules: TeamRules, engineers_rule: bool,
+                  loc_of=lambda i: (i,)) -> tuple[list[int], list[tuple[tuple, str]]]:
+    """Each new man's CP (a two-man crew pays on its first man; a man no row allows costs 0, and is a problem)."""
     problems: list[tuple[tuple, str]] = []
-    cost = 0
+    costs: list[int] = []
     crews: dict[str, list[int]] = {}
     for i, m in enumerate(new_men):
         row = recruit_row(nation, m.quality, m.weapon)
+        costs.append(0)
         if row is None:
             problems.append((loc_of(i), f"{nation.name} has no {m.quality} with {m.weapon}; recruits: {recruit_options(nation)}"))
             continue
         if row.crew > 1:
             crews.setdefault(row.weapon, []).append(i)
             if len(crews[row.weapon]) % row.crew == 1:
-                cost += row.cp  # the pair pays once, on its first man
+                costs[i] += row.cp  # the pair pays once, on its first man
         else:
-            cost += row.cp
+            costs[i] += row.cp
         if m.medical:
-            cost += nation.medical_expertise_cp
+            costs[i] += nation.medical_expertise_cp
         if getattr(m, "engineer", False) and not engineers_rule:
             problems.append((loc_of(i) + ("engineer",),
                              "an Engineer needs optional rule #3 (Engineers) in use"))
         if is_engineer(m, rules, engineers_rule):
-            cost += rules.engineer_cp
+            costs[i] += rules.engineer_cp
     for weapon, idx in crews.items():
         crew = crew_of(nation, weapon)
         if len(idx) % crew:
             problems.append((loc_of(idx[-1]), f"{weapon} takes {crew} men, each his own roster row: "
                                                f"{len(idx)} man{'s' if len(idx) != 1 else ''} with {weapon} "
                                                f"(add {crew - len(idx) % crew} more)"))
-    return cost, problems
+    return costs, problems
+
+
+@dataclass
+class FirstTeam:
+    """A first team against its nation's Team Table: what each man costs, and what the rules refuse."""
+
+    budget: int
+    costs: list[int]
+    problems: list[tuple[tuple, str]]
+
+    @property
+    def spent(self) -> int:
+        return sum(self.costs)
+
+    @property
+    def remaining(self) -> int:
+        return self.budget - self.spent
+
+
+def first_team(men: list, nation: Nation, rules: TeamRules, engineers_rule: bool,
+               loc_of=lambda i: (i,)) -> FirstTeam:
+    """The starting CP and team size (seed 004, Equipment): "You must select at least three men in
+    the [Team Table] using these CP"; "the max team size is given in the [Team Table]"."""
+    costs, problems = recruit_costs(men, nation, rules, engineers_rule, loc_of)
+    spent, size = sum(costs), len(men)
+    if spent > nation.starting_cp:
+        problems.append(((), f"starting CP: the team costs {spent} CP but a {nation.name} team starts with "
+                             f"{nation.starting_cp} CP (seed 004, Equipment)"))
+    if size > nation.max_team_size:
+        problems.append(((), f"team size: {size} men but a {nation.name} team has at most {nation.max_team_size} "
+                             f"(seed 004, Equipment)"))
+    if size < rules.min_size:
+        problems.append(((), f"team size: {size} men, but a team starts with at least {rules.min_size} "
+                             f"(seed 004, Equipment)"))
+    return FirstTeam(nation.starting_cp, costs, problems)
 
 
 def check_men(men: list, nation: Nation, rules: TeamRules, engineers_rule: bool,
@@ -178,7 +227,7 @@ def check_men(men: list, nation: Nation, rules: TeamRules, engineers_rule: bool,
         if key in names:
             problems.append((loc_of(i) + ("name",), f"two men are named {m.name!r}: names must be unique"))
         names[key] = i
-        if m.quality not in ("Green", "Private", "Veteran"):
+        if m.quality not in QUALITIES:
             problems.append((loc_of(i) + ("quality",), f"quality {m.quality!r}: choose Green, Private or Veteran"))
         if m.weapon.lower() not in weapons:
             problems.append((loc_of(i) + ("weapon",), f"{nation.name} recruits carry {', '.join(sorted({r.weapon for r in nation.recruits}))}, not {m.weapon!r}"))
@@ -215,23 +264,15 @@ def resolve_team(doc: YamlDocument, nation: Nation, rules: Rules, engineers_rule
     if sheet.nation is not None and sheet.nation.lower() not in (nation.id, nation.name.lower()):
         problems.append(doc.problem(("nation",), f"this team is {sheet.nation!r} but the mission's nation is {nation.id!r}"))
     loc = lambda i: ("members", i)  # noqa: E731
-    spent, found = recruit_cost(sheet.members, nation, tr, engineers_rule, loc)
+    team = first_team(sheet.members, nation, tr, engineers_rule, loc)
     # quality and weapon were checked against the recruit rows just above
-    found += [p for p in check_men(sheet.members, nation, tr, engineers_rule, loc)
-              if not (p[0] and p[0][-1] in ("quality", "weapon"))]
+    found = team.problems + [p for p in check_men(sheet.members, nation, tr, engineers_rule, loc)
+                             if not (p[0] and p[0][-1] in ("quality", "weapon"))]
     problems += [doc.problem(l if l else ("members",), msg) for l, msg in found]
-    if not problems:
-        size = len(sheet.members)
-        if spent > nation.starting_cp:
-            problems.append(doc.problem(("members",), f"the team costs {spent} CP but a {nation.name} team starts with {nation.starting_cp} CP"))
-        if size > nation.max_team_size:
-            problems.append(doc.problem(("members",), f"{size} men but a {nation.name} team has at most {nation.max_team_size}"))
-        if size < tr.min_size:
-            problems.append(doc.problem(("members",), f"{size} men: a team has at least {tr.min_size}"))
     if problems:
         raise ContentError(problems)
     soldiers = [soldier_row(m, nation, tr, engineers_rule) for m in sheet.members]
-    return Team(nation, soldiers, spent)
+    return Team(nation, soldiers, team.spent)
 
 
 def soldier_row(m, nation: Nation, rules: TeamRules, engineers_rule: bool, state: str = "") -> Soldier:

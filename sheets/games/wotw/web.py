@@ -19,7 +19,7 @@ from starlette.responses import RedirectResponse
 from starlette.routing import Route
 
 from sheets.errors import SheetsError
-from sheets.games.wotw import commands
+from sheets.games.wotw import commands, web_team
 from sheets.games.wotw.preroll import MissionRequest, roll_missions
 from sheets.services import game_with_plugin, new_seed
 from sheets.web.desk import Desk, checked, number
@@ -131,8 +131,29 @@ def routes(desk: Desk) -> list[Route]:
                          theatres=[(t.id, t.name, ", ".join(t.nations)) for t in data.theatres.theatres],
                          rules=OPTIONAL_RULES, teams=desk.workspace.files("*team*.yaml"), error="")
 
+    async def team_builder(form, step: str):
+        """The wizard's step 2: rows of men against the CP budget; `create` starts the campaign."""
+        data = _data(desk)
+        begun = web_team.start(data, form)
+        rows = web_team.rows(data, begun["nation"], form)
+        status, error = 200, ""
+        if step == "create":
+            path = desk.workspace.path(begun["file"])
+            try:
+                await desk.call(commands.campaign_new, path, begun["nation"], begun["theatre"],
+                                members=web_team.members(rows), optional_rules=begun["rules"], content=desk.content)
+                return RedirectResponse(f"/wotw/campaign/desk?{urlencode({'file': begun['file']})}", status_code=303)
+            except SheetsError as exc:
+                status, error = 400, str(exc)
+        return desk.page("wotw/web/team.html.j2", status=status, title="New campaign: the team", begun=begun,
+                         rows=rows, error=error, theatre_name=data.theatre(begun["theatre"]).name,
+                         **web_team.priced(data, begun["nation"], rows, begun["rules"]))
+
     async def new(request: Request):
         form = await desk.form(request)
+        step = str(form.get("step") or "")
+        if step in ("team", "update", "create"):
+            return await team_builder(form, step)
         rel = str(form.get("file") or "").strip()
         if not rel.endswith((".yaml", ".yml")):
             raise HTTPException(400, f"file {rel!r}: a campaign file name ending in .yaml, e.g. campaign.yaml")
@@ -144,8 +165,20 @@ def routes(desk: Desk) -> list[Route]:
                         optional_rules=[r for r in OPTIONAL_RULES if checked(form.get(r))], content=desk.content)
         return RedirectResponse(f"/wotw/campaign/desk?{urlencode({'file': rel})}", status_code=303)
 
+    def spend_page(rel: str, *, status: int = 200, note: str = "", error: str = "", pdfs=()):
+        path = desk.workspace.path(rel)
+        if not path.is_file():
+            raise HTTPException(404, f"{rel}: no such campaign file in the workspace")
+        campaign, options = commands.campaign_offers(path, desk.content)
+        return desk.page("wotw/web/spend.html.j2", status=status, title=f"Spend: {rel}", rel=rel,
+                         version=desk.workspace.digest(path), c=campaign, options=options, note=note, error=error,
+                         open=campaign.in_progress)
+
     async def view(request: Request):
         return desk_page(request.query_params.get("file", ""))
+
+    async def spend_view(request: Request):
+        return spend_page(request.query_params.get("file", ""))
 
     async def act(request: Request):
         form = await desk.form(request)
@@ -157,13 +190,14 @@ def routes(desk: Desk) -> list[Route]:
             path = desk.workspace.check_fresh(rel, str(form.get("version") or ""),
                                               f"(your {action} form: {', '.join(f'{k}={v}' for k, v in form.multi_items() if k != 'csrf')})")
             return ACTIONS[action](desk, path, form)
+        show = spend_page if form.get("page") == "spend" else desk_page  # the page the form was on
         try:
             note, pdfs = await desk.call(run)
         except Conflict:
             raise
         except SheetsError as exc:
-            return desk_page(rel, status=400, error=str(exc))
-        return desk_page(rel, note=note, pdfs=pdfs)
+            return show(rel, status=400, error=str(exc))
+        return show(rel, note=note, pdfs=pdfs)
 
     async def mission_form(request: Request):
         data = _data(desk)
@@ -187,4 +221,5 @@ def routes(desk: Desk) -> list[Route]:
 
     return [Route("/wotw/campaign", index), Route("/wotw/campaign/new", new, methods=["POST"]),
             Route("/wotw/campaign/desk", view), Route("/wotw/campaign/desk", act, methods=["POST"]),
+            Route("/wotw/campaign/spend", spend_view),
             Route("/wotw/mission", mission_form), Route("/wotw/mission", mission_roll, methods=["POST"])]
