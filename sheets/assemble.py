@@ -25,6 +25,7 @@ from sheets.sheet import Sheet
 from sheets.stamp import write_stamped
 from sheets.tagging import merge_pdfs
 from sheets.validation import Strict, collect
+from sheets.workers import Workers
 from sheets.yaml_source import load_yaml
 
 KIT_PDF = "kit.pdf"
@@ -149,8 +150,9 @@ def content_fingerprint(root: Path) -> str:
 
 # -- kit.pdf -----------------------------------------------------------------
 def _contents_pdf(parts: list[Part], *, title: str, subtitle: str, paper_size: str,
-                  cache_dir: Path | None = None, pages: int = 1) -> bytes:
-    """The contents page(s), cached by a hash of their HTML."""
+                  cache_dir: Path | None = None, pages: int = 1, shared: Workers | None = None) -> bytes:
+    """The contents page(s), cached by a hash of their HTML (laid out by `shared`'s workers
+    when they are running)."""
     groups: list[tuple[str, list[Part]]] = []
     for part in parts:
         if not groups or groups[-1][0] != part.game_title:
@@ -161,11 +163,11 @@ def _contents_pdf(parts: list[Part], *, title: str, subtitle: str, paper_size: s
     html = rendering.render_html("kit_contents.html.j2", context)
     if cache_dir is None:  # --no-cache: the same bytes, made from a blank laid out now
         with tempfile.TemporaryDirectory(prefix="sheets-contents-") as tmp:
-            return _contents_pdf_in(Path(tmp), context, html, title)
-    return _contents_pdf_in(Path(cache_dir), context, html, title)
+            return _contents_pdf_in(Path(tmp), context, html, title, shared)
+    return _contents_pdf_in(Path(cache_dir), context, html, title, shared)
 
 
-def _contents_pdf_in(cache_dir: Path, context: dict, html: str, title: str) -> bytes:
+def _contents_pdf_in(cache_dir: Path, context: dict, html: str, title: str, shared: Workers | None) -> bytes:
     """Stamped: the page without its subtitle (which names the seed) is laid out once and
     cached, so a kit with new dice does not lay it out again."""
     hit = cache.contents_path(cache_dir, html)
@@ -175,7 +177,7 @@ def _contents_pdf_in(cache_dir: Path, context: dict, html: str, title: str) -> b
         blank = Sheet("kit-contents.pdf", "kit_contents.html.j2", dict(context, subtitle=""))
         with tempfile.TemporaryDirectory(prefix="sheets-contents-") as tmp:
             made = write_stamped([(blank, filled)], Path(tmp) / "contents.pdf", title=title, cache_dir=cache_dir,
-                                 workers=1)
+                                 workers=1, shared=shared)
             data = made.read_bytes()
         cache.write(hit, data)
     return data
@@ -189,7 +191,7 @@ def _number(parts: list[Part], contents_pages: int) -> None:
 
 
 def assemble(parts: list[Part], target: Path, *, title: str, subtitle: str, paper_size: str,
-             cache_dir: Path | None = None) -> Path:
+             cache_dir: Path | None = None, shared: Workers | None = None) -> Path:
     """Write the one-file kit: contents page(s), then every part, with an outline.
 
     The outline has one entry per game with one child per part, each pointing at the
@@ -197,12 +199,13 @@ def assemble(parts: list[Part], target: Path, *, title: str, subtitle: str, pape
     """
 
     _number(parts, 1)
-    contents = _contents_pdf(parts, title=title, subtitle=subtitle, paper_size=paper_size, cache_dir=cache_dir)
+    contents = _contents_pdf(parts, title=title, subtitle=subtitle, paper_size=paper_size, cache_dir=cache_dir,
+                             shared=shared)
     n = len(PdfReader(io.BytesIO(contents)).pages)
     if n != 1:  # a long kit: the contents run over, so every page number moves on
         _number(parts, n)
         contents = _contents_pdf(parts, title=title, subtitle=subtitle, paper_size=paper_size, cache_dir=cache_dir,
-                                 pages=n)
+                                 pages=n, shared=shared)
     outline: list[tuple[str, int, int | None]] = [("Contents", 0, None)]
     current = None
     for part in parts:
