@@ -32,7 +32,7 @@ def measure() -> dict:
     from sheets.api import kit_sheets
     from sheets.services import library
     from sheets.sheet import pdf_of_html, render_html
-    from sheets.stamp import missing_blanks
+    from sheets.stamp.write import missing_blanks
     from sheets.stamp.layout import render_base
 
     t0 = time.perf_counter()

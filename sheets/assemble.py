@@ -22,7 +22,7 @@ from pypdf import PdfReader
 from sheets import __version__, cache, output, paths, rendering
 from sheets.errors import ContentError, Problem
 from sheets.sheet import Sheet
-from sheets.stamp import write_stamped
+from sheets.stamp.write import write_stamped
 from sheets.tagging import merge_pdfs
 from sheets.validation import Strict, collect
 from sheets.workers import Workers

@@ -17,8 +17,8 @@ from typing import Callable
 
 from sheets import cache, interrupts, output
 from sheets.sheet import Built, Finisher, Sheet, pdf_of_html, render_html
-from sheets.stamp import missing_blanks, write_stamped
-from sheets.stamp.layout import render_base
+from sheets.stamp.write import missing_blanks, write_stamped
+from sheets.layout_jobs import layout_job
 from sheets.workers import Workers, run_jobs
 
 __all__ = ["Built", "Sheet", "build", "build_one", "make_pdfs", "render_html"]
@@ -30,13 +30,6 @@ def make_pdfs(jobs: list[Job], workers: int | None = None,
               on_done: Callable[[int], None] | None = None) -> list[bytes]:
     """PDF bytes for each job, in order, using up to `workers` processes."""
     return run_jobs(pdf_of_html, jobs, workers, on_done, weight=lambda job: len(job[0]))
-
-
-def _job(kind: str, *args):
-    """One unit of work in a worker: a sheet's PDF, or a blank to stamp onto (PDF + layout)."""
-    if kind == "blank":
-        return render_base(*args)
-    return pdf_of_html(*args)
 
 
 def build(sheets: list[Sheet], out_dir: Path, *, cache_dir: Path | None = None,
@@ -91,7 +84,7 @@ def _build(sheets: list[Sheet], out_dir: Path, cache_dir: Path | None, workers: 
     jobs = [("pdf", htmls[i], sheets[i].forms, sheets[i].finish) for i in todo]
     jobs += [("blank", html) for html in blanks.values()]
     interrupts.phase("laying out")
-    made = run_jobs(_job, jobs, workers, done, weight=lambda job: len(job[1]), shared=shared)
+    made = run_jobs(layout_job, jobs, workers, done, weight=lambda job: len(job[1]), shared=shared)
     if own:
         shared.close()  # the layout is done: let the workers go before writing
     interrupts.phase("writing sheets")
