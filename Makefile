@@ -11,13 +11,18 @@ STAMP  := $(VENV)/.installed
 # with its hashes (and the build backend, for the editable install), so an upstream release
 # never changes what a newcomer's `make kit` / `make test` get. `make lock` refreshes it.
 $(STAMP): pyproject.toml requirements.txt
-	@# Optional speed-up: HarfBuzz's subsetter makes WeasyPrint ~40% faster than fontTools.
-	@# Best effort (Debian, as root); everything works without it.
-	@if command -v dpkg >/dev/null 2>&1 && ! dpkg -s libharfbuzz-subset0 >/dev/null 2>&1 \
-	    && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	  echo "installing libharfbuzz-subset0 (faster PDF fonts)"; \
-	  DEBIAN_FRONTEND=noninteractive apt-get install -y -q libharfbuzz-subset0 >/dev/null 2>&1 \
-	    || echo "note: libharfbuzz-subset0 not installed; PDFs are made a little slower"; \
+	@# Best effort (Debian, as root); everything works without them:
+	@# libharfbuzz-subset0: HarfBuzz's subsetter makes WeasyPrint ~40% faster than fontTools;
+	@# fonts-noto-cjk: names in Chinese, Japanese or Korean print in letters, not in boxes
+	@# (DejaVu, which Debian has, covers Latin, Greek, Cyrillic, Arabic and Hebrew).
+	@if command -v dpkg >/dev/null 2>&1 && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	  for pkg in libharfbuzz-subset0 fonts-noto-cjk; do \
+	    dpkg -s $$pkg >/dev/null 2>&1 && continue; \
+	    echo "installing $$pkg"; \
+	    { DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$pkg >/dev/null 2>&1 \
+	      || { apt-get update -q >/dev/null 2>&1 && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$pkg >/dev/null 2>&1; }; } \
+	      || echo "note: $$pkg not installed (optional)"; \
+	  done; \
 	fi
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --require-hashes --no-deps -r requirements.txt

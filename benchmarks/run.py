@@ -247,6 +247,10 @@ def main() -> None:
         per_page = tc / kit_pages
         print(f"cold kit per page: {per_page * 1000:.0f} ms over {kit_pages} pages = "
               f"{per_page / ref_typst:.1f}× a typst page (target ≤ 10×)")
+    # where the cold kit's time goes, per sheet kind, under this run's subsetter (issue 19)
+    kinds = [PY, str(REPO / "benchmarks" / "kit_kinds.py")] + (["--typst-page-s", str(ref_typst)] if ref_typst else [])
+    print()
+    print(subprocess.run(kinds, env=env, capture_output=True, text=True, check=True).stdout, end="")
     if opts.json:
         opts.json.write_text(json.dumps({"typst_page_s": ref_typst, "weasy_page_s": ref_weasy,
                                          "subsetter": subsetter, "figures": figures}, indent=2))

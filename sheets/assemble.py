@@ -1,7 +1,7 @@
 """The kit as one product: `kit.pdf` (contents page + every part + bookmarks) and `manifest.json`.
 
 Works on finished files: it takes the list of PDFs a build wrote (whatever sheets
-the kit holds) and merges them with pypdf (never WeasyPrint's Document.copy, which
+the kit holds) and merges them with pikepdf (qpdf; never WeasyPrint's Document.copy, which
 upstream discourages). How each part is printed is data (`content/_print/printing.yaml`),
 keyed by the template the sheet was made from, so new kinds of sheet only add a line there.
 """
@@ -17,15 +17,15 @@ from typing import Literal
 
 import pypdfium2 as pdfium
 from pydantic import Field
-from pypdf import PdfReader, PdfWriter
-from pypdf.generic import NameObject, TextStringObject
+from pypdf import PdfReader
 
 from sheets import __version__, cache, output, paths, rendering
 from sheets.errors import ContentError, Problem
 from sheets.sheet import Sheet
-from sheets.stamp import write_stamped
-from sheets.tagging import graft_structure
+from sheets.stamp.write import write_stamped
+from sheets.tagging import merge_pdfs
 from sheets.validation import Strict, collect
+from sheets.workers import Workers
 from sheets.yaml_source import load_yaml
 
 KIT_PDF = "kit.pdf"
@@ -150,8 +150,9 @@ def content_fingerprint(root: Path) -> str:
 
 # -- kit.pdf -----------------------------------------------------------------
 def _contents_pdf(parts: list[Part], *, title: str, subtitle: str, paper_size: str,
-                  cache_dir: Path | None = None, pages: int = 1) -> bytes:
-    """The contents page(s), cached by a hash of their HTML."""
+                  cache_dir: Path | None = None, pages: int = 1, shared: Workers | None = None) -> bytes:
+    """The contents page(s), cached by a hash of their HTML (laid out by `shared`'s workers
+    when they are running)."""
     groups: list[tuple[str, list[Part]]] = []
     for part in parts:
         if not groups or groups[-1][0] != part.game_title:
@@ -162,11 +163,11 @@ def _contents_pdf(parts: list[Part], *, title: str, subtitle: str, paper_size: s
     html = rendering.render_html("kit_contents.html.j2", context)
     if cache_dir is None:  # --no-cache: the same bytes, made from a blank laid out now
         with tempfile.TemporaryDirectory(prefix="sheets-contents-") as tmp:
-            return _contents_pdf_in(Path(tmp), context, html, title)
-    return _contents_pdf_in(Path(cache_dir), context, html, title)
+            return _contents_pdf_in(Path(tmp), context, html, title, shared)
+    return _contents_pdf_in(Path(cache_dir), context, html, title, shared)
 
 
-def _contents_pdf_in(cache_dir: Path, context: dict, html: str, title: str) -> bytes:
+def _contents_pdf_in(cache_dir: Path, context: dict, html: str, title: str, shared: Workers | None) -> bytes:
     """Stamped: the page without its subtitle (which names the seed) is laid out once and
     cached, so a kit with new dice does not lay it out again."""
     hit = cache.contents_path(cache_dir, html)
@@ -176,7 +177,7 @@ def _contents_pdf_in(cache_dir: Path, context: dict, html: str, title: str) -> b
         blank = Sheet("kit-contents.pdf", "kit_contents.html.j2", dict(context, subtitle=""))
         with tempfile.TemporaryDirectory(prefix="sheets-contents-") as tmp:
             made = write_stamped([(blank, filled)], Path(tmp) / "contents.pdf", title=title, cache_dir=cache_dir,
-                                 workers=1)
+                                 workers=1, shared=shared)
             data = made.read_bytes()
         cache.write(hit, data)
     return data
@@ -190,7 +191,7 @@ def _number(parts: list[Part], contents_pages: int) -> None:
 
 
 def assemble(parts: list[Part], target: Path, *, title: str, subtitle: str, paper_size: str,
-             cache_dir: Path | None = None) -> Path:
+             cache_dir: Path | None = None, shared: Workers | None = None) -> Path:
     """Write the one-file kit: contents page(s), then every part, with an outline.
 
     The outline has one entry per game with one child per part, each pointing at the
@@ -198,27 +199,24 @@ def assemble(parts: list[Part], target: Path, *, title: str, subtitle: str, pape
     """
 
     _number(parts, 1)
-    contents = _contents_pdf(parts, title=title, subtitle=subtitle, paper_size=paper_size, cache_dir=cache_dir)
+    contents = _contents_pdf(parts, title=title, subtitle=subtitle, paper_size=paper_size, cache_dir=cache_dir,
+                             shared=shared)
     n = len(PdfReader(io.BytesIO(contents)).pages)
     if n != 1:  # a long kit: the contents run over, so every page number moves on
         _number(parts, n)
         contents = _contents_pdf(parts, title=title, subtitle=subtitle, paper_size=paper_size, cache_dir=cache_dir,
-                                 pages=n)
-    writer = _merged([contents, *(part.path for part in parts)])
-    writer.add_outline_item(title="Contents", page_number=0)
-    game_item = None
+                                 pages=n, shared=shared)
+    outline: list[tuple[str, int, int | None]] = [("Contents", 0, None)]
     current = None
     for part in parts:
         if part.game_title != current:
             current = part.game_title
-            game_item = writer.add_outline_item(title=current, page_number=part.first_page - 1)
-        writer.add_outline_item(title=part_label(part), page_number=part.first_page - 1, parent=game_item)
-    writer.add_metadata({"/Title": title, "/Author": "warsheets", "/Creator": "warsheets"})
-    writer._root_object[NameObject("/Lang")] = TextStringObject("en")  # no public setter in pypdf
-    writer.page_mode = "/UseOutlines"
-    buf = io.BytesIO()
-    writer.write(buf)
-    return output.write_atomic(target, buf.getvalue())
+            game_item = len(outline)
+            outline.append((current, part.first_page - 1, None))
+        outline.append((part_label(part), part.first_page - 1, game_item))
+    merged = merge_pdfs([contents, *(part.path for part in parts)], title=title, outline=outline,
+                        page_mode="/UseOutlines")
+    return output.write_atomic(target, merged)
 
 
 def page_labels(parts: list[Part]) -> list[str]:
@@ -235,45 +233,9 @@ def part_label(part: Part) -> str:
     return title[:1].upper() + title[1:]
 
 
-def _merged(sources: list) -> PdfWriter:
-    """Finished PDFs (paths or bytes) concatenated, as a pypdf writer to add an outline to.
-
-    PDFium copies the pages (in C: some 30 times faster than pypdf for a whole kit); pypdf
-    then adds what PDFium cannot write (the parts' structure trees, outline, metadata,
-    language). PDFium stamps a
-    random file ID and its creation time: both are dropped, so the same parts give the
-    same bytes.
-    """
-
-    dest = pdfium.PdfDocument.new()
-    firsts = []
-    try:
-        for src in sources:
-            doc = pdfium.PdfDocument(src if isinstance(src, bytes) else str(src))
-            try:
-                firsts.append(len(dest))
-                dest.import_pages(doc)
-            finally:
-                doc.close()
-        buf = io.BytesIO()
-        dest.save(buf)
-    finally:
-        dest.close()
-    writer = PdfWriter(clone_from=PdfReader(io.BytesIO(buf.getvalue())))
-    writer._ID = None  # noqa: SLF001 - no public setter; none is written then
-    writer.metadata = None
-    graft_structure(writer, list(zip(sources, firsts)))  # PDFium drops the parts' tags: put them back
-    return writer
-
-
 def merge(sources: list[Path], target: Path, *, title: str, lang: str = "en") -> Path:
-    """Concatenate finished PDFs into one file (atomic)."""
-    writer = _merged(list(sources))
-    writer.add_metadata({"/Title": title, "/Author": "warsheets", "/Creator": "warsheets"})
-    writer._root_object[NameObject("/Lang")] = TextStringObject(lang)
-    buf = io.BytesIO()
-    writer.write(buf)
-    return output.write_atomic(target, buf.getvalue())
+    """Concatenate finished PDFs into one tagged file (atomic)."""
+    return output.write_atomic(target, merge_pdfs(list(sources), title=title, lang=lang))
 
 
 # -- manifest.json ----------------------------------------------------------------

@@ -17,8 +17,8 @@ from typing import Callable
 
 from sheets import cache, interrupts, output
 from sheets.sheet import Built, Finisher, Sheet, pdf_of_html, render_html
-from sheets.stamp import missing_blanks, write_stamped
-from sheets.stamp.layout import render_base
+from sheets.stamp.write import missing_blanks, write_stamped
+from sheets.layout_jobs import layout_job
 from sheets.workers import Workers, run_jobs
 
 __all__ = ["Built", "Sheet", "build", "build_one", "make_pdfs", "render_html"]
@@ -32,31 +32,29 @@ def make_pdfs(jobs: list[Job], workers: int | None = None,
     return run_jobs(pdf_of_html, jobs, workers, on_done, weight=lambda job: len(job[0]))
 
 
-def _job(kind: str, *args):
-    """One unit of work in a worker: a sheet's PDF, or a blank to stamp onto (PDF + layout)."""
-    if kind == "blank":
-        return render_base(*args)
-    return pdf_of_html(*args)
-
-
 def build(sheets: list[Sheet], out_dir: Path, *, cache_dir: Path | None = None,
-          workers: int | None = None, progress: Callable[[str], None] | None = None) -> list[Built]:
+          workers: int | None = None, progress: Callable[[str], None] | None = None,
+          shared: Workers | None = None) -> list[Built]:
     """Render every sheet and write it atomically into `out_dir`.
 
     Laid-out sheets and the blanks that stamped sheets need are made together, in one
     pool on every core; stamped sheets are then drawn onto their (now cached) blanks.
+    `shared`: the caller's pool, kept running for what it lays out next (a kit's
+    contents page); without it the pool is this call's own, closed once the layout is done.
     """
     output.ensure_dir(out_dir)
-    with Workers(workers) as shared:
-        if len(sheets) > 1 and not cache.holds_any_sheet(cache_dir):
-            # every sheet will be laid out, on every core: start the workers now, and they
-            # import WeasyPrint while this process renders the HTML
-            shared.warm()
-        return _build(sheets, out_dir, cache_dir, workers, progress, shared)
+    if shared is not None:
+        return _build(sheets, out_dir, cache_dir, workers, progress, shared, own=False)
+    with Workers(workers) as own:
+        return _build(sheets, out_dir, cache_dir, workers, progress, own, own=True)
 
 
 def _build(sheets: list[Sheet], out_dir: Path, cache_dir: Path | None, workers: int | None,
-           progress: Callable[[str], None] | None, shared: Workers) -> list[Built]:
+           progress: Callable[[str], None] | None, shared: Workers, own: bool) -> list[Built]:
+    if len(sheets) > 1 and not cache.holds_any_sheet(cache_dir):
+        # every sheet will be laid out, on every core: start the workers now, and they
+        # import WeasyPrint while this process renders the HTML
+        shared.warm()
     everything = sheets
     stamped = [s for s in sheets if s.stamped]
     sheets = [s for s in sheets if not s.stamped]
@@ -86,8 +84,9 @@ def _build(sheets: list[Sheet], out_dir: Path, cache_dir: Path | None, workers: 
     jobs = [("pdf", htmls[i], sheets[i].forms, sheets[i].finish) for i in todo]
     jobs += [("blank", html) for html in blanks.values()]
     interrupts.phase("laying out")
-    made = run_jobs(_job, jobs, workers, done, weight=lambda job: len(job[1]), shared=shared)
-    shared.close()
+    made = run_jobs(layout_job, jobs, workers, done, weight=lambda job: len(job[1]), shared=shared)
+    if own:
+        shared.close()  # the layout is done: let the workers go before writing
     interrupts.phase("writing sheets")
     for i, pdf in zip(todo, made):
         pdfs[i] = pdf
@@ -100,7 +99,8 @@ def _build(sheets: list[Sheet], out_dir: Path, cache_dir: Path | None, workers: 
         path = output.write_atomic(out_dir / sheet.filename, pdf)  # type: ignore[arg-type]
         results[id(sheet)] = Built(sheet, path, cached=hit)
     for sheet in stamped:
-        results[id(sheet)] = _build_stamped(sheet, out_dir / sheet.filename, cache_dir, workers)
+        results[id(sheet)] = _build_stamped(sheet, out_dir / sheet.filename, cache_dir, workers,
+                                            None if own else shared)
         if progress:
             progress(sheet.label or sheet.filename)
     return [results[id(s)] for s in everything]
@@ -113,14 +113,15 @@ def _stamped_hit(sheet: Sheet, cache_dir: Path | None) -> Path | None:
     return hit if hit.is_file() else None
 
 
-def _build_stamped(sheet: Sheet, target: Path, cache_dir: Path | None, workers: int | None) -> Built:
+def _build_stamped(sheet: Sheet, target: Path, cache_dir: Path | None, workers: int | None,
+                   shared: Workers | None) -> Built:
     """A stamped sheet, taken whole from the kit's cache when nothing in it changed."""
     found = _stamped_hit(sheet, cache_dir)
     data = cache.read(found) if found is not None else None
     if data is not None:
         return Built(sheet, output.write_atomic(target, data), cached=True)
     path = write_stamped(sheet.parts or [], target, title=sheet.context.get("title", ""),
-                         cache_dir=cache_dir, workers=workers)
+                         cache_dir=cache_dir, workers=workers, shared=shared)
     if cache_dir is not None:
         cache.write(cache.stamped_path(cache_dir, sheet), path.read_bytes())
     return Built(sheet, path)

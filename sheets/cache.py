@@ -1,8 +1,8 @@
 """Every cache of the build: what a key is made of, where an entry lives, how it is kept.
 
 One versioning rule for every entry: a key hashes the layout engine's version, the
-cache format (`VERSION`), the font subsetter in use, the entry's kind and its inputs
-(HTML and options). Same key, same bytes: a hit is exact. Entries are written whole
+cache format (`VERSION`), the font subsetter in use, the installed fonts (`fontdirs`),
+the entry's kind and its inputs (HTML and options). Same key, same bytes: a hit is exact. Entries are written whole
 (temporary file, then rename) and sealed: each ends with a line holding the sha256 of
 what comes before it. An entry that cannot be read, or whose seal is missing or does
 not match (a file cut short by a crash, a disk error, an old format), is a miss: it is
@@ -20,7 +20,7 @@ import shutil
 from functools import lru_cache
 from pathlib import Path
 
-from sheets import output, rendering
+from sheets import fontdirs, output, rendering
 from sheets.errors import SheetsError
 from sheets.sheet import Finisher, Sheet, render_html
 
@@ -38,9 +38,9 @@ def _subsetter() -> str:
 
 
 def _key(kind: str, *inputs: bytes) -> str:
-    """The one rule: engine version, cache format, font subsetter, kind, then the inputs."""
+    """The one rule: engine version, cache format, font subsetter, installed fonts, kind, then the inputs."""
     h = hashlib.sha256()
-    for part in (engine_version(), VERSION, _subsetter(), kind):
+    for part in (engine_version(), VERSION, _subsetter(), fontdirs.fingerprint(), kind):
         h.update(part.encode() + b"\0")
     for data in inputs:
         h.update(hashlib.sha256(data).digest())

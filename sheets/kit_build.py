@@ -12,6 +12,7 @@ from sheets.errors import SheetsError
 from sheets.kit_files import Kit
 from sheets.library import KitOptions, Library
 from sheets.services import library, new_seed
+from sheets.workers import Workers
 from sheets.sheet import ink_save
 
 
@@ -30,18 +31,21 @@ def build_kit(out_dir: Path, *, seed: int | None, paper: str, game: str | None, 
     packets = player_packets(lib, seed, paper, games, players, ink_saver) if players else []
     extra = [s for packet in packets for s in packet[1]]
     tick = progress(len(sheets) + len(extra)) if progress else None
-    everything = build(sheets + extra, out_dir, cache_dir=cache, progress=tick)
-    built = everything[:len(sheets)]
-    printing = assemble.load_printing(lib.root)
-    titles = {gid: lib.game(gid).info.title for gid in lib.game_ids()}
-    parts = [assemble.describe(b.path, title=b.sheet.label or b.sheet.filename, game=b.sheet.game,
-                               game_title=titles.get(b.sheet.game or "", "Other"), template=b.sheet.template,
-                               printing=printing) for b in built]
-    interrupts.phase("merging kit.pdf")
-    scope = titles[game] if game else "All games"
-    kit_pdf = assemble.assemble(parts, out_dir / assemble.KIT_PDF, title="warsheets print-and-play kit",
-                                subtitle=f"{scope} · {paper} · dice seed {seed}",
-                                paper_size=rendering.page_size(paper), cache_dir=cache)
+    # one pool for the sheets and then the contents page (laid out last: it names every
+    # part's pages), so that this process never imports WeasyPrint itself
+    with Workers() as shared:
+        everything = build(sheets + extra, out_dir, cache_dir=cache, progress=tick, shared=shared)
+        built = everything[:len(sheets)]
+        printing = assemble.load_printing(lib.root)
+        titles = {gid: lib.game(gid).info.title for gid in lib.game_ids()}
+        parts = [assemble.describe(b.path, title=b.sheet.label or b.sheet.filename, game=b.sheet.game,
+                                   game_title=titles.get(b.sheet.game or "", "Other"), template=b.sheet.template,
+                                   printing=printing) for b in built]
+        interrupts.phase("merging kit.pdf")
+        scope = titles[game] if game else "All games"
+        kit_pdf = assemble.assemble(parts, out_dir / assemble.KIT_PDF, title="warsheets print-and-play kit",
+                                    subtitle=f"{scope} · {paper} · dice seed {seed}",
+                                    paper_size=rendering.page_size(paper), cache_dir=cache, shared=shared)
     packet_paths: list[Path] = []
     packet_parts: list = []
     offset = len(sheets)

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
-from sheets import output, paths
+from sheets import fontdirs, output, paths
 
 STATE_FILE = "build-state.json"
 STATE_VERSION = 1
@@ -55,6 +55,7 @@ def fingerprint(request: dict, content_root: Path | None = None) -> str:
             h.update(f"{name}=-\0".encode())
     for var in ENVIRONMENT:
         h.update(f"{var}={os.environ.get(var, '')}\0".encode())
+    h.update(f"fonts={fontdirs.fingerprint()}\0".encode())  # a font installed since: made again
     bundled = paths.content_dir()
     _tree(h, Path(content_root) if content_root else bundled)
     if content_root and Path(content_root).resolve() != bundled.resolve():

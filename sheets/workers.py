@@ -227,18 +227,24 @@ class Workers:
 
 def run_jobs(fn: Callable, jobs: list[tuple], workers: int | None = None,
              on_done: Callable[[int], None] | None = None, weight: Callable[[tuple], int] | None = None,
-             shared: Workers | None = None, idle: Callable[[], bool] | None = None) -> list:
+             shared: Workers | None = None, idle: Callable[[], bool] | None = None,
+             layout: bool = False) -> list:
     """`fn(*job)` for each job, in order: in this process for one job, else on every core.
 
     Workers are spawned (they import WeasyPrint themselves), or taken from `shared`; on
     Ctrl-C, SIGTERM or an error every worker is stopped before the exception goes on.
     While workers work, `idle()` is called for small units of the caller's own next work
-    (it returns False when it has nothing left).
+    (it returns False when it has nothing left). `layout`: the jobs lay out with WeasyPrint,
+    so even one goes to `shared`'s workers when they are running (they have it imported).
     """
     results: list = [None] * len(jobs)
+    if not jobs:
+        return results
     workers = min(workers if workers is not None else cores(), len(jobs))
-    # one job runs here, unless this process has its own work to do meanwhile (`idle`)
-    if workers <= 1 and not (jobs and idle is not None and shared is not None and shared.workers > 1):
+    # one job runs here, unless this process has its own work to do meanwhile (`idle`), or
+    # a shared pool is running already (its workers have imported WeasyPrint; this one need not)
+    running = layout and shared is not None and shared.pool is not None and shared.workers > 1
+    if workers <= 1 and not running and not (jobs and idle is not None and shared is not None and shared.workers > 1):
         for i, job in enumerate(jobs):
             results[i] = fn(*job)
             if on_done:

@@ -23,7 +23,7 @@ A value (or footer) is stamped only when it can be drawn exactly: every glyph in
 stamp font, nothing to reorder or shape, the whole text in its box at no less than the
 smallest type. Otherwise that part is laid out in full, where the layout engine's font
 fallback, bidi and line breaking print it whole: nothing is clipped, dropped or refused.
-"""
-from sheets.stamp.write import CHUNK, missing_blanks, write_stamped
 
-__all__ = ["CHUNK", "missing_blanks", "write_stamped"]
+The package itself imports nothing: a worker that lays out blanks imports `layout` (and
+`glyphs`), not the stamper's reportlab and pypdf. Callers import `sheets.stamp.write`.
+"""

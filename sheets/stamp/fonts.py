@@ -1,8 +1,6 @@
-"""The TrueType files the stamper draws with: the ones fontconfig gives WeasyPrint's Pango."""
+"""Fonts for the stamper: the TTF a field's CSS font uses (`glyphs`), registered with reportlab."""
 from __future__ import annotations
 
-import subprocess
-import unicodedata
 from functools import lru_cache
 from pathlib import Path
 
@@ -11,46 +9,9 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfbase.ttfonts import TTFont
 
-from sheets.errors import SheetsError
+from sheets.stamp.glyphs import drawable, face_file, font_file
 
-
-@lru_cache(maxsize=None)
-def font_file(family: tuple[str, ...], bold: bool, italic: bool, condensed: bool) -> str:
-    """The TTF fontconfig gives for a CSS font (the file WeasyPrint's Pango uses too)."""
-    for fam in family:
-        if fam in ("serif", "sans-serif", "monospace"):
-            fam = {"serif": "DejaVu Serif", "sans-serif": "DejaVu Sans", "monospace": "DejaVu Sans Mono"}[fam]
-        pattern = fam + (":bold" if bold else "") + (":italic" if italic else "") + (":condensed" if condensed else "")
-        try:
-            found = subprocess.run(["fc-match", "-f", "%{file}\n%{family}", pattern], capture_output=True,
-                                   text=True, timeout=10).stdout.splitlines()
-        except (OSError, subprocess.SubprocessError):
-            found = []
-        if found and found[0].lower().endswith(".ttf") and len(found) > 1 and fam.split()[0].lower() in found[1].lower():
-            return found[0]
-        by_name = _font_by_file_name(fam, bold, italic, condensed)
-        if by_name:
-            return by_name
-    raise SheetsError(f"no TrueType font found for {', '.join(family)}; install fonts-dejavu")
-
-
-_FONT_DIRS = ("/usr/share/fonts", "/usr/local/share/fonts", "~/.local/share/fonts", "~/.fonts",
-              "/Library/Fonts", "/System/Library/Fonts", "C:/Windows/Fonts")
-
-
-def _font_by_file_name(family: str, bold: bool, italic: bool, condensed: bool) -> str | None:
-    """Without fc-match: DejaVu-style file names (DejaVuSansCondensed-BoldOblique.ttf)."""
-    stem = family.replace(" ", "") + ("Condensed" if condensed and "Condensed" not in family else "")
-    styles = ["Bold" if bold else ""]
-    styles = [(st + ("Italic" if italic else "")) for st in styles] + [(st + ("Oblique" if italic else "")) for st in styles]
-    names = {f"{stem}-{st}.ttf" if st else f"{stem}.ttf" for st in styles}
-    for folder in _FONT_DIRS:
-        root = Path(folder).expanduser()
-        if root.is_dir():
-            for path in sorted(root.rglob("*.ttf")):
-                if path.name in names:
-                    return str(path)
-    return None
+__all__ = ["drawable", "face_for", "font_file", "text_width"]
 
 
 @lru_cache(maxsize=None)
@@ -65,48 +26,11 @@ def _registered(path: str) -> tuple[str, float, float]:
     return name, hhea.ascent / upm, -hhea.descent / upm
 
 
-@lru_cache(maxsize=None)
-def _cmap(path: str) -> frozenset:
-    return frozenset(pdfmetrics.getFont(_registered(path)[0]).face.charToGlyph)
-
-
-def _has_glyph(path: str, char: str) -> bool:
-    return ord(char) in _cmap(path)
-
-
 def face_for(font: dict, text: str = "") -> tuple[str, float, float, str]:
     """(reportlab font name, ascent, descent, file) for a field's CSS font and the text to draw."""
-    bold = font["weight"] >= 600
-    italic = font["style"] in ("italic", "oblique")
-    condensed = "condensed" in font["stretch"]
-    family = tuple(font["family"])
-    path = font_file(family, bold, italic, condensed)
-    if text and not all(_has_glyph(path, ch) for ch in set(text) if not ch.isspace()):
-        for alt in (font_file(family, bold, False, False), font_file(("DejaVu Sans",), bold, False, False),
-                    font_file(("DejaVu Sans",), False, False, False)):
-            if all(_has_glyph(alt, ch) for ch in set(text) if not ch.isspace()):
-                path = alt
-                break
+    path = face_file(font, text)
     name, asc, desc = _registered(path)
     return name, asc, desc, path
-
-def _needs_shaping(ch: str) -> bool:
-    """A character reportlab cannot draw as the layout engine would: right-to-left (its
-    order is the bidi algorithm's), combining or joining (their form is HarfBuzz's)."""
-    return (unicodedata.bidirectional(ch) in ("R", "AL", "AN", "RLE", "RLO", "RLI", "FSI", "LRE", "LRO", "LRI",
-                                               "PDF", "PDI")
-            or unicodedata.category(ch) in ("Mn", "Mc", "Me", "Cf") or unicodedata.combining(ch) != 0)
-
-
-def drawable(font: dict, text: str) -> bool:
-    """True when the stamper draws `text` exactly: every glyph in the face it would use, and
-    nothing that needs shaping or reordering. Otherwise the sheet is laid out instead."""
-    if not text:
-        return True
-    if any(_needs_shaping(ch) for ch in text):
-        return False
-    path = face_for(font, text)[3]
-    return all(_has_glyph(path, ch) for ch in set(text) if not ch.isspace())
 
 
 def text_width(text: str, font_name: str, size: float, spacing: float) -> float:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from sheets import rendering
-from sheets.stamp.fonts import drawable
+from sheets.stamp.glyphs import drawable
 
 PX = 0.75  # CSS px -> PDF pt
 

@@ -136,6 +136,7 @@ class StampJob:
     shared: Workers
     progress: Callable[[str], None] | None = None
     stats: dict | None = None
+    own_pool: bool = True  # False: the caller's pool (a kit's), which the caller closes
     blank_html: dict[str, str] = field(default_factory=dict)  # key -> HTML of every base
     part_keys: list[str | None] = field(default_factory=list)  # each part's base (None: none yet)
     bases: dict[str, Base] = field(default_factory=dict)
@@ -178,7 +179,7 @@ class StampJob:
 
         interrupts.phase("laying out blanks")
         made = run_jobs(render_base, jobs, self.workers, shared=self.shared, weight=lambda job: len(job[0]),
-                        idle=render_ahead)
+                        idle=render_ahead, layout=True)
         for key, (pdf, layout) in zip(self.todo, made):
             layout = _same_shape_as_cached(layout)
             cache.write_blank(self.cache_dir, key, pdf, layout)
@@ -272,7 +273,8 @@ class StampJob:
         t0 = time.perf_counter()
         plans, overlays, total, fallback = self.plan_and_draw()
         t1 = time.perf_counter()
-        self.shared.close()  # the workers' part is done: let them go before writing
+        if self.own_pool:
+            self.shared.close()  # the workers' part is done: let them go before writing
         if self.stats is not None:
             self.stats.update(stamped=len(self.parts) - len(fallback) - len(direct), no_blank=len(direct),
                               laid_out=len(fallback) + len(direct), blanks_rendered=len(self.todo),
@@ -285,7 +287,7 @@ class StampJob:
 
 def write_stamped(parts: list[StampPart], target: Path, *, title: str = "", cache_dir: Path | None = None,
                   workers: int | None = None, progress: Callable[[str], None] | None = None,
-                  stats: dict | None = None) -> Path:
+                  stats: dict | None = None, shared: Workers | None = None) -> Path:
     """Stamp every part onto its cached blank and stream the pages into `target` (atomic).
 
     Big jobs are split in chunks of CHUNK parts, planned and drawn on every core; the
@@ -296,6 +298,8 @@ def write_stamped(parts: list[StampPart], target: Path, *, title: str = "", cach
         where.mkdir(parents=True, exist_ok=True)
     except OSError:
         where = None  # a cache we cannot make is only slower
-    with Workers(workers) as shared:  # started once, for every phase that needs them
-        return StampJob(parts, target, title, where, workers, shared, progress, stats).run()
+    if shared is not None:  # the caller's pool (a kit's: its workers have WeasyPrint imported already)
+        return StampJob(parts, target, title, where, workers, shared, progress, stats, own_pool=False).run()
+    with Workers(workers) as own:  # started once, for every phase that needs them
+        return StampJob(parts, target, title, where, workers, own, progress, stats).run()
 

@@ -22,7 +22,7 @@ import pytest
 from conftest import REPO
 
 from sheets import rendering
-from sheets.stamp import fields, fonts, overlay
+from sheets.stamp import fields, fonts, glyphs, overlay
 from sheets.stamp import write as stamping
 from sheets.sheet import render_html
 from sheets.dice import Dice
@@ -269,7 +269,7 @@ def test_fonts_are_found_without_fc_match(monkeypatch):
     def no_fc_match(*args, **kwargs):
         raise FileNotFoundError("fc-match")
 
-    monkeypatch.setattr(fonts.subprocess, "run", no_fc_match)
+    monkeypatch.setattr(glyphs.subprocess, "run", no_fc_match)
     fonts.font_file.cache_clear()
     try:
         path = fonts.font_file(("DejaVu Serif", "serif"), False, True, False)
