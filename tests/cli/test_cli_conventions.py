@@ -2,6 +2,9 @@
 range, and a sheets.toml for defaults (paper, output folder, card layout, back offset) under
 the command line, shown with where each value came from by `sheets config`."""
 import os
+import shlex
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -31,9 +34,13 @@ def test_shell_completion_is_offered(cli):
     result = cli("--help")
     assert result.exit_code == 0
     assert "--install-completion" in result.stdout and "--show-completion" in result.stdout
-    script = cli("--show-completion", "bash")
-    assert script.exit_code == 0
-    assert "_SHEETS_COMPLETE=complete_bash" in script.stdout
+    # `--show-completion` is a flag: the script is for the shell it runs in, which Typer finds
+    # among the command's parent processes; run it from bash (`; true` keeps bash from
+    # exec-ing the command, so bash stays its parent), as a user at a prompt does
+    sheets = Path(sys.executable).with_name("sheets")  # the installed command, as a user types it
+    script = subprocess.run(["bash", "-c", f"{shlex.quote(str(sheets))} --show-completion; true"],
+                            capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert "_SHEETS_COMPLETE=complete_bash" in script.stdout, script.stderr
 
 
 @pytest.mark.parametrize("args, message", [
