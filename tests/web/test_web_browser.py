@@ -90,7 +90,7 @@ def test_create_a_character_see_its_preview_and_download_its_pdf(page, live, tmp
     assert "name: Hans Weber" in (live.workspace / "characters" / "hans-weber.yaml").read_text()
 
 
-def test_a_campaign_from_the_wizard_through_a_mission_a_debrief_and_a_spend(page, live):
+def test_a_campaign_from_the_wizard_through_a_mission_a_debrief_a_spend_and_an_undo(page, live):
     page.goto(f"{live.url}/wotw/campaign")
     page.get_by_label("Nation").select_option("german")
     page.get_by_label("Theatre").select_option("france-1944")
@@ -129,6 +129,7 @@ def test_a_campaign_from_the_wizard_through_a_mission_a_debrief_and_a_spend(page
     page.get_by_role("button", name="Debrief").click()
     expect(page.get_by_role("status")).to_contain_text("+2 XP, +2 CP -> 2 XP and 2 CP saved")
     assert men == ["Hans Weber", "Karl Brandt", "Otto Lenz", "Willi Haas"]
+    before_spend = (live.workspace / "campaign.yaml").read_bytes()
     page.get_by_role("link", name="What each man can afford, with its cost").click()
     karl = page.get_by_role("table", name="Karl Brandt")
     expect(karl.get_by_role("row", name="learn Camouflage 2 XP")).to_contain_text("Buy")
@@ -139,6 +140,12 @@ def test_a_campaign_from_the_wizard_through_a_mission_a_debrief_and_a_spend(page
     campaign = json.loads(commands.campaign_json(live.workspace / "campaign.yaml"))
     assert [m["outcome"] for m in campaign["missions"]] == ["success"]
     assert campaign["ledger"][-1]["what"] == "promoted Karl Brandt to Private"
+    # and undone from the desk's history: the file is byte for byte what it was before the spend
+    page.get_by_role("link", name="Back to the campaign desk").click()
+    page.get_by_label("Changes to undo").fill("1")
+    page.get_by_role("button", name="Undo").click()
+    expect(page.get_by_role("status")).to_be_visible()
+    assert (live.workspace / "campaign.yaml").read_bytes() == before_spend
 
 
 def test_a_kit_with_its_contact_sheet(page, tmp_path, fixture_content):
