@@ -32,9 +32,9 @@ def routes(desk: Desk) -> list[Route]:
         files = desk.workspace.files("*.yaml")
         return desk.page("web/home.html.j2", title="Desk", files=files, workspace=str(desk.workspace.root))
 
-    async def kit_form(request: Request):
+    async def kit_form(request: Request):  # the paper: the workspace's sheets.toml's, as `sheets kit` takes it there
         return desk.page("web/kit.html.j2", title="Kit", games=_games(desk), papers=PAPERS,
-                         max_players=limits.MAX_PLAYERS, result=None, form={})
+                         max_players=limits.MAX_PLAYERS, result=None, form={"paper": settings(desk)["paper"].value})
 
     async def kit_build(request: Request):
         form = await desk.form(request)
@@ -42,7 +42,7 @@ def routes(desk: Desk) -> list[Route]:
         game = str(form.get("game") or "")
         if game and game not in games:
             raise HTTPException(400, f"game {game!r}: choose one of {', '.join(games)}")
-        paper = str(form.get("paper") or "a4")
+        paper = str(form.get("paper") or settings(desk)["paper"].value)
         if paper not in PAPERS:
             raise HTTPException(400, f"paper {paper!r}: choose a4 or letter")
         seed = number(form, "seed", lo=0, hi=2**63 - 1)

@@ -57,6 +57,13 @@ def test_kit_builds_with_its_contact_sheet_and_downloads(tmp_path, fixture_conte
     assert "Kit up to date: dice seed 7" in again.text
 
 
+def test_the_kit_page_takes_its_paper_from_the_workspace_sheets_toml(desk):
+    assert re.search(r'<option value="a4" selected>', desk.get("/kit").text)  # the built-in default
+    (desk.workspace / "sheets.toml").write_text('paper = "letter"  # US printer\n', encoding="utf-8")
+    page = desk.get("/kit").text
+    assert re.search(r'<option value="letter" selected>', page) and not re.search(r'<option value="a4" selected>', page)
+
+
 def test_the_kit_progress_page_follows_the_build(desk, monkeypatch):
     state = desk.app.app.state.desk
     state.jobs["j1"] = Job(total=5, done=2, label="Regiment reference")
