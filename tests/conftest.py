@@ -4,6 +4,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import signal
 import tempfile
 from pathlib import Path
 
@@ -19,6 +20,14 @@ os.environ["XDG_CONFIG_HOME"] = tempfile.mkdtemp(prefix="sheets-test-config-")
 
 from sheets import paths  # noqa: E402
 from sheets.cli import app  # noqa: E402
+
+# The interrupt tests send SIGINT (Ctrl-C) to the commands they start. A shell that runs the
+# suite in the background (`make test &`, a CI runner's `cmd &`) starts it with SIGINT
+# ignored, and every command would inherit that and rightly ignore the Ctrl-C. The suite
+# takes SIGINT back (a handler is reset to the default in the commands it executes), so the
+# tests measure the tool, not how the suite was launched.
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 REPO = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"
