@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import Callable
 
 from sheets import cache, interrupts, output
+from sheets.layout_jobs import layout_job
 from sheets.sheet import Built, Finisher, Sheet, pdf_of_html, render_html
 from sheets.stamp.write import missing_blanks, write_stamped
-from sheets.layout_jobs import layout_job
 from sheets.workers import Workers, run_jobs
 
 __all__ = ["Built", "Sheet", "build", "build_one", "make_pdfs", "render_html"]

@@ -12,8 +12,8 @@ from sheets.errors import SheetsError
 from sheets.kit_files import Kit
 from sheets.library import KitOptions, Library
 from sheets.services import library, new_seed
-from sheets.workers import Workers
 from sheets.sheet import ink_save
+from sheets.workers import Workers
 
 
 def build_kit(out_dir: Path, *, seed: int | None, paper: str, game: str | None, content: Path | None,
