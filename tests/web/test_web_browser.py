@@ -148,6 +148,31 @@ def test_a_campaign_from_the_wizard_through_a_mission_a_debrief_a_spend_and_an_u
     assert (live.workspace / "campaign.yaml").read_bytes() == before_spend
 
 
+def test_three_missions_in_the_browser_and_the_record_printed(page, live, tmp_path):
+    """Issue 20's "done when": a three-mission campaign played in the browser, then printed."""
+    page.goto(f"{live.url}/wotw/campaign")
+    page.get_by_label("Dice seed for a random team (empty: roll one)").fill("7")
+    page.get_by_role("button", name="Start the campaign").click()
+    for n, seed in enumerate((3, 4, 5), start=1):
+        page.get_by_label("Dice seed (empty: roll one)").fill(str(seed))
+        page.get_by_role("button", name="Roll the next mission").click()
+        expect(page.get_by_role("status")).to_contain_text(f"mission {n} rolled with seed {seed}")
+        page.get_by_label("Outcome").select_option("success")
+        page.get_by_label("Dice seed for the XP roll (empty: roll one)").fill("5")
+        page.get_by_role("button", name="Debrief").click()
+        expect(page.get_by_role("status")).to_contain_text("XP")
+    page.get_by_role("button", name="Print the campaign record").click()
+    expect(page.get_by_role("status")).to_contain_text("the campaign record printed")
+    with page.expect_download() as download:
+        page.get_by_role("status").get_by_role("link").first.click()
+    target = tmp_path / "record.pdf"
+    download.value.save_as(target)
+    text = squash(pdf_text(target))
+    assert "3PLAYED" in text and "seed3" in text and "seed4" in text and "seed5" in text, text[:400]
+    missions = json.loads(commands.campaign_json(live.workspace / "campaign.yaml"))["missions"]
+    assert [m["outcome"] for m in missions] == ["success", "success", "success"]
+
+
 def test_a_kit_with_its_contact_sheet(page, tmp_path, fixture_content):
     workspace = tmp_path / "kit-ws"
     workspace.mkdir()
