@@ -11,19 +11,7 @@ from sheets.dice import Dice
 from sheets.games.wotw import campaign as cp
 from sheets.games.wotw.campaign import Man, MissionRecord, Refused
 
-TEAM = """\
-nation: german
-members:
-  - {name: Hans Weber, quality: Veteran, weapon: SMG}
-  - {name: Karl Brandt, quality: Green, weapon: Rifle, medical: true}
-  - {name: Otto Lenz, quality: Green, weapon: Rifle}
-  - {name: Willi Haas, quality: Green, weapon: Rifle}
-"""
-
-
-@pytest.fixture(scope="module")
-def data(library):
-    return library.game("wotw").data
+from wotwfixtures import TEAM, data  # noqa: F401 - the fixture
 
 
 def men(*rows, **kw) -> list[Man]:

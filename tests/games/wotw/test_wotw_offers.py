@@ -10,19 +10,7 @@ from sheets.games.wotw.campaign import Man, Refused
 from sheets.games.wotw.records import Entry
 from sheets.games.wotw.team import Member, TeamRules, first_team, weapons_for
 
-TEAM = """\
-nation: german
-members:
-  - {name: Hans Weber, quality: Veteran, weapon: SMG}
-  - {name: Karl Brandt, quality: Green, weapon: Rifle, medical: true}
-  - {name: Otto Lenz, quality: Green, weapon: Rifle}
-  - {name: Willi Haas, quality: Green, weapon: Rifle}
-"""
-
-
-@pytest.fixture(scope="module")
-def data(library):
-    return library.game("wotw").data
+from wotwfixtures import TEAM, data  # noqa: F401 - the fixture
 
 
 def test_each_quality_offers_only_its_rows_of_the_team_table(data):
