@@ -1,3 +1,29 @@
-from sheets.cli import main
+"""The command's entry point: `python -m sheets` and the installed `sheets` script.
 
-main()
+A Ctrl-C in the first few tenths of a second, while Python imports the CLI (Typer, the
+models), would otherwise end in a KeyboardInterrupt traceback and a death by SIGINT:
+until the CLI's own handling takes over (`sheets.cli.errors.run`), Ctrl-C ends the
+command as it ends later, one line and exit code 130 (nothing has been written yet).
+"""
+import os
+import signal
+
+#: the line `sheets.cli.errors` prints for a Ctrl-C (not imported from there: that imports Typer)
+INTERRUPTED_LINE = b"error: interrupted; nothing half-written was left behind\n"
+
+
+def _interrupted_while_starting(signum, frame) -> None:  # noqa: ARG001
+    os.write(2, INTERRUPTED_LINE)
+    os._exit(130)
+
+
+def run() -> None:
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:  # not when the launcher ignores Ctrl-C
+        signal.signal(signal.SIGINT, _interrupted_while_starting)
+    # after the handler, so that a Ctrl-C while the CLI is imported ends cleanly
+    from sheets.cli import main  # noqa: PLC0415
+    main()
+
+
+if __name__ == "__main__":
+    run()

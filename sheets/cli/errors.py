@@ -93,7 +93,11 @@ def run(app: typer.Typer) -> None:
     """Run the command line: SIGTERM stops like Ctrl-C; Click's usage error exits with 1."""
     try:
         signal.signal(signal.SIGTERM, _on_sigterm)
-    except ValueError:  # not the main thread (embedded use): leave SIGTERM alone
+        if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
+            # from here on Ctrl-C is a KeyboardInterrupt, which the commands clean up after
+            # (sheets.__main__ ended the process at once while the CLI was being imported)
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+    except ValueError:  # not the main thread (embedded use): leave the signals alone
         pass
     try:
         app()

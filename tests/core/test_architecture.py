@@ -102,7 +102,7 @@ def test_package_imports_sit_at_module_top_except_at_the_cli_boundary():
     tool (the CLI, whose `--help` must not load the pipeline), the kit's up-to-date check and
     the game plug-ins (loaded with content) may, each with its reason."""
     modules = _modules()
-    boundary = {"sheets.kit"}  # the kit's up-to-date answer; + the CLI and each game's cli.py and plugin.py
+    boundary = {"sheets.kit", "sheets.__main__"}  # the kit's up-to-date answer, the entry point; + the CLI and each game's cli.py and plugin.py
     offenders = []
     for name, path in modules.items():
         # a game's plug-in is loaded with its content (validate, --json); its sheet builders

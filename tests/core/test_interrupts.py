@@ -137,3 +137,22 @@ def test_a_damaged_blank_is_made_again_and_the_sheet_is_the_same(cli, tmp_path, 
     assert cli("playbook", "--random", "--count", "2", "--seed", "3", "-o", out).exit_code == 0
     assert out.read_bytes() == first
     assert all(cache.read(p) is not None for p in entries)  # made again, whole
+
+
+def test_a_ctrl_c_while_the_cli_is_still_being_imported_is_one_line_and_130(tmp_path):
+    """The first tenths of a second of `sheets kit`, before the CLI is imported: no traceback,
+    no death by SIGINT (sheets.__main__ handles Ctrl-C from its first line)."""
+    import os
+    import subprocess
+    import sys
+    import time
+
+    for delay in (0.15, 0.3):  # past the interpreter's own start, within the CLI's import
+        proc = subprocess.Popen([sys.executable, "-m", "sheets", "kit", "--seed", "5", "-o", str(tmp_path / "k")],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+                                env=dict(os.environ, SHEETS_CACHE_DIR=str(tmp_path / "cache")))
+        time.sleep(delay)
+        os.killpg(proc.pid, signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+        assert proc.returncode == 130, (delay, proc.returncode, err.decode())
+        assert "Traceback" not in err.decode() and len(err.decode().strip().splitlines()) <= 1, err.decode()

@@ -18,4 +18,4 @@ def test_wheel_carries_templates_and_content(tmp_path):
                    "sheets/content/_print/layouts.yaml", "sheets/cli/__init__.py", "sheets/__main__.py"]:
         assert needed in names, needed
     entry_points = next(n for n in names if n.endswith("entry_points.txt"))
-    assert "sheets = sheets.cli:main" in zipfile.ZipFile(wheel).read(entry_points).decode()
+    assert "sheets = sheets.__main__:run" in zipfile.ZipFile(wheel).read(entry_points).decode()
