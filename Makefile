@@ -64,7 +64,7 @@ bench: $(STAMP)
 # The generated parts of the repository: schemas/ (sheets schema) and docs/fields.md; tests check both.
 docs: $(STAMP)
 	$(BIN)/sheets schema --out schemas
-	$(BIN)/python -c "from sheets.schemas import fields_markdown; open('docs/fields.md', 'w', encoding='utf-8').write(fields_markdown())"
+	$(BIN)/python -c "from sheets.app.schemas import fields_markdown; open('docs/fields.md', 'w', encoding='utf-8').write(fields_markdown())"
 
 # Refresh the lock from pyproject.toml's ranges (every extra, the build backend, hashes).
 # pip-tools runs from its own pinned venv so that the lock does not lock the locker.

@@ -20,7 +20,7 @@ sys.path.insert(0, str(REPO))
 
 from sheets.games.wotw import campaign_io, commands, ledger  # noqa: E402
 from sheets.games.wotw.records import Entry, Recruit  # noqa: E402
-from sheets.services import game_with_plugin, library  # noqa: E402
+from sheets.library.access import game_with_plugin, library  # noqa: E402
 
 
 def build(path: Path, missions: int) -> int:

@@ -7,10 +7,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from sheets.dice import Dice
+from sheets.base.dice import Dice
 from sheets.games.regiment.sheets import roll_squad
 from sheets.games.wotw.mission import MissionRoller
-from sheets.library import Library
+from sheets.library.content import Library
 
 
 def main() -> None:

@@ -28,12 +28,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 def measure() -> dict:
     from pypdf import PdfReader
 
-    from sheets import assemble, rendering
-    from sheets.api import kit_sheets
-    from sheets.services import library
-    from sheets.sheet import pdf_of_html, render_html
-    from sheets.stamp.write import missing_blanks
-    from sheets.stamp.layout import render_base
+    from sheets.kit import assemble
+    from sheets.pipeline import rendering
+    from sheets.kit.plan import kit_sheets
+    from sheets.library.access import library
+    from sheets.pipeline.sheet import pdf_of_html, render_html
+    from sheets.pipeline.stamp.write import missing_blanks
+    from sheets.pipeline.stamp.layout import render_base
 
     t0 = time.perf_counter()
     lib = library(None)

@@ -5,7 +5,7 @@
 
 Each job runs as its own `sheets` process; wall time, CPU time (user + system:
 what the wall time is on an idle machine, for single-process jobs), the child's
-peak RSS (os.wait4's rusage) and the load average are printed. The maxima in sheets/limits.py are chosen so that
+peak RSS (os.wait4's rusage) and the load average are printed. The maxima in sheets/base/limits.py are chosen so that
 every line stays under 60 s and 1 GB on a 2-core machine.
 """
 from __future__ import annotations
@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from sheets import limits  # noqa: E402
+from sheets.base import limits  # noqa: E402
 
 SHEETS = [sys.executable, "-m", "sheets"]
 T = "--tracker"

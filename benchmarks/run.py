@@ -79,10 +79,10 @@ def run(args: list[str], env: dict, runs: int = 1, cwd: Path | None = None) -> t
 # -- references ---------------------------------------------------------------
 def _filled_html() -> str:
     sys.path.insert(0, str(REPO))
-    from sheets.sheet import render_html
-    from sheets.dice import Dice
+    from sheets.pipeline.sheet import render_html
+    from sheets.base.dice import Dice
     from sheets.games.regiment.sheets import filled_playbooks, roll_squad
-    from sheets.library import Library
+    from sheets.library.content import Library
 
     game = Library().game("regiment")
     sheet = filled_playbooks(game, roll_squad(game, Dice.seeded(1), 1), "x.pdf", fillable=True)
@@ -95,7 +95,7 @@ def weasy_page(html: str, env_no_hb: bool) -> float:
     """Naive WeasyPrint: lay out the filled playbook (warm), seconds per page."""
     if env_no_hb:
         os.environ["SHEETS_NO_HB_SUBSET"] = "1"
-    from sheets import rendering
+    from sheets.pipeline import rendering
 
     rendering.html_to_pdf(html)  # warm up (imports, fonts)
     best = float("inf")
@@ -261,7 +261,8 @@ def watch_rebuild(work: Path, env: dict) -> float:
     code = """
 import shutil, sys, time
 from pathlib import Path
-from sheets import paths, watch
+from sheets.app import watch
+from sheets.base import paths
 content = Path(sys.argv[1]) / 'content'
 shutil.copytree(paths.content_dir(), content)
 game = next(p.parent.parent.name for p in sorted(content.glob('*/cards/*.yaml')))

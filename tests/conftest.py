@@ -18,7 +18,7 @@ if "SHEETS_CACHE_DIR" not in os.environ:  # stamped sheets' blank cache: never t
 # the user's own sheets.toml (~/.config/warsheets/) must not change what the tests see
 os.environ["XDG_CONFIG_HOME"] = tempfile.mkdtemp(prefix="sheets-test-config-")
 
-from sheets import paths  # noqa: E402
+from sheets.base import paths  # noqa: E402
 from sheets.cli import app  # noqa: E402
 
 # The interrupt tests send SIGINT (Ctrl-C) to the commands they start. A shell that runs the
@@ -125,7 +125,7 @@ def fixture_content(tmp_path) -> Path:
 
 @pytest.fixture(scope="session")
 def library():
-    from sheets.library import Library
+    from sheets.library.content import Library
 
     return Library()
 

@@ -1,4 +1,4 @@
-"""The interrupt sweep's machinery (tests/core/test_interrupts.py): run a real command in its
+"""The interrupt sweep's machinery (tests/base/test_interrupts.py): run a real command in its
 own process group while a helper keeps a CPU busy, send it a signal at a chosen moment, and
 check what it leaves: exit code, streams, processes, output folder, cache.
 
@@ -16,7 +16,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sheets import cache
+from sheets.pipeline import cache
 
 MESSAGES = {signal.SIGINT: "error: interrupted; nothing half-written was left behind\n",
             signal.SIGTERM: "error: terminated; nothing half-written was left behind\n"}

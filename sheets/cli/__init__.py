@@ -1,6 +1,6 @@
 """The `sheets` command line: the root app, the generic commands, and each game's own.
 
-Thin: parse options, call `sheets.api` or a game's commands, print paths. The core
+Thin: parse options, call `sheets.app.api` or a game's commands, print paths. The core
 names no game: every package under `sheets.games` with a `cli` module adds its
 commands (`register(app)`). Heavy imports (WeasyPrint, pydantic models) happen inside
 commands, so that `sheets --help` stays fast.
@@ -14,11 +14,12 @@ import pkgutil
 import typer
 from typer.core import TyperGroup
 
-from sheets import __version__, paths
+from sheets import __version__
+from sheets.base import paths
+from sheets.base.errors import SheetsError
 from sheets.cli import commands, config
 from sheets.cli.errors import USER_ERROR, range_message, run
 from sheets.cli.new import new
-from sheets.errors import SheetsError
 
 
 class SheetsGroup(TyperGroup):

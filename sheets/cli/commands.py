@@ -1,6 +1,6 @@
 """The generic commands: what every game's content can print (the games add their own).
 
-Each command parses, calls `sheets.api` (or `sheets.kit`) and prints what it wrote.
+Each command parses, calls `sheets.app.api` (or `sheets.kit.request`) and prints what it wrote.
 Those modules load pydantic, Jinja and more, so each command imports them when it runs:
 `sheets --help` must stay fast.
 """
@@ -13,13 +13,13 @@ from typing import Optional
 
 import typer
 
-from sheets import limits, paths
+from sheets.base import limits, paths
+from sheets.base.config import card_back_offset
+from sheets.base.errors import ContentError, SheetsError
 from sheets.cli.config import FILE_NAME, from_config, in_force, user_config_file
 from sheets.cli.errors import user_errors
 from sheets.cli.options import Content, Dice, Game, InkSaver, Output, Paper, PaperSize, Preview, Seed
 from sheets.cli.output import report, show, wrote
-from sheets.config import card_back_offset
-from sheets.errors import ContentError, SheetsError
 
 
 class Duplex(str, Enum):
@@ -30,7 +30,7 @@ class Duplex(str, Enum):
 @user_errors
 def list_cmd(content: Content = None) -> None:
     """List the games, playbooks and sheet kinds available."""
-    from sheets import api  # noqa: PLC0415 - loads the content models: not for --help
+    from sheets.app import api  # noqa: PLC0415 - loads the content models: not for --help
 
     for gid, title, kinds in api.catalogue(content).games:
         typer.echo(f"{gid:<12} {title}")
@@ -47,7 +47,7 @@ def validate(
 
     Example: sheets validate ww.yaml
     """
-    from sheets import api  # noqa: PLC0415 - loads the content models: not for --help
+    from sheets.app import api  # noqa: PLC0415 - loads the content models: not for --help
 
     problems = api.validate_content(content)
     if problems:
@@ -78,7 +78,7 @@ def kit(
     # Rich's progress bar: not for --help
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn  # noqa: PLC0415
 
-    from sheets.kit import make_kit  # noqa: PLC0415 - the whole pipeline: not for --help
+    from sheets.kit.request import make_kit  # noqa: PLC0415 - the whole pipeline: not for --help
 
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   transient=True, disable=not sys.stderr.isatty()) as bar:
@@ -117,7 +117,7 @@ def reference(
     content: Content = None,
 ) -> None:
     """A game's reference sheets (moves, tables, rules summaries)."""
-    from sheets import api  # noqa: PLC0415 - the pipeline: not for --help
+    from sheets.app import api  # noqa: PLC0415 - the pipeline: not for --help
 
     report([api.make_reference(game, paper=paper.value, out=output, content=content, ink_saver=ink_saver)],
            preview=preview)
@@ -162,7 +162,7 @@ def cards(
     --duplex and --back-offset, to check an offset). `sheets cards calibrate --readings X,Y`
     stores that offset in ./sheets.toml, which later prints here use.
     """
-    from sheets import api  # noqa: PLC0415 - the pipeline: not for --help
+    from sheets.app import api  # noqa: PLC0415 - the pipeline: not for --help
 
     back_offset = card_back_offset(back_offset, from_config(ctx, "back_offset"), backs or game == "calibrate")
     if readings is not None:
@@ -183,7 +183,7 @@ def cards(
 @user_errors
 def layouts(content: Content = None) -> None:
     """List the card layouts (paper, card size, cards per page) the content defines."""
-    from sheets import api  # noqa: PLC0415 - loads the content models: not for --help
+    from sheets.app import api  # noqa: PLC0415 - loads the content models: not for --help
 
     for row in api.layouts(content):
         default = f"  (default for {', '.join(row.default_for)})" if row.default_for else ""
@@ -211,7 +211,7 @@ def trackers(
     content: Content = None,
 ) -> None:
     """Trackers to tick off (NPC strength, squads, waves), drawn from numbers in content."""
-    from sheets import api  # noqa: PLC0415 - the pipeline: not for --help
+    from sheets.app import api  # noqa: PLC0415 - the pipeline: not for --help
 
     path, note = api.make_trackers(game, tracker=tracker, units=units, groups=groups, boxes=boxes, names=names,
                                    seed=seed, dice=dice, paper=paper.value, out=output, content=content,
@@ -232,7 +232,7 @@ def tokens(
     content: Content = None,
 ) -> None:
     """A sheet of round counters to cut out."""
-    from sheets import api  # noqa: PLC0415 - the pipeline: not for --help
+    from sheets.app import api  # noqa: PLC0415 - the pipeline: not for --help
 
     report([api.make_tokens(game, copies=copies, paper=paper.value, out=output, content=content,
                             ink_saver=ink_saver)], preview=preview)
@@ -246,7 +246,7 @@ def gauges(
     content: Content = None,
 ) -> None:
     """True-scale templates and rulers (blast circles, fans, range rulers) with a check bar."""
-    from sheets import api  # noqa: PLC0415 - the pipeline: not for --help
+    from sheets.app import api  # noqa: PLC0415 - the pipeline: not for --help
 
     wrote(api.make_gauges(game, paper=paper.value, out=output, content=content))
 
@@ -269,7 +269,7 @@ def watch(
     # watchfiles, and the pipeline each rebuild runs: not for --help
     import watchfiles  # noqa: PLC0415
 
-    from sheets import watch as watching  # noqa: PLC0415 - the pipeline: not for --help
+    from sheets.app import watch as watching  # noqa: PLC0415 - the pipeline: not for --help
 
     parsed = [watching.parse_target(t) for t in targets]
     folders = watching.watched(content)
@@ -290,7 +290,7 @@ def schema(
 
     Example: sheets schema --out schemas
     """
-    from sheets.schemas import write_schemas  # noqa: PLC0415 - loads every content model: not for --help
+    from sheets.app.schemas import write_schemas  # noqa: PLC0415 - loads every content model: not for --help
 
     written = write_schemas(out if out is not None else paths.default_output_dir() / "schemas")
     typer.echo(f"wrote {len(written)} schemas in {show(written[0].parent)}")

@@ -1,6 +1,6 @@
-"""The user's defaults (`sheets.config`: sheets.toml) made the defaults of a run's commands.
+"""The user's defaults (`sheets.base.config`: sheets.toml) made the defaults of a run's commands.
 
-Only the standard library, Typer and `sheets.config` here: this runs before every command,
+Only the standard library, Typer and `sheets.base.config` here: this runs before every command,
 `--help` included.
 """
 from __future__ import annotations
@@ -9,8 +9,8 @@ from pathlib import Path
 
 import typer
 
-from sheets import paths
-from sheets.config import FILE_NAME, KEYS, PARAMS, Setting, config_files, in_force, read, user_config_file
+from sheets.base import paths
+from sheets.base.config import FILE_NAME, KEYS, PARAMS, Setting, config_files, in_force, read, user_config_file
 
 __all__ = ["FILE_NAME", "KEYS", "Setting", "apply", "config_files", "from_config", "in_force", "read",
            "user_config_file"]

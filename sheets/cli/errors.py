@@ -11,8 +11,8 @@ import signal
 
 import typer
 
-from sheets.dice import forget_scripted, unused_dice
-from sheets.errors import SheetsError
+from sheets.base.dice import forget_scripted, unused_dice
+from sheets.base.errors import SheetsError
 
 USER_ERROR = 1
 CLICK_USAGE_ERROR = 2
@@ -58,7 +58,7 @@ def user_errors(func):
             raise typer.Exit(USER_ERROR) from None
         except KeyboardInterrupt as exc:
             # Ctrl-C (130) or SIGTERM (143): workers are stopped and temporary files
-            # removed on the way out (sheets.workers, sheets.output)
+            # removed on the way out (sheets.pipeline.workers, sheets.base.output)
             raise typer.Exit(_stopped(exc)) from None
 
     return wrapper

@@ -32,7 +32,7 @@ def new_game(
 
     Example: sheets new game my-skirmish; then sheets validate --content my-content
     """
-    from sheets.scaffold import new_game as scaffold  # noqa: PLC0415 - loads every content model: not for --help
+    from sheets.app.scaffold import new_game as scaffold  # noqa: PLC0415 - loads every content model: not for --help
 
     written = scaffold(name, content, from_game, source=None)
     typer.echo(f"wrote {len(written)} files: the game in {show(content / name)}, the schemas your editor "

@@ -1,6 +1,6 @@
 """The options many commands share, each defined once: `content: Content = None`.
 
-Only Typer and `sheets.limits` here, so that `sheets --help` stays fast.
+Only Typer and `sheets.base.limits` here, so that `sheets --help` stays fast.
 """
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from sheets import limits
+from sheets.base import limits
 
 
 class Paper(str, Enum):

@@ -21,7 +21,7 @@ def write_previews(paths: list[Path], on: bool) -> None:
     """--preview: a PNG of every page under preview/ beside each PDF."""
     if not on:
         return
-    from sheets.preview import write_previews as render  # noqa: PLC0415 - PDFium and Pillow: only for --preview
+    from sheets.pipeline.preview import write_previews as render  # noqa: PLC0415 - PDFium and Pillow: only for --preview
 
     for path in paths:
         for png in render(Path(path)):

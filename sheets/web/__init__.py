@@ -1,7 +1,7 @@
 """`sheets serve`: the local web desk, a face of the tool like the CLI.
 
 Thin like the CLI: each page parses a form, calls the same application functions the
-CLI calls (`sheets.api`, `sheets.kit`, each game's `commands`), and renders the result
+CLI calls (`sheets.app.api`, `sheets.kit.request`, each game's `commands`), and renders the result
 server-side (Jinja; every page works without JavaScript). Safety lives in `security`
 (Host allowlist, access token, CSRF, bounded bodies) and `workspace` (files only inside
 the workspace, stale writes refused with both versions shown). Each game adds its own

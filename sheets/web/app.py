@@ -23,10 +23,10 @@ from starlette.requests import Request
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from sheets import paths
-from sheets.errors import SheetsError
-from sheets.web.pages import routes as core_routes
+from sheets.base import paths
+from sheets.base.errors import SheetsError
 from sheets.web.desk import Desk, NavItem
+from sheets.web.pages import routes as core_routes
 from sheets.web.security import LOOPBACK, Guard, new_secret
 from sheets.web.workspace import Conflict, OutsideWorkspace, Workspace
 

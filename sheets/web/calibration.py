@@ -15,9 +15,11 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.routing import Route
 
-from sheets import api, calibrate, config
-from sheets.cards import parse_back_offset
-from sheets.errors import SheetsError
+from sheets.app import api
+from sheets.base import config
+from sheets.base.errors import SheetsError
+from sheets.kinds import calibration as calibrate
+from sheets.kinds.cards.builder import parse_back_offset
 from sheets.web.desk import Desk
 from sheets.web.workspace import Conflict
 

@@ -22,11 +22,11 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
-from sheets import paths
-from sheets.dice import forget_scripted
-from sheets.errors import SheetsError
-from sheets.library import Library
-from sheets.services import library
+from sheets.base import paths
+from sheets.base.dice import forget_scripted
+from sheets.base.errors import SheetsError
+from sheets.library.access import library
+from sheets.library.content import Library
 from sheets.web.security import new_secret, same
 from sheets.web.workspace import Workspace
 

@@ -1,7 +1,7 @@
 """The core's pages: the desk's home, the kit, cards, and downloads of what the desk wrote.
 
-Each handler parses its form, calls the function the CLI calls (`sheets.kit.make_kit`,
-`sheets.api.make_cards`), and renders the files it wrote as links.
+Each handler parses its form, calls the function the CLI calls (`sheets.kit.request.make_kit`,
+`sheets.app.api.make_cards`), and renders the files it wrote as links.
 """
 from __future__ import annotations
 
@@ -13,8 +13,9 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, RedirectResponse, Response
 from starlette.routing import Route
 
-from sheets import api, limits
-from sheets.kit import make_kit
+from sheets.app import api
+from sheets.base import limits
+from sheets.kit.request import make_kit
 from sheets.web.calibration import DUPLEX, PAPERS, calibration_routes, card_options, settings, state
 from sheets.web.desk import Desk, checked, number
 

@@ -12,8 +12,8 @@ import hashlib
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from sheets import output
-from sheets.errors import SheetsError
+from sheets.base import output
+from sheets.base.errors import SheetsError
 
 OUTPUT = "output"  # where the desk's PDFs go, inside the workspace
 

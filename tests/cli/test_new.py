@@ -7,7 +7,7 @@ import pytest
 import yaml
 
 from conftest import pdf_text, squash
-from sheets.schemas import MODELINE
+from sheets.app.schemas import MODELINE
 
 STARTER = ["game.yaml", "reference.yaml", "cards/orders.yaml", "trackers.yaml", "tokens.yaml"]
 

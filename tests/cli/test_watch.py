@@ -3,8 +3,8 @@ changes that can touch it; a failing build prints its located error and the watc
 import pytest
 
 from conftest import pdf_text
-from sheets import watch
-from sheets.errors import SheetsError
+from sheets.app import watch
+from sheets.base.errors import SheetsError
 
 
 def card_file(root):

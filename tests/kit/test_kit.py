@@ -54,7 +54,7 @@ def test_kit_is_deterministic_and_cached(cli, tmp_path):
 def test_kit_is_built_again_when_content_or_options_change(cli, tmp_path):
     import shutil
 
-    from sheets import paths
+    from sheets.base import paths
 
     content = tmp_path / "content"
     shutil.copytree(paths.content_dir(), content)

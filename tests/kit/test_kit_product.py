@@ -108,7 +108,7 @@ def test_same_seed_same_manifest_and_kit(platoon_kit, cli, tmp_path):
 def test_contact_sheet_has_one_thumbnail_per_page(platoon_kit):
     from PIL import Image
 
-    from sheets.preview import CELL_H, CELL_W, COLUMNS, HEADER_H, cell_box, contact_sheet_size
+    from sheets.pipeline.preview import CELL_H, CELL_W, COLUMNS, HEADER_H, cell_box, contact_sheet_size
 
     out, _ = platoon_kit
     n = pages(out / "kit.pdf")
@@ -280,7 +280,7 @@ def segments(reader, index):
 
 @pytest.mark.parametrize("duplex,offset", [("long", (0, 0)), ("long", (1.5, -1)), ("short", (-2, 0.5))])
 def test_calibration_sheet_geometry(cli, tmp_path, duplex, offset):
-    from sheets.calibrate import TICK_ZERO, behind
+    from sheets.kinds.calibration import TICK_ZERO, behind
 
     args = ["cards", "calibrate", "--duplex", duplex, "-o", tmp_path / "cal.pdf"]
     if offset != (0, 0):
@@ -326,9 +326,9 @@ def test_ink_saver_has_no_large_solid_fill(cli, tmp_path, command):
 
 
 def test_text_on_fills_is_readable_and_large_enough(tmp_path):
-    from sheets import api
-    from sheets.colors import MIN_CONTRAST, MIN_TEXT_PT, contrast, text_on, tint
-    from sheets.tokens import detail_size_pt, label_size_pt
+    from sheets.app import api
+    from sheets.base.colors import MIN_CONTRAST, MIN_TEXT_PT, contrast, text_on, tint
+    from sheets.kinds.tokens.builder import detail_size_pt, label_size_pt
 
     lib = api.library()
     for gid in lib.game_ids():
@@ -347,7 +347,7 @@ def test_text_on_fills_is_readable_and_large_enough(tmp_path):
     # every font size the card template can print is at least 6 pt, for every card size
     import jinja2
 
-    from sheets import rendering
+    from sheets.pipeline import rendering
 
     source = (rendering.paths.templates_dir() / "_base" / "card.html.j2").read_text()
     for size in lib.geometry().card_sizes.values():
@@ -364,7 +364,7 @@ def test_text_on_fills_is_readable_and_large_enough(tmp_path):
 def test_contact_sheet_geometry_with_a_partial_last_row():
     from PIL import Image
 
-    from sheets.preview import CELL_W, COLUMNS, cell_box, contact_sheet_size, make_contact_sheet
+    from sheets.pipeline.preview import CELL_W, COLUMNS, cell_box, contact_sheet_size, make_contact_sheet
 
     n = COLUMNS + 3
     pages_ = [Image.new("RGB", (210, 297), (255, 255, 255)) for _ in range(n)]
@@ -382,7 +382,7 @@ def test_print_instructions_follow_the_pages(tmp_path):
     """Two-sided parts of one page print one-sided; landscape ones flip on the short edge."""
     from reportlab.pdfgen import canvas
 
-    from sheets.assemble import describe, load_printing
+    from sheets.kit.assemble import describe, load_printing
 
     printing = load_printing()
     for name, size, count in (("one.pdf", (595, 842), 1), ("land.pdf", (842, 595), 3), ("port.pdf", (595, 842), 2)):
@@ -399,7 +399,7 @@ def test_print_instructions_follow_the_pages(tmp_path):
 
 def test_page_labels_follow_a_contents_that_runs_over_a_page(tmp_path):
     """The contact sheet titles each page; a two-page contents must not shift them by one."""
-    from sheets.assemble import Part, PrintHow, _number, page_labels
+    from sheets.kit.assemble import Part, PrintHow, _number, page_labels
 
     how = PrintHow()
     parts = [Part(tmp_path / f"{n}.pdf", f"Game: {n}", "g", "Game", "doc", how, pages, "a4")

@@ -8,9 +8,9 @@ import pytest
 from deskfixtures import alerts, desk, field  # noqa: F401 - the fixture
 from pypdf.generic import ContentStream
 
-from sheets import config
-from sheets.calibrate import TICK_ZERO, behind, offset_from_readings, offset_text, reading
-from sheets.errors import SheetsError
+from sheets.base import config
+from sheets.base.errors import SheetsError
+from sheets.kinds.calibration import TICK_ZERO, behind, offset_from_readings, offset_text, reading
 
 MM = 72 / 25.4
 TOML = '# my printer at the club\npaper = "a4"   # the office paper\nback_offset = [1, -0.5]  # measured in May\n'

@@ -10,7 +10,7 @@ from PIL import Image
 from conftest import REPO, pdf_text, squash
 
 from sheets.games.regiment.characters import resolve_character
-from sheets.yaml_source import load_yaml
+from sheets.library.yaml_source import load_yaml
 
 HANS = {"playbook": "soldier", "name": "Hans Weber", "rank": "Corporal", "profile": "Cool", "background": "Athlete",
         "stat_set": "2", "moves": ["Battle tested", "Stone cold"], "loadout": "SMG"}

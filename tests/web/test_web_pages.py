@@ -10,7 +10,7 @@ from deskfixtures import Desk, alerts, desk  # noqa: F401 - the fixture
 
 from conftest import pages, pdf_text, squash
 
-from sheets.errors import SheetsError
+from sheets.base.errors import SheetsError
 from sheets.web.desk import Job
 
 

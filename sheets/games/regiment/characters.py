@@ -15,15 +15,15 @@ from itertools import permutations
 
 from pydantic import Field
 
-from sheets.dice import Dice
-from sheets.errors import ContentError, Problem
+from sheets.base.dice import Dice
+from sheets.base.errors import ContentError, Problem
 from sheets.games.regiment.improvements import (
     CONDITIONS, CRITICAL_RULE, CRITICAL_STRESS, CRITICAL_WOUNDS, TRACKS, Improvement, a, can_be_critical,
     check_improvements, effective_stats, markable, norm, protection,
 )
 from sheets.games.regiment.models import STATS, Loadout, Move, Playbook, Rank, RegimentData
-from sheets.validation import Strict, validate
-from sheets.yaml_source import YamlDocument
+from sheets.library.validation import Strict, validate
+from sheets.library.yaml_source import YamlDocument
 
 BOND_ROWS = 5  # the playbook's YOUR SQUAD & BONDS box prints five BOND WITH rows
 

@@ -5,17 +5,17 @@ import json
 import os
 from pathlib import Path
 
-from sheets import output, paths
-from sheets.build import build_one
-from sheets.errors import SheetsError
+from sheets.base import output, paths
+from sheets.base.errors import SheetsError
 from sheets.games.regiment.characters import character_json, resolve_character
-from sheets.games.regiment.sheets import blank_playbook, filled_playbooks, roll_squad, squad_sheet
 from sheets.games.regiment.saving import plan_save, write_planned
+from sheets.games.regiment.sheets import blank_playbook, filled_playbooks, roll_squad, squad_sheet
 from sheets.games.regiment.squads import load_squad
 from sheets.games.regiment.starter import write_starter
-from sheets.services import game_with_plugin, library, make_dice, slug
-from sheets.sheet import ink_save
-from sheets.yaml_source import load_yaml
+from sheets.library.access import game_with_plugin, library, make_dice, slug
+from sheets.library.yaml_source import load_yaml
+from sheets.pipeline.build import build_one
+from sheets.pipeline.sheet import ink_save
 
 
 def make_playbook(name: str | None, *, character: Path | None = None, random: bool = False,

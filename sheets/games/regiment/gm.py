@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from sheets.printables import CardSet
+from sheets.kinds.cards.model import CardSet
 
 #: card sizes chosen so that the longest card of each set passes the pre-flight
 WEAPON_CARD = "poker"

@@ -9,8 +9,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from sheets.errors import SheetsError
-from sheets.formats import signed
+from sheets.base.errors import SheetsError
+from sheets.base.formats import signed
 from sheets.games.regiment.models import STATS, Move, Playbook, RegimentData
 
 # The seed (Recovery & healing; Conditions): "When you have 3+ wounds or 4+ stress, you have

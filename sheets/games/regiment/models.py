@@ -6,9 +6,9 @@ from typing import Literal, Union
 
 from pydantic import Field, model_validator
 
-from sheets.blocks import Block, ReferenceDoc
-from sheets.errors import SheetsError
-from sheets.validation import Strict
+from sheets.base.errors import SheetsError
+from sheets.library.blocks import Block, ReferenceDoc
+from sheets.library.validation import Strict
 
 STATS = ("battle", "guts", "leadership", "lucky", "tactics")
 Stat = Literal["battle", "guts", "leadership", "lucky", "tactics", "bond", "op", "smokes"]

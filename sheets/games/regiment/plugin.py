@@ -3,15 +3,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sheets.blocks import ReferenceDoc
-from sheets.errors import ContentError
+from sheets.base.errors import ContentError
 from sheets.games.regiment.characters import CharacterFile, resolve_character
 from sheets.games.regiment.gm import build_card_sets, tag_id
+from sheets.library.blocks import ReferenceDoc
 from sheets.games.regiment.models import (
     BasicMoves, BattlePlans, GmMoves, Lists, Playbook, RegimentData, Tags, Vehicles, Weapons,
 )
 from sheets.games.regiment.squads import SquadFile, is_character, is_squad, read_squad
-from sheets.library import FileLoader, GamePlugin
+from sheets.library.content import FileLoader, GamePlugin
 
 
 class RegimentPlugin(GamePlugin):

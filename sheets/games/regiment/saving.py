@@ -13,14 +13,14 @@ from pathlib import Path
 
 import yaml
 
-from sheets import output
-from sheets.errors import ContentError, SheetsError
+from sheets.base import output
+from sheets.base.errors import ContentError, SheetsError
 from sheets.games.regiment.characters import Character, character_file_data
 from sheets.games.regiment.models import RegimentData
 from sheets.games.regiment.squads import SquadFile, read_squad
-from sheets.services import slug
-from sheets.validation import validate
-from sheets.yaml_source import parse_yaml
+from sheets.library.access import slug
+from sheets.library.validation import validate
+from sheets.library.yaml_source import parse_yaml
 
 SQUAD_FILE = "squad.yaml"
 

@@ -1,16 +1,16 @@
 """Render contexts for The Regiment's sheets (playbooks, references, kit)."""
 from __future__ import annotations
 
-from sheets.blocks import Block, Section, Term
-from sheets.dice import Dice
+from sheets.base.dice import Dice
 from sheets.games.regiment.characters import BOND_ROWS, Character, roll_character
 from sheets.games.regiment.improvements import PROTECTION, TRACKS, markable, protection_note
 from sheets.games.regiment.models import STATS, Playbook
 from sheets.games.regiment.squads import SquadRoster, bond_grid
-from sheets.library import Game, KitOptions
-from sheets.rendering import page_size
-from sheets.sheet import Sheet
-from sheets.trackers import TrackerPage
+from sheets.kinds.trackers.builder import TrackerPage
+from sheets.library.blocks import Block, Section, Term
+from sheets.library.content import Game, KitOptions
+from sheets.pipeline.rendering import page_size
+from sheets.pipeline.sheet import Sheet
 
 EQUIPMENT_LINES = 12
 NPC_TRACKER = "npc-strength"  # trackers.yaml: printed on the reference's NPC page too

@@ -14,12 +14,12 @@ from typing import Any
 
 from pydantic import Field
 
-from sheets.errors import ContentError, Problem
+from sheets.base.errors import ContentError, Problem
 from sheets.games.regiment.characters import Character, Squad, resolve_character
 from sheets.games.regiment.improvements import norm
 from sheets.games.regiment.models import RegimentData
-from sheets.validation import Strict, validate
-from sheets.yaml_source import YamlDocument, load_yaml
+from sheets.library.validation import Strict, validate
+from sheets.library.yaml_source import YamlDocument, load_yaml
 
 
 class SquadFile(Strict):

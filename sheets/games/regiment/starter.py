@@ -12,11 +12,11 @@ import json
 import textwrap
 from pathlib import Path
 
-from sheets import output
-from sheets.errors import SheetsError
+from sheets.base import output
+from sheets.base.errors import SheetsError
 from sheets.games.regiment.characters import STATS, assignments, resolve_character
 from sheets.games.regiment.models import RegimentData
-from sheets.yaml_source import parse_yaml
+from sheets.library.yaml_source import parse_yaml
 
 
 def _v(value) -> str:

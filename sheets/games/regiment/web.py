@@ -18,17 +18,17 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from sheets.build import build_one
-from sheets.errors import ContentError
+from sheets.base.errors import ContentError
 from sheets.games.regiment import commands, webform
 from sheets.games.regiment.characters import resolve_character
 from sheets.games.regiment.improvements import improvement_options
 from sheets.games.regiment.sheets import filled_playbooks
-from sheets.preview import render_pages
-from sheets.services import game_with_plugin, slug
+from sheets.library.access import game_with_plugin, slug
+from sheets.library.yaml_source import parse_yaml
+from sheets.pipeline.build import build_one
+from sheets.pipeline.preview import render_pages
 from sheets.web.desk import Desk, number
 from sheets.web.workspace import Workspace
-from sheets.yaml_source import parse_yaml
 
 NAV = [("/regiment/character", "Character"), ("/regiment/squad", "Squad")]
 PREVIEW_DPI = 50

@@ -15,9 +15,9 @@ Readings of the seed (004, "Equipment", "Post-mission debriefing"), also in the 
 """
 from __future__ import annotations
 
-from sheets.dice import Dice
-from sheets.games.wotw.models import Nation, WotwData
+from sheets.base.dice import Dice
 from sheets.games.wotw.crews import replacement_cost, replacement_cp, short_crews
+from sheets.games.wotw.models import Nation, WotwData
 from sheets.games.wotw.records import (Campaign, Casualties, LedgerEntry, Man, MissionRecord, Refused, clean_name,
                                        name_key)
 from sheets.games.wotw.team import (FLAME_THROWER, GRENADIER, TeamRules, check_men, crew_of, first_team,

@@ -1,7 +1,7 @@
 """Reading and writing a campaign file: checked on load, checked again before every write.
 
 A write keeps the previous version beside the file as `FILE.bak` (one generation) and
-replaces the file atomically (sheets/output.py), so a crash or a typo never loses a campaign.
+replaces the file atomically (sheets/base/output.py), so a crash or a typo never loses a campaign.
 """
 from __future__ import annotations
 
@@ -9,14 +9,14 @@ from pathlib import Path
 
 import yaml
 
-from sheets import output
-from sheets.errors import ContentError, SheetsError
+from sheets.base import output
+from sheets.base.errors import ContentError, SheetsError
 from sheets.games.wotw.campaign import check
-from sheets.games.wotw.models import WotwData
 from sheets.games.wotw.ledger import EntryRefused, Replay, describe, flatten, replay, state_dict
+from sheets.games.wotw.models import WotwData
 from sheets.games.wotw.records import Campaign, Entry
-from sheets.validation import validate
-from sheets.yaml_source import YamlDocument, load_yaml, parse_yaml
+from sheets.library.validation import validate
+from sheets.library.yaml_source import YamlDocument, load_yaml, parse_yaml
 
 HEADER = """\
 # The Way of the Warrior campaign (warsheets). Plain YAML, kept as a ledger: at the bottom,

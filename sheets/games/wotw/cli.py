@@ -12,11 +12,11 @@ from typing import Optional
 
 import typer
 
-from sheets import limits
+from sheets.base import limits
+from sheets.base.errors import SheetsError
 from sheets.cli.errors import user_errors
 from sheets.cli.options import Content, Dice, InkSaver, Output, Paper, PaperSize, Preview, Seed
 from sheets.cli.output import report, wrote
-from sheets.errors import SheetsError
 
 
 @user_errors

@@ -7,20 +7,20 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from sheets import output, paths
-from sheets.build import build_one
-from sheets.errors import ContentError, SheetsError
+from sheets.base import output, paths
+from sheets.base.errors import ContentError, SheetsError
 from sheets.games.wotw import campaign as cp
 from sheets.games.wotw import campaign_io, ledger, offers
 from sheets.games.wotw.crews import crew_messages
-from sheets.games.wotw.records import Campaign, Entry, Recruit
 from sheets.games.wotw.preroll import MissionRequest, roll_missions
+from sheets.games.wotw.records import Campaign, Entry, Recruit
 from sheets.games.wotw.sheets import campaign_log_sheet, campaign_record, log_sheet
 from sheets.games.wotw.team import QUALITIES, Member, TeamFile, resolve_team
-from sheets.services import game_with_plugin, library, make_dice
-from sheets.sheet import ink_save
-from sheets.validation import validate
-from sheets.yaml_source import load_yaml
+from sheets.library.access import game_with_plugin, library, make_dice
+from sheets.library.validation import validate
+from sheets.library.yaml_source import load_yaml
+from sheets.pipeline.build import build_one
+from sheets.pipeline.sheet import ink_save
 
 
 def make_mission(req: MissionRequest, out: Path | None = None, content: Path | None = None) -> tuple[Path, str]:

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sheets.dice import Dice
-from sheets.errors import SheetsError
+from sheets.base.dice import Dice
+from sheets.base.errors import SheetsError
 from sheets.games.wotw import campaign as cp
 from sheets.games.wotw.mission import Mission, MissionRoller
 from sheets.games.wotw.models import WotwData

@@ -16,8 +16,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from sheets.dice import Dice
-from sheets.errors import SheetsError
+from sheets.base.dice import Dice
+from sheets.base.errors import SheetsError
 from sheets.games.wotw.models import WotwData
 
 

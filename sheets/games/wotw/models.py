@@ -7,10 +7,10 @@ from typing import Annotated, Any, Literal, Union
 
 from pydantic import AfterValidator, Field
 
-from sheets.blocks import Section
-from sheets.errors import SheetsError
-from sheets.tables import RandomTable, TableRow
-from sheets.validation import Strict
+from sheets.base.errors import SheetsError
+from sheets.library.blocks import Section
+from sheets.library.tables import RandomTable, TableRow
+from sheets.library.validation import Strict
 
 Range = Literal["short", "medium", "long"]
 Cover = Literal["light", "heavy"]

@@ -1,15 +1,15 @@
 """The Way of the Warrior's plugin: loads and cross-checks its tables."""
 from __future__ import annotations
 
-from sheets.errors import ContentError
+from sheets.base.errors import ContentError
 from sheets.games.wotw.campaign_io import is_campaign
 from sheets.games.wotw.campaign_io import read as read_campaign
 from sheets.games.wotw.crews import crew_messages
 from sheets.games.wotw.models import Events, Rules, Tables, Teams, Theatres, WotwData
 from sheets.games.wotw.records import Campaign
 from sheets.games.wotw.team import TeamFile, resolve_team
-from sheets.library import FileLoader, GamePlugin
-from sheets.tables import parse_roll
+from sheets.library.content import FileLoader, GamePlugin
+from sheets.library.tables import parse_roll
 
 #: payload keys each kind of table needs (by table id or id prefix)
 REQUIRED = {

@@ -8,11 +8,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from sheets.errors import SheetsError
+from sheets.base.errors import SheetsError
+from sheets.base.output import json_text
 from sheets.games.wotw.mission import Mission
 from sheets.games.wotw.mission import roll_missions as roll
-from sheets.output import json_text
-from sheets.services import game_with_plugin, library, make_dice
+from sheets.library.access import game_with_plugin, library, make_dice
 
 
 @dataclass

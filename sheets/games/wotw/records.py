@@ -10,8 +10,8 @@ from typing import Literal
 
 from pydantic import ConfigDict, Field
 
-from sheets.errors import SheetsError
-from sheets.validation import Strict
+from sheets.base.errors import SheetsError
+from sheets.library.validation import Strict
 
 Status = Literal["fit", "wounded", "killed"]
 Outcome = Literal["in progress", "success", "aborted"]

@@ -1,18 +1,18 @@
 """Render contexts for The Way of the Warrior: log sheets, campaign page, reference."""
 from __future__ import annotations
 
-from sheets.blocks import Block, Section, TableBlock
-from sheets.dice import Dice
+from sheets.base.dice import Dice
 from sheets.games.wotw.crews import crew_notes
 from sheets.games.wotw.mission import Mission, roll_missions  # noqa: F401 - roll_missions re-exported
 from sheets.games.wotw.team import Team, TeamRules, soldier_row
-from sheets.library import Game, KitOptions
-from sheets.rendering import page_size
-from sheets.sheet import Sheet, render_html
+from sheets.library.blocks import Block, Section, TableBlock
+from sheets.library.content import Game, KitOptions
+from sheets.pipeline.rendering import page_size
+from sheets.pipeline.sheet import Sheet, render_html
 
 
 #: the track's rows and the events legend's entries on every log sheet: fixed, so that a
-#: mission's values are stamped onto one cached blank (sheets.stamp). 35 steps hold
+#: mission's values are stamped onto one cached blank (sheets.pipeline.stamp). 35 steps hold
 #: 99 % of rolled missions and 22 terrains every one we rolled; a longer mission gets
 #: more rows, and that sheet is laid out in full instead (slower, never wrong).
 TRACK_ROWS = 35

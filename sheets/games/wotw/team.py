@@ -21,10 +21,10 @@ from dataclasses import dataclass, field
 
 from pydantic import Field
 
-from sheets.errors import ContentError, Problem
+from sheets.base.errors import ContentError, Problem
 from sheets.games.wotw.models import Nation, Rules
-from sheets.validation import Strict, validate
-from sheets.yaml_source import YamlDocument
+from sheets.library.validation import Strict, validate
+from sheets.library.yaml_source import YamlDocument
 
 GRENADIER = "grenadier"
 GRENADIER_GRENADES = 5  # the Grenadier skill: "can be equipped with 5 grenades"

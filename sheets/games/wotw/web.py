@@ -18,10 +18,10 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse
 from starlette.routing import Route
 
-from sheets.errors import SheetsError
+from sheets.base.errors import SheetsError
 from sheets.games.wotw import commands, web_team
 from sheets.games.wotw.preroll import MissionRequest, roll_missions
-from sheets.services import game_with_plugin, new_seed
+from sheets.library.access import game_with_plugin, new_seed
 from sheets.web.desk import Desk, checked, number
 from sheets.web.workspace import Conflict
 

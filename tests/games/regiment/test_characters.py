@@ -38,7 +38,7 @@ def line_of(text: str, needle: str) -> int:
 
 def test_good_character_resolves(regiment, tmp_path):
     from sheets.games.regiment.characters import resolve_character
-    from sheets.yaml_source import load_yaml
+    from sheets.library.yaml_source import load_yaml
 
     ch = resolve_character(load_yaml(write(tmp_path, GOOD)), regiment.data)
     assert ch.rank.abbr == "Sgt"
@@ -49,7 +49,7 @@ def test_good_character_resolves(regiment, tmp_path):
 
 def test_names_match_case_insensitively(regiment, tmp_path):
     from sheets.games.regiment.characters import resolve_character
-    from sheets.yaml_source import load_yaml
+    from sheets.library.yaml_source import load_yaml
 
     text = GOOD.replace("sniper", "SNIPER").replace("rank: Sgt", "rank: sergeant (sgt)") \
         .replace("Camouflage", "camouflage").replace("Precision Rifle", "precision rifle").replace("Icy", "icy")
@@ -135,10 +135,10 @@ def test_random_characters_are_always_legal(regiment):
     """Every rolled soldier passes the same checks a character file does."""
     import yaml
 
-    from sheets.dice import Dice
+    from sheets.base.dice import Dice
     from sheets.games.regiment.characters import resolve_character
     from sheets.games.regiment.sheets import roll_squad
-    from sheets.yaml_source import parse_yaml
+    from sheets.library.yaml_source import parse_yaml
 
     for seed in range(40):
         for ch in roll_squad(regiment, Dice.seeded(seed), 4):
@@ -153,9 +153,9 @@ def test_random_characters_are_always_legal(regiment):
 
 
 def test_the_bundled_example_characters_are_valid(regiment):
-    from sheets import paths
+    from sheets.base import paths
     from sheets.games.regiment.characters import resolve_character
-    from sheets.yaml_source import load_yaml
+    from sheets.library.yaml_source import load_yaml
 
     examples = sorted((paths.content_dir() / "regiment" / "characters").glob("*.yaml"))
     assert len(examples) >= 2

@@ -4,10 +4,10 @@ import pytest
 
 from conftest import pdf_text, squash
 
-from sheets.errors import ContentError
+from sheets.base.errors import ContentError
 from sheets.games.regiment.characters import BOND_ROWS, resolve_character
 from sheets.games.regiment.improvements import improvement_options
-from sheets.yaml_source import parse_yaml
+from sheets.library.yaml_source import parse_yaml
 
 JOE = """\
 playbook: soldier

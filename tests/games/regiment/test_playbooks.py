@@ -104,10 +104,10 @@ def test_filled_playbook_shows_the_character(cli, tmp_path):
 
 
 def test_filled_playbook_marks_boxes_in_the_html(regiment, tmp_path):
-    from sheets.sheet import render_html
+    from sheets.pipeline.sheet import render_html
     from sheets.games.regiment.characters import resolve_character
     from sheets.games.regiment.sheets import filled_playbooks
-    from sheets.yaml_source import load_yaml
+    from sheets.library.yaml_source import load_yaml
 
     example = REPO / "content" / "regiment" / "characters" / "walter-brzezinski.yaml"
     ch = resolve_character(load_yaml(example), regiment.data)
@@ -188,7 +188,7 @@ def test_unwritable_output_folder(cli, tmp_path):
 def test_failed_write_leaves_no_partial_file(tmp_path, monkeypatch):
     import os
 
-    import sheets.output as output
+    import sheets.base.output as output
 
     def broken_replace(src, dst):
         raise OSError(28, "No space left on device")

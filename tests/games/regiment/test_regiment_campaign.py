@@ -99,7 +99,7 @@ def page_runs_without_footer(path: Path) -> list[list[tuple[float, float, str]]]
 
 # -- stat moves --------------------------------------------------------------------
 def test_stat_moves_apply_to_random_characters(regiment):
-    from sheets.dice import Dice
+    from sheets.base.dice import Dice
     from sheets.games.regiment.characters import roll_character
 
     seen = set()
@@ -115,7 +115,7 @@ def test_stat_moves_apply_to_random_characters(regiment):
 
 
 def test_random_battle_tested_soldier_prints_plus_one_battle(cli, regiment, tmp_path):
-    from sheets.dice import Dice
+    from sheets.base.dice import Dice
     from sheets.games.regiment.characters import roll_character
 
     seed = next(s for s in range(200) if "Battle tested" in roll_character(
@@ -194,10 +194,10 @@ def test_blank_and_filled_playbooks_have_the_same_fields(regiment, tmp_path):
     """Every value sits in a named box: a blank sheet and a filled one list the same data-fields."""
     import re
 
-    from sheets.sheet import render_html
+    from sheets.pipeline.sheet import render_html
     from sheets.games.regiment.characters import resolve_character
     from sheets.games.regiment.sheets import blank_playbook, filled_playbooks
-    from sheets.yaml_source import load_yaml
+    from sheets.library.yaml_source import load_yaml
 
     ch = resolve_character(load_yaml(write(tmp_path, VETERAN)), regiment.data)
     fields = re.compile(r'data-field="([^"]+)"')
@@ -210,7 +210,7 @@ def test_blank_and_filled_playbooks_have_the_same_fields(regiment, tmp_path):
 def test_blank_and_filled_rosters_have_the_same_fields(regiment, tmp_path):
     import re
 
-    from sheets.sheet import render_html
+    from sheets.pipeline.sheet import render_html
     from sheets.games.regiment.sheets import squad_sheet
     from sheets.games.regiment.squads import load_squad
 
@@ -442,11 +442,11 @@ def test_kit_has_a_blank_squad_roster(cli, tmp_path):
 
 def test_saved_character_files_resolve_to_the_same_character(regiment):
     """What --save writes reads back as the same soldier: choices, effective stats, moves."""
-    from sheets.dice import Dice
+    from sheets.base.dice import Dice
     from sheets.games.regiment.characters import character_file_data, character_json
     from sheets.games.regiment.characters import resolve_character
     from sheets.games.regiment.sheets import roll_squad
-    from sheets.yaml_source import parse_yaml
+    from sheets.library.yaml_source import parse_yaml
 
     for seed in range(30):
         for ch in roll_squad(regiment, Dice.seeded(seed), 4):
@@ -456,8 +456,8 @@ def test_saved_character_files_resolve_to_the_same_character(regiment):
 
 
 def test_a_large_squad_still_gets_a_one_page_roster(regiment, tmp_path):
-    from sheets.build import build_one
-    from sheets.dice import Dice
+    from sheets.pipeline.build import build_one
+    from sheets.base.dice import Dice
     from sheets.games.regiment.sheets import roll_squad, squad_sheet
     from sheets.games.regiment.squads import SquadRoster
 
@@ -470,7 +470,7 @@ def test_a_large_squad_still_gets_a_one_page_roster(regiment, tmp_path):
 
 
 def test_write_keeping_previous(tmp_path):
-    from sheets.output import write_keeping_previous
+    from sheets.base.output import write_keeping_previous
 
     path = tmp_path / "joe.yaml"
     write_keeping_previous(path, b"one\n")

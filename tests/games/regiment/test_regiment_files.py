@@ -162,7 +162,7 @@ SHAPES = {
 @pytest.mark.parametrize("shape", SHAPES)
 def test_members_are_added_in_the_files_own_style(shape):
     from sheets.games.regiment.saving import _insert_members
-    from sheets.yaml_source import parse_yaml
+    from sheets.library.yaml_source import parse_yaml
 
     text, expected = SHAPES[shape]
     assert _insert_members(text, parse_yaml(text, "squad.yaml", keep_node=True).node, ["c.yaml"], "added") == expected

@@ -102,10 +102,10 @@ def test_the_roster_page_holds_every_name_in_its_own_cells(squad_pdf):
     The roster page, laid out as the squad command lays it out, has no box past its cell."""
     from sheets.games.regiment.sheets import squad_sheet
     from sheets.games.regiment.squads import load_squad
-    from sheets.overflow import find_overflows
-    from sheets.rendering import lay_out
-    from sheets.services import library
-    from sheets.sheet import render_html
+    from sheets.base.overflow import find_overflows
+    from sheets.pipeline.rendering import lay_out
+    from sheets.library.access import library
+    from sheets.pipeline.sheet import render_html
 
     game = library(None).game("regiment")
     roster = load_squad(squad_pdf.parent / "squad" / "squad.yaml", game.data)

@@ -27,8 +27,8 @@ def test_vehicle_damage_tracker_has_three_major_and_three_minor_boxes_per_vehicl
 
 
 def test_vehicle_damage_html_draws_the_third_box_as_the_circle(library):
-    from sheets.sheet import render_html
-    from sheets.trackers import pick_trackers, tracker_sheet
+    from sheets.pipeline.sheet import render_html
+    from sheets.kinds.trackers.builder import pick_trackers, tracker_sheet
 
     game = library.game("regiment")
     html = render_html(tracker_sheet(game, pick_trackers(game, "vehicle-damage")))
@@ -132,9 +132,9 @@ def test_log_sheet_has_room_for_weather_regrouping_and_the_engineer(cli, tmp_pat
 
 def test_log_sheet_boxes_are_named_fields(cli, tmp_path):
     from sheets.games.wotw.sheets import log_sheet, roll_missions
-    from sheets.sheet import render_html
-    from sheets.dice import Dice
-    from sheets import api
+    from sheets.pipeline.sheet import render_html
+    from sheets.base.dice import Dice
+    from sheets.app import api
 
     game = api.library().game("wotw")
     html = render_html(log_sheet(game, roll_missions(game, Dice.seeded(1), 1, "france-1944", None), "x.pdf"))

@@ -7,8 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import pages, pdf_text, squash, beside, text_runs
-from sheets.dice import Dice
-from sheets.tables import LEGAL, legal_results, parse_roll
+from sheets.base.dice import Dice
+from sheets.library.tables import LEGAL, legal_results, parse_roll
 
 
 @pytest.fixture(scope="module")
@@ -299,9 +299,9 @@ def test_reference_sheet(cli, tmp_path):
 
 
 def test_the_bundled_example_team_is_valid(wotw):
-    from sheets import paths
+    from sheets.base import paths
     from sheets.games.wotw.team import resolve_team
-    from sheets.yaml_source import load_yaml
+    from sheets.library.yaml_source import load_yaml
 
     team = resolve_team(load_yaml(paths.content_dir() / "wotw" / "examples" / "german-team.yaml"),
                         wotw.data.nation("german"), wotw.data.rules)
@@ -319,7 +319,7 @@ def test_mission_json_text_is_the_standard_indented_utf8_json(cli):
 
 
 def test_json_text_matches_the_standard_library_on_awkward_values():
-    from sheets.output import json_text
+    from sheets.base.output import json_text
 
     data = {"ü": ["≤1", None, True, 0, -3, 1.5, [], {}], "nested": [{"a": [1, [2, []]]}], "empty": ""}
     assert json_text(data) == json.dumps(data, indent=2, ensure_ascii=False)

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from conftest import beside, pdf_text, squash, text_runs
-from sheets.dice import Dice
+from sheets.base.dice import Dice
 from sheets.games.wotw import campaign as cp
 from sheets.games.wotw.campaign import Man, MissionRecord, Refused
 

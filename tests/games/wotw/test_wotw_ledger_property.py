@@ -13,7 +13,7 @@ import os
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sheets.errors import SheetsError
+from sheets.base.errors import SheetsError
 from sheets.games.wotw import campaign_io, commands, ledger
 from sheets.games.wotw.records import Entry, Recruit
 from sheets.games.wotw.team import TeamRules

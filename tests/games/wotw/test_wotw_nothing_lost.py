@@ -11,7 +11,7 @@ import pytest
 from conftest import REPO
 from visibility import invisible_words
 
-from sheets import rendering
+from sheets.pipeline import rendering
 
 LONG = "Ferdinand O'Neil: the 2nd"
 HOSTILE = '<img src="file:///etc/passwd"> {{ 7*7 }}'

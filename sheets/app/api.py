@@ -1,0 +1,219 @@
+"""What the CLI commands do, as plain functions (the CLI only parses and prints).
+
+Each function loads content, rolls dice into render contexts, and only then
+renders and writes (two phases). User mistakes raise SheetsError.
+"""
+from __future__ import annotations
+
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from sheets.base import config, output, paths
+from sheets.base.errors import ContentError, Problem, SheetsError
+from sheets.kinds.calibration import calibration_pdf, offset_from_readings, offset_text, reading
+from sheets.kinds.cards.builder import card_sheet, parse_back_offset, pick_sets
+from sheets.kinds.gauges.builder import gauge_sheet
+from sheets.kinds.tokens.builder import token_sheet
+from sheets.kinds.trackers.builder import Overrides, apply_overrides, pick_trackers, roll_designations, tracker_sheet
+from sheets.kinds.trackers.model import BoxTracker
+from sheets.kit import assemble
+from sheets.kit.plan import reference_sheet
+from sheets.library.access import library, make_dice, slug
+from sheets.library.content import Game, Library
+from sheets.library.yaml_source import load_yaml
+from sheets.pipeline.build import build, build_one
+from sheets.pipeline.sheet import Sheet, ink_save
+
+
+def validate_content(content: Path | None = None) -> list[Problem]:
+    return library(content).validate()
+
+
+def validate_user_files(files: list[Path], content: Path | None = None) -> list[Problem]:
+    """Check users' files (campaigns, squads...): each game's plugin says whether a file is its own."""
+    lib = library(content)
+    problems: list[Problem] = []
+    for path in files:
+        try:
+            doc = load_yaml(Path(path))
+        except ContentError as exc:
+            problems += exc.problems
+            continue
+        for gid in lib.game_ids():
+            game = lib.game(gid)
+            found = game.plugin.check_user_file(game, doc) if game.plugin else None
+            if found is not None:
+                problems += found
+                break
+        else:
+            problems.append(Problem(str(path), 1, "", "not a file any game knows (a campaign file has `kind: campaign`)"))
+    return problems
+
+
+def user_file_notes(files: list[Path], content: Path | None = None) -> list[str]:
+    """What a valid user file's game says of it beyond validity (e.g. a crew short of a man)."""
+    lib = library(content)
+    notes: list[str] = []
+    for path in files:
+        doc = load_yaml(Path(path))
+        for gid in lib.game_ids():
+            game = lib.game(gid)
+            tell = getattr(game.plugin, "user_file_notes", None) if game.plugin else None
+            found = tell(game, doc) if tell else None
+            if found is not None:
+                notes += [f"{path}: {n}" for n in found]
+                break
+    return notes
+
+
+@dataclass
+class Catalogue:
+    games: list[tuple[str, str, list[str]]] = field(default_factory=list)
+
+
+def catalogue(content: Path | None = None) -> Catalogue:
+    lib = library(content)
+    cat = Catalogue()
+    for gid in lib.game_ids():
+        game = lib.game(gid)
+        cat.games.append((gid, game.info.title, game.printables()))
+    return cat
+
+
+def make_reference(game_id: str, *, paper: str = "a4", out: Path | None = None,
+                   content: Path | None = None, ink_saver: bool = False) -> Path:
+    game = library(content).game(game_id)
+    sheet = ink_save([reference_sheet(game, paper)], ink_saver)[0]
+    return build_one(sheet, output.resolve_target(out, paths.default_output_dir(), sheet.filename))
+
+
+def card_sheets(lib: Library, game: Game, which: str = "all", *, layout: str | None = None,
+                paper: str = "a4", backs: bool = False, duplex: str = "long",
+                crop_marks: bool | None = None, copies: int = 1, back_offset: tuple[float, float] = (0.0, 0.0),
+                fold: bool = False) -> list[Sheet]:
+
+    geometry = lib.geometry()
+    chosen = geometry.layout(layout) if layout is not None else None
+    return [card_sheet(game, s, geometry, layout=chosen, paper=paper, backs=backs, duplex=duplex,
+                       crop_marks=crop_marks, copies=copies, back_offset=back_offset, fold=fold)
+            for s in pick_sets(game, which)]
+
+
+def make_cards(game_id: str, *, which: str = "all", layout: str | None = None, paper: str = "a4",
+               backs: bool = False, duplex: str = "long", crop_marks: bool | None = None,
+               out: Path | None = None, content: Path | None = None, copies: int = 1,
+               back_offset: str | None = None, fold: bool = False, ink_saver: bool = False) -> list[Path]:
+    """One imposed PDF per card set in a folder; `-o FILE.pdf` puts every chosen set into that one file."""
+    offset = parse_back_offset(back_offset)
+    if offset != (0.0, 0.0) and not backs:
+        raise SheetsError("--back-offset shifts the backs of two-sided cards: add --backs")
+    lib = library(content)
+    game = lib.game(game_id)
+    sheets = ink_save(card_sheets(lib, game, which, layout=layout, paper=paper, backs=backs, duplex=duplex,
+                                  crop_marks=crop_marks, copies=copies, back_offset=offset, fold=fold), ink_saver)
+    if out is not None and Path(out).suffix.lower() == ".pdf" and not Path(out).is_dir():
+        if len(sheets) == 1:
+            return [build_one(sheets[0], Path(out))]
+        output.ensure_dir(Path(out).parent)
+        with tempfile.TemporaryDirectory(prefix=".cards-", dir=Path(out).parent) as tmp:
+            built = build(sheets, Path(tmp))
+            return [assemble.merge([b.path for b in built], Path(out), title=f"{game.info.title}: cards")]
+    out_dir = Path(out) if out is not None else paths.default_output_dir()
+    return [b.path for b in build(sheets, out_dir)]
+
+
+def make_calibration(*, paper: str = "a4", duplex: str = "long", back_offset: str | None = None,
+                     out: Path | None = None) -> Path:
+    """`sheets cards calibrate`: the two-sided sheet that measures a printer's back offset."""
+    data = calibration_pdf(paper, duplex, parse_back_offset(back_offset))
+    target = output.resolve_target(out, paths.default_output_dir(), f"cards-calibration-{paper}-{duplex}.pdf")
+    return output.write_atomic(target, data)
+
+
+def store_calibration(folder: Path, x: str, y: str, printed_with: str | None = None) -> config.Change:
+    """`sheets cards calibrate --readings X,Y` and the desk's wizard: the readings off a calibration
+    sheet printed with `printed_with`, made the back offset stored in `folder`'s sheets.toml."""
+    offset = offset_from_readings(reading(x, "X"), reading(y, "Y"), parse_back_offset(printed_with))
+    parse_back_offset(offset_text(offset))  # within what --back-offset takes
+    return config.store(Path(folder), "back_offset", offset_text(offset))
+
+
+@dataclass
+class LayoutRow:
+    id: str
+    description: str
+    paper: str
+    card: str
+    per_page: int
+    default_for: list[str]
+
+
+def layouts(content: Path | None = None) -> list[LayoutRow]:
+    """Every card layout the content defines (`sheets layouts`)."""
+    geometry = library(content).geometry()
+    defaults: dict[str, list[str]] = {}
+    for size, choices in geometry.default_layouts.items():
+        for paper, lay_id in choices.items():
+            defaults.setdefault(lay_id, []).append(f"{size} on {paper}")
+    return [LayoutRow(lay.id, lay.description, lay.paper, lay.card, lay.columns * lay.rows,
+                      defaults.get(lay.id, [])) for lay in geometry.layouts]
+
+
+def make_trackers(game_id: str, *, tracker: str | None = None, units: int | None = None,
+                  groups: int | None = None, boxes: int | None = None, names: bool = False,
+                  seed: int | None = None, dice: str | None = None, paper: str = "a4",
+                  out: Path | None = None, content: Path | None = None, ink_saver: bool = False) -> tuple[Path, str]:
+    """A tracker sheet; numbers from content unless given; designations rolled with --names."""
+    game = library(content).game(game_id)
+    chosen = pick_trackers(game, tracker)
+    overrides = Overrides(units, groups, boxes)
+    primary = [t for t in chosen if getattr(t, "primary", False)]
+    if tracker is None and (overrides.any() or names) and len(chosen) > 1 and primary:
+        chosen = primary  # numbers without --tracker change the game's main tracker, printed alone
+    if overrides.any() and len(chosen) > 1:
+        raise SheetsError(f"{game.info.title} has {len(chosen)} trackers ({', '.join(t.id for t in chosen)}): "
+                          f"name one with --tracker to change its numbers")
+    chosen = [apply_overrides(t, overrides) for t in chosen]
+    if (seed is not None or dice is not None) and not names:
+        raise SheetsError("--seed/--dice roll designations: add --names")
+    designations: dict[str, list[str]] = {}
+    note = origin = ""
+    if names:
+        rollable = [t for t in chosen if isinstance(t, BoxTracker)]
+        if not rollable:
+            raise SheetsError("--names rolls designations for units, and no chosen tracker has units")
+        rolled = make_dice(seed, dice)
+        for t in rollable:
+            designations[t.id] = roll_designations(t, rolled)
+        origin = rolled.describe
+        note = f"designations rolled with {origin}"
+        if rolled.seed is not None:
+            note += f" (repeat with --seed {rolled.seed})"
+    name = f"{game.id}-trackers" + (f"-{chosen[0].id}" if tracker else "") + (f"-{slug(origin)}" if origin else "")
+    name += ".pdf"
+    sheet = tracker_sheet(game, chosen, paper=paper, designations=designations, origin=origin, filename=name)
+    ink_save([sheet], ink_saver)
+    return build_one(sheet, output.resolve_target(out, paths.default_output_dir(), sheet.filename)), note
+
+
+def make_tokens(game_id: str, *, copies: int = 1, paper: str = "a4", out: Path | None = None,
+                content: Path | None = None, ink_saver: bool = False) -> Path:
+
+    lib = library(content)
+    geometry = lib.geometry()
+    if paper not in geometry.papers:
+        raise SheetsError(f"unknown paper {paper!r}; choose one of: {', '.join(geometry.papers)}")
+    sheet = ink_save([token_sheet(lib.game(game_id), geometry.papers[paper], copies)], ink_saver)[0]
+    return build_one(sheet, output.resolve_target(out, paths.default_output_dir(), sheet.filename))
+
+
+def make_gauges(game_id: str, *, paper: str = "a4", out: Path | None = None,
+                content: Path | None = None) -> Path:
+    """The game's true-scale templates and rulers, with a check bar on every page."""
+    lib = library(content)
+    geometry = lib.geometry()
+    if paper not in geometry.papers:
+        raise SheetsError(f"unknown paper {paper!r}; choose one of: {', '.join(geometry.papers)}")
+    sheet = gauge_sheet(lib.game(game_id), geometry.papers[paper])
+    return build_one(sheet, output.resolve_target(out, paths.default_output_dir(), sheet.filename))

@@ -1,0 +1,81 @@
+"""`sheets new game NAME [--from GAME]`: a small working game folder in a content folder.
+
+The starter (sheets/app/starter/game/: game.yaml, a reference, a card set, a tracker, tokens)
+explains each field in comments; `--from GAME` copies a game's files instead. The content
+folder gets the shared print geometry (`_print/`) if it has none, and the JSON Schemas in
+`.schemas/` that the files' first lines point an editor at. The new game is validated
+before the command succeeds; if it does not validate, the folder is removed again.
+"""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+from pathlib import Path
+
+from sheets.app.schemas import MODELINE, write_schemas
+from sheets.base import paths
+from sheets.base.errors import ContentError, SheetsError
+from sheets.base.output import ensure_dir, write_atomic
+from sheets.library.content import SHARED_DIR, Library
+
+STARTER = Path(__file__).resolve().parent / "starter" / "game"
+SCHEMA_DIR = ".schemas"  # a dot folder: `validate` reads no file in it
+_ID = re.compile(r"^[a-z][a-z0-9-]*$")
+
+
+def _title(game_id: str) -> str:
+    return " ".join(part.capitalize() for part in game_id.split("-"))
+
+
+def new_game(game_id: str, content: Path, from_game: str | None = None,
+             source: Path | None = None) -> list[Path]:
+    """Write content/GAME_ID/ (and _print/, .schemas/ if missing); the files written."""
+    if not _ID.match(game_id):
+        raise SheetsError(f"game name {game_id!r}: use lower-case letters, digits and hyphens, "
+                          f"starting with a letter (e.g. my-skirmish)")
+    content = Path(content)
+    folder = content / game_id
+    if folder.exists():
+        raise SheetsError(f"{folder} exists: `sheets new game` never overwrites a folder; choose another name")
+    written: list[Path] = []
+    if not (content / SHARED_DIR).is_dir():
+        shutil.copytree(paths.content_dir() / SHARED_DIR, content / SHARED_DIR)
+        written += sorted(p for p in (content / SHARED_DIR).rglob("*") if p.is_file())
+    written += write_schemas(content / SCHEMA_DIR)
+    if from_game is None:
+        origin, replace = STARTER, {"__ID__": game_id, "__TITLE__": _title(game_id)}
+    else:
+        base = Path(source) if source else paths.content_dir()
+        if not (base / from_game / "game.yaml").is_file():
+            known = ", ".join(Library(base).game_ids())
+            raise SheetsError(f"--from {from_game}: no such game in {base} (it has: {known})")
+        origin, replace = base / from_game, {}
+    files = sorted(p for p in origin.rglob("*") if p.is_file() and not p.name.startswith("."))
+    try:
+        for path in files:
+            target = folder / path.relative_to(origin)
+            if path.suffix == ".yaml":
+                text = _relative_modeline(path.read_text(encoding="utf-8"), target, content / SCHEMA_DIR)
+                for key, value in replace.items():
+                    text = text.replace(key, value)
+                if from_game is not None and path.relative_to(origin) == Path("game.yaml"):
+                    text = re.sub(r"(?m)^id:.*$", f"id: {game_id}", text, count=1)
+                written.append(write_atomic(target, text.encode("utf-8")))
+            else:
+                ensure_dir(target.parent)
+                written.append(Path(shutil.copy2(path, target)))
+        Library(content).game(game_id)  # validated, or located problems
+    except ContentError:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise
+    return written
+
+
+def _relative_modeline(text: str, target: Path, schema_dir: Path) -> str:
+    """Point the first line at the schema relative to where the file is written (not where it came from)."""
+    first, sep, rest = text.partition("\n")
+    if not first.startswith(MODELINE):
+        return text
+    name = Path(first.removeprefix(MODELINE)).name
+    return f"{MODELINE}{Path(os.path.relpath(schema_dir / name, target.parent)).as_posix()}{sep}{rest}"

@@ -1,0 +1,229 @@
+"""The user's defaults: `sheets.toml` in a folder (the working folder, the desk's workspace) or in
+the user's config folder, read and (one key at a time) written.
+
+    paper = "letter"          # a4 | letter
+    output = "prints"         # the folder output goes to instead of ./output/ (relative to this file)
+    layout = "poker-letter-9" # the card layout `sheets cards` uses (see `sheets layouts`)
+    back_offset = "1,-0.5"    # `sheets cards --back-offset X,Y` (mm), measured with `sheets cards calibrate`
+
+Each value is taken from the command line if given there, else from the folder's `sheets.toml`,
+else from the user's `sheets.toml` (`~/.config/warsheets/` on Linux), else the built-in default.
+A bad file is one located message (file, line, key) and exit code 1, like any other bad input.
+`store` changes one key of a folder's file and nothing else in it (comments, other keys, their
+order), checked by reading it back; the write is atomic and the previous file kept as .bak.
+
+Light on purpose (the standard library, Typer's app folder, the atomic writer): the CLI reads
+this before every command, `--help` included.
+"""
+from __future__ import annotations
+
+import hashlib
+import re
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+import typer
+
+from sheets.base import output
+from sheets.base.errors import SheetsError
+
+FILE_NAME = "sheets.toml"
+APP_NAME = "warsheets"
+
+#: key -> (built-in default, what it is)
+KEYS: dict[str, tuple[str, str]] = {
+    "paper": ("a4", "paper size of every sheet (a4 or letter)"),
+    "output": ("./output", "folder output goes to when -o is not given"),
+    "layout": ("(the card size's default layout on the paper)", "card layout of `sheets cards`"),
+    "back_offset": ("0,0", "`sheets cards --back-offset X,Y` in mm"),
+}
+PAPERS = ("a4", "letter")
+#: the command-line parameter each key sets the default of (`output` moves the output root instead)
+PARAMS = {"paper": "paper", "layout": "layout", "back_offset": "back_offset"}
+_NUMBER = r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)"
+_OFFSET = re.compile(rf"^\s*({_NUMBER})\s*,\s*({_NUMBER})\s*$")
+
+
+@dataclass(frozen=True)
+class Setting:
+    key: str
+    value: str
+    source: str  # "path/sheets.toml:LINE" or "built-in default"
+
+
+def user_config_file() -> Path:
+    """`sheets.toml` in the user's config folder (`$XDG_CONFIG_HOME/warsheets/` or `~/.config/warsheets/`)."""
+    return Path(typer.get_app_dir(APP_NAME)) / FILE_NAME
+
+
+def config_files(folder: Path | None = None) -> list[Path]:
+    """The config files that exist, the weakest first (the user's, then the folder's: by default the working one)."""
+    found = []
+    for path in (user_config_file(), Path(folder or Path.cwd()) / FILE_NAME):
+        if path.is_file() and path.resolve() not in [f.resolve() for f in found]:
+            found.append(path)
+    return found
+
+
+def _shown(path: Path, base: Path | None = None) -> str:
+    """A file named from `base` (by default the working folder), as messages name it."""
+    try:
+        return str(path.resolve().relative_to(Path(base or Path.cwd()).resolve()))
+    except ValueError:
+        return str(path)
+
+
+def _line_of(text: str, key: str) -> int | None:
+    for number, line in enumerate(text.splitlines(), start=1):
+        if re.match(rf"^\s*{re.escape(key)}\s*=", line):
+            return number
+    return None
+
+
+def _check(key: str, value, where: str, folder: Path) -> str:
+    """The value as a string the command line would take; a located error if it is not one."""
+    if key == "paper":
+        if not isinstance(value, str) or value.lower() not in PAPERS:
+            raise SheetsError(f"{where}: paper: {value!r} is not a paper size this tool prints on "
+                              f"(give one of: {', '.join(PAPERS)})")
+        return value.lower()
+    if key == "output":
+        if not isinstance(value, str) or not value.strip():
+            raise SheetsError(f"{where}: output: give a folder as a string, e.g. output = \"prints\"")
+        path = Path(value).expanduser()
+        return str(path if path.is_absolute() else folder / path)
+    if key == "layout":
+        if not isinstance(value, str) or not value.strip():
+            raise SheetsError(f"{where}: layout: give a layout id as a string (see `sheets layouts`)")
+        return value.strip()
+    # back_offset: "X,Y" or [X, Y], numbers in mm
+    if isinstance(value, list) and len(value) == 2 and all(
+            isinstance(v, (int, float)) and not isinstance(v, bool) for v in value):
+        value = f"{value[0]},{value[1]}"
+    if not isinstance(value, str) or not _OFFSET.match(value):
+        raise SheetsError(f"{where}: back_offset: {value!r} is not two numbers in mm, "
+                          f"e.g. back_offset = \"1,-0.5\"")
+    return value.replace(" ", "")
+
+
+def read(path: Path, base: Path | None = None) -> list[Setting]:
+    """The settings one file makes; a located SheetsError for anything wrong in it."""
+    shown = _shown(path, base)
+    try:
+        text = path.read_text(encoding="utf-8")
+        data = tomllib.loads(text)
+    except UnicodeDecodeError:
+        raise SheetsError(f"{shown}: not UTF-8 text") from None
+    except OSError as exc:
+        raise SheetsError(f"{shown}: cannot be read ({exc.strerror})") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise SheetsError(f"{shown}: not valid TOML: {exc}") from None
+    settings = []
+    for key, value in data.items():
+        line = _line_of(text, key)
+        where = f"{shown}:{line}" if line else shown
+        if key not in KEYS:
+            raise SheetsError(f"{where}: {key}: unknown key (a sheets.toml may set {', '.join(KEYS)})")
+        settings.append(Setting(key, _check(key, value, where, path.parent), where))
+    return settings
+
+
+def in_force(folder: Path | None = None) -> dict[str, Setting]:
+    """Every key with the value in force without a command line (run in `folder`, by default the
+    working folder), and where it came from."""
+    found = {key: Setting(key, default, "built-in default") for key, (default, _) in KEYS.items()}
+    for path in config_files(folder):
+        for setting in read(path, folder):
+            found[setting.key] = setting
+    return found
+
+
+def card_back_offset(value: str | None, from_file: bool, two_sided: bool) -> str | None:
+    """The back offset a cards print uses: a sheets.toml's is for two-sided cards, and a one-sided
+    print (no --backs) ignores it; one given for the print is used as given (and checked)."""
+    return None if from_file and not two_sided else value
+
+
+def digest(path: Path) -> str:
+    """The sha256 of a file's bytes ('' when there is none): what a form that changes it carries."""
+    try:
+        return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    except FileNotFoundError:
+        return ""
+
+
+@dataclass(frozen=True)
+class Change:
+    """What `store` did: the file, the key, its value before (None: not set in that file) and now."""
+
+    path: Path
+    key: str
+    old: str | None
+    new: str
+
+    def __str__(self) -> str:
+        return self.said(_shown(self.path))  # from the working folder (the CLI's)
+
+    def said(self, shown: str) -> str:
+        """What was done, naming the file as `shown` (the CLI: from the working folder; the desk: in its workspace)."""
+        if self.old == self.new:
+            return f"{shown}: {self.key} is already {self.new}; nothing changed"
+        was = "not set" if self.old is None else self.old
+        backup = self.path.with_name(self.path.name + ".bak")
+        kept = f" (the previous file kept as {shown}.bak)" if self.old is not None or backup.exists() else ""
+        return f"{shown}: {self.key} {was} -> {self.new}{kept}"
+
+
+_STRING = r'"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\''
+_VALUE = rf'(?:{_STRING}|\[[^\]\n#]*\]|[^\s#\[\'"][^\s#]*)'  # one line: a string, an array, a bare value
+
+
+def _toml_value(key: str, value: str, old_raw: str | None) -> str:
+    """How `value` is written: back_offset in the style the file already uses ([X, Y] or "X,Y")."""
+    if key == "back_offset" and old_raw is not None and old_raw.startswith("["):
+        x, y = value.split(",")
+        return f"[{x}, {y}]"
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def store(folder: Path, key: str, value: str) -> Change:
+    """Set `key` in `folder`'s sheets.toml (made if there is none): that one value changes, every
+    other line (comments, other keys, their order) stays as it was. Checked before anything is
+    written: the file as it is must be valid, the value must be one the key takes, and the new
+    text must read back as the old settings with only this key changed. Atomic; the previous
+    file is kept as sheets.toml.bak."""
+    if key not in KEYS:
+        raise SheetsError(f"{key}: unknown key (a sheets.toml may set {', '.join(KEYS)})")
+    path = Path(folder) / FILE_NAME
+    new = _check(key, value, key, Path(folder))
+    text, old = "", None
+    if path.exists():
+        before = {s.key: s.value for s in read(path, folder)}  # a bad file is refused, located, before any write
+        old = before.get(key)
+        text = path.read_text(encoding="utf-8")
+    line = re.compile(rf"^(?P<head>[ \t]*{re.escape(key)}[ \t]*=[ \t]*)(?P<value>{_VALUE})(?P<tail>[ \t]*(?:#.*)?)$", re.M)
+    found = line.search(text)
+    if old is not None and found is None:
+        raise SheetsError(f"{_shown(path, folder)}: {key} is written in a way this tool does not change by itself "
+                          f"(over several lines?); nothing was written: set it by hand: "
+                          f"{key} = {_toml_value(key, new, None)}")
+    if found:
+        written = found.group("value")
+        text = text[:found.start("value")] + _toml_value(key, new, written) + text[found.end("value"):]
+    else:
+        newline = "\r\n" if "\r\n" in text else "\n"
+        text += ("" if not text or text.endswith("\n") else newline) + f"{key} = {_toml_value(key, new, None)}{newline}"
+    try:
+        after = tomllib.loads(text)
+        wanted = {k: v for k, v in tomllib.loads(path.read_text(encoding="utf-8")).items()} if path.exists() else {}
+    except tomllib.TOMLDecodeError as exc:  # never expected: the file was read above
+        raise SheetsError(f"{_shown(path, folder)}: cannot set {key} without breaking the file ({exc}); nothing was written") \
+            from None
+    if {k: v for k, v in after.items() if k != key} != {k: v for k, v in wanted.items() if k != key} \
+            or _check(key, after.get(key), key, Path(folder)) != new:
+        raise SheetsError(f"{_shown(path, folder)}: cannot set {key} without changing what else the file says; nothing "
+                          f"was written: set it by hand: {key} = {_toml_value(key, new, None)}")
+    if old != new:
+        output.write_keeping_previous(path, text.encode("utf-8"))
+    return Change(path, key, old, new)

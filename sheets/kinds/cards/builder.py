@@ -1,0 +1,113 @@
+"""Card sets to sheets: the options of `sheets cards` checked, and a `Sheet` built.
+
+Every card of a set becomes one PDF page of exactly its card size plus bleed
+(`card.html.j2`, one HTML document per set, so WeasyPrint loads the fonts once).
+Backs, when asked for, follow the fronts in the same document. The sheet's finish
+step (`Imposition`, see impose.py) then checks that every card fits and imposes
+the pages n-up.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from sheets.base.errors import SheetsError
+from sheets.base.limits import MAX_COPIES
+from sheets.kinds.cards.grid import CardGrid, fold_grid
+from sheets.kinds.cards.impose import Imposition
+from sheets.kinds.cards.model import CardBack, CardSet, Layout, PrintGeometry
+from sheets.pipeline.rendering import game_titled
+from sheets.pipeline.sheet import Sheet
+
+if TYPE_CHECKING:
+    from sheets.library.content import Game
+
+DUPLEX = ("long", "short")
+MAX_BACK_OFFSET_MM = 20.0
+
+
+def parse_back_offset(text: str | None) -> tuple[float, float]:
+    """`--back-offset X,Y` in millimetres: '1.5,-0.5' -> (1.5, -0.5)."""
+    if text is None or not str(text).strip():
+        return 0.0, 0.0
+    parts = [p.strip() for p in str(text).split(",")]
+    try:
+        x, y = (float(p) for p in parts)
+    except ValueError:
+        raise SheetsError(f"--back-offset {text!r}: give two numbers in millimetres, X,Y (e.g. 1.5,-0.5)") from None
+    if abs(x) > MAX_BACK_OFFSET_MM or abs(y) > MAX_BACK_OFFSET_MM:
+        raise SheetsError(f"--back-offset {text!r}: each shift must be at most {MAX_BACK_OFFSET_MM:g} mm")
+    return x, y
+
+
+def default_back(card_set: CardSet, game_title: str) -> CardBack:
+    return CardBack(title=game_title, subtitle=card_set.title)
+
+
+def card_sheet(game: "Game", card_set: CardSet, geometry: PrintGeometry, *, layout: Layout | None = None,
+               paper: str = "a4", backs: bool = False, duplex: str = "long",
+               crop_marks: bool | None = None, filename: str | None = None, copies: int = 1,
+               back_offset: tuple[float, float] = (0.0, 0.0), fold: bool = False) -> Sheet:
+    """One card set as an imposed PDF sheet (phase one: no rendering happens here)."""
+    if duplex not in DUPLEX:
+        raise SheetsError(f"unknown duplex {duplex!r}; choose long or short")
+    if not card_set.cards:
+        raise SheetsError(f"card set {card_set.id!r} has no cards")
+    if not 1 <= copies <= MAX_COPIES:
+        raise SheetsError(f"--copies {copies}: give a number from 1 to {MAX_COPIES}")
+    if fold and backs:
+        raise SheetsError("--fold puts the backs beside the fronts; it does not go with --backs")
+    layout = layout or geometry.default_layout(card_set.size, paper)
+    size = geometry.card_sizes[layout.card]
+    grid = fold_grid(geometry, layout, paper) if fold else CardGrid.from_layout(geometry, layout)
+    backs = backs or fold
+    back_of: tuple[int, ...] | None = None
+    back_pages: list[CardBack] = []
+    back_names: list[str] = []
+    if backs:
+        index: dict[str, int] = {}
+        per_card = []
+        for card in card_set.cards:
+            back = card.back or card_set.back or default_back(card_set, game.info.title)
+            key = back.model_dump_json()
+            if key not in index:  # identical backs are rendered once and placed many times
+                index[key] = len(back_pages)
+                back_pages.append(back)
+                back_names.append(f"the back of card {card.id!r}" if card.back else "the card back")
+            per_card.append(index[key])
+        back_of = tuple(per_card)
+    spec = Imposition(
+        set_id=card_set.id, set_title=card_set.title, size_name=layout.card,
+        cards=tuple((c.id, c.title) for c in card_set.cards), back_of=back_of, back_names=tuple(back_names),
+        grid=grid, duplex=duplex, crop_marks=layout.crop_marks if crop_marks is None else crop_marks,
+        mark_length=layout.mark_length_mm, mark_offset=layout.mark_offset_mm,
+        title=game_titled(game.info.title, card_set.title, ": "), copies=copies, back_offset=tuple(back_offset), fold=fold,
+    )
+    context = {
+        "title": spec.title,
+        "page_size": f"{grid.cell_w:g}mm {grid.cell_h:g}mm",
+        "inset_mm": round(layout.bleed_mm + size.margin_mm, 3),
+        "margin_mm": size.margin_mm,
+        "font_pt": size.font_pt,
+        "card_h_mm": size.height_mm,
+        "set_label": game_titled(game.info.title, card_set.title),
+        "fronts": [{"anchor": f"card-{i}", "card": c, "number": i + 1} for i, c in enumerate(card_set.cards)],
+        "backs": [{"anchor": f"back-{j}", "back": b} for j, b in enumerate(back_pages)],
+    }
+    suffix = "-fold" if fold else (("-backs-" + duplex) if backs else "")
+    suffix += f"-x{copies}" if copies > 1 else ""
+    name = filename or f"{game.id}-cards-{card_set.id}{suffix}.pdf"
+    return Sheet(filename=name, template="card.html.j2", context=context, game=game.id,
+                 label=f"{game.info.title}: {card_set.title}" + ("" if "card" in card_set.title.lower() else " cards"),
+                 finish=spec)
+
+
+def pick_sets(game: "Game", which: str = "all") -> list[CardSet]:
+    """The card sets `--set` names ('all' for every one)."""
+    if not game.card_sets:
+        raise SheetsError(f"{game.info.title} has no cards")
+    if which == "all":
+        return list(game.card_sets.values())
+    if which not in game.card_sets:
+        raise SheetsError(f"unknown card set {which!r} for {game.info.title}; "
+                          f"choose one of: {', '.join(game.card_sets)}, all")
+    return [game.card_sets[which]]

@@ -1,0 +1,126 @@
+"""Card sets and the print geometry of card sheets (papers, card sizes, n-up layouts)."""
+from __future__ import annotations
+
+from typing import Union
+
+from pydantic import Field, model_validator
+
+from sheets.base import limits
+from sheets.base.errors import SheetsError
+from sheets.library.blocks import Block
+from sheets.library.ids import Id
+from sheets.library.validation import Strict
+
+
+class Stat(Strict):
+    label: str
+    value: Union[str, int, float, None]
+
+
+class CardBack(Strict):
+    title: str
+    subtitle: str | None = None
+    blocks: list[Block] = []
+
+
+class Card(Strict):
+    id: str = Id
+    title: str
+    subtitle: str | None = None
+    stats: list[Stat] = []
+    blocks: list[Block] = []
+    back: CardBack | None = None  # overrides the set's back for this card
+
+
+class CardSet(Strict):
+    id: str = Id
+    title: str
+    size: str = "poker"
+    back: CardBack | None = None
+    cards: list[Card] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _unique_ids(self):
+        seen: set[str] = set()
+        for card in self.cards:
+            if card.id in seen:
+                raise ValueError(f"card id {card.id!r} is used twice")
+            seen.add(card.id)
+        return self
+
+
+class PaperSize(Strict):
+    width_mm: float = Field(gt=0, le=limits.MAX_PAPER_MM)
+    height_mm: float = Field(gt=0, le=limits.MAX_PAPER_MM)
+
+
+class CardSize(Strict):
+    width_mm: float = Field(gt=0, le=limits.MAX_CARD_MM)
+    height_mm: float = Field(gt=0, le=limits.MAX_CARD_MM)
+    font_pt: float = Field(7.5, ge=4, le=14)
+    margin_mm: float = Field(3, ge=0, le=20)  # safe area: text keeps this far inside the cut line
+
+
+class Layout(Strict):
+    """Print geometry of an n-up card sheet (squib's 'sprue')."""
+
+    id: str = Id
+    description: str = ""
+    paper: str
+    card: str
+    columns: int = Field(ge=1, le=20)
+    rows: int = Field(ge=1, le=20)
+    gutter_mm: float = Field(0, ge=0, le=100)
+    bleed_mm: float = Field(0, ge=0, le=20)
+    crop_marks: bool = True
+    mark_length_mm: float = Field(4, gt=0, le=50)
+    mark_offset_mm: float = Field(1, ge=0, le=50)
+
+
+class PrintGeometry(Strict):
+    papers: dict[str, PaperSize]
+    card_sizes: dict[str, CardSize]
+    layouts: list[Layout]
+    default_layouts: dict[str, dict[str, str]]  # card size -> {paper: layout id}, for --paper a4 / letter
+
+    @model_validator(mode="after")
+    def _references(self):
+        for lay in self.layouts:
+            if lay.paper not in self.papers:
+                raise ValueError(f"layout {lay.id!r}: unknown paper {lay.paper!r}")
+            if lay.card not in self.card_sizes:
+                raise ValueError(f"layout {lay.id!r}: unknown card size {lay.card!r}")
+            paper, card = self.papers[lay.paper], self.card_sizes[lay.card]
+            need_w = lay.columns * (card.width_mm + 2 * lay.bleed_mm) + (lay.columns - 1) * lay.gutter_mm
+            need_h = lay.rows * (card.height_mm + 2 * lay.bleed_mm) + (lay.rows - 1) * lay.gutter_mm
+            if need_w > paper.width_mm or need_h > paper.height_mm:
+                raise ValueError(f"layout {lay.id!r}: {lay.columns}x{lay.rows} cards do not fit on {lay.paper}")
+        by_id = {lay.id: lay for lay in self.layouts}
+        if len(by_id) != len(self.layouts):
+            raise ValueError("two layouts have the same id")
+        for size, choices in self.default_layouts.items():
+            if size not in self.card_sizes:
+                raise ValueError(f"default_layouts: unknown card size {size!r}")
+            for paper, lay_id in choices.items():
+                if lay_id not in by_id:
+                    raise ValueError(f"default_layouts.{size}.{paper}: unknown layout {lay_id!r}")
+                if by_id[lay_id].card != size:
+                    raise ValueError(f"default_layouts.{size}.{paper}: layout {lay_id!r} "
+                                     f"is for {by_id[lay_id].card} cards")
+        return self
+
+    def layout(self, layout_id: str) -> Layout:
+        for lay in self.layouts:
+            if lay.id == layout_id:
+                return lay
+        raise SheetsError(f"unknown layout {layout_id!r}; the layouts are: {', '.join(lay.id for lay in self.layouts)}")
+
+    def default_layout(self, size: str, paper: str) -> Layout:
+        """The layout a card set of `size` uses on `paper` when no --layout is given."""
+        if size not in self.card_sizes:
+            raise SheetsError(f"unknown card size {size!r}; the sizes are: {', '.join(self.card_sizes)}")
+        choices = self.default_layouts.get(size, {})
+        if paper not in choices:
+            raise SheetsError(f"no default layout for {size} cards on {paper} paper; "
+                              f"give --layout (see `sheets layouts`)")
+        return self.layout(choices[paper])

@@ -1,0 +1,32 @@
+"""Token sheets: round counters to cut out."""
+from __future__ import annotations
+
+from pydantic import Field, model_validator
+
+from sheets.base import limits
+from sheets.library.ids import Id
+from sheets.library.validation import Strict
+
+
+class Token(Strict):
+    id: str = Id
+    label: str
+    detail: str | None = None
+    count: int = Field(1, ge=0, le=200)
+    color: str | None = Field(None, pattern=r"^#[0-9a-fA-F]{6}$")
+
+
+class TokenSheet(Strict):
+    title: str
+    diameter_mm: float = Field(20, ge=8, le=60)
+    tokens: list[Token]
+
+    @model_validator(mode="after")
+    def _something_to_print(self):
+        if not any(t.count for t in self.tokens):
+            raise ValueError("every token has count 0 (or there are none), so there is nothing to print")
+        total = sum(t.count for t in self.tokens)
+        if total > limits.MAX_TOKENS:
+            raise ValueError(f"the counts add up to {total:,} tokens, more than the {limits.MAX_TOKENS:,} "
+                             f"one sheet may have")
+        return self

@@ -1,0 +1,259 @@
+"""The kit as one product: `kit.pdf` (contents page + every part + bookmarks) and `manifest.json`.
+
+Works on finished files: it takes the list of PDFs a build wrote (whatever sheets
+the kit holds) and merges them with pikepdf (qpdf; never WeasyPrint's Document.copy, which
+upstream discourages). How each part is printed is data (`content/_print/printing.yaml`),
+keyed by the template the sheet was made from, so new kinds of sheet only add a line there.
+"""
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+import pypdfium2 as pdfium
+from pydantic import Field
+from pypdf import PdfReader
+
+from sheets import __version__
+from sheets.base import output, paths
+from sheets.base.errors import ContentError, Problem
+from sheets.library.validation import Strict, collect
+from sheets.library.yaml_source import load_yaml
+from sheets.pipeline import cache, rendering
+from sheets.pipeline.sheet import Sheet
+from sheets.pipeline.stamp.write import write_stamped
+from sheets.pipeline.tagging import merge_pdfs
+from sheets.pipeline.workers import Workers
+
+KIT_PDF = "kit.pdf"
+MANIFEST = "manifest.json"
+PRINTING_FILE = "_print/printing.yaml"
+MM = 72 / 25.4
+
+
+class PrintHow(Strict):
+    """How to print one kind of sheet."""
+    templates: list[str] = []
+    sides: Literal["one", "two"] = "one"
+    flip: Literal["long", "short"] | None = None
+    cut: str | None = None
+    fold: str | None = None
+    copies: str = "one"
+
+    def steps(self, game: str | None = None) -> list[str]:
+        """The instructions as short phrases, in the order a person does them ({game}: the game's id)."""
+        out = ["two-sided, flip on the " + (self.flip or "long") + " edge" if self.sides == "two" else "one-sided"]
+        if self.cut:
+            out.append("cut " + self.cut)
+        if self.fold:
+            out.append("fold " + self.fold)
+        out.append("copies: " + self.copies.replace("{game}", game or "GAME"))
+        return out
+
+
+class Printing(Strict):
+    kinds: dict[str, PrintHow] = Field(min_length=1)
+
+    def kind_of(self, template: str | None) -> str:
+        for kind, how in self.kinds.items():
+            if template and template in how.templates:
+                return kind
+        return "default" if "default" in self.kinds else next(iter(self.kinds))
+
+
+def load_printing(content_root: Path | None = None) -> Printing:
+    """The printing instructions of a content folder (the bundled ones if it has none)."""
+    root = Path(content_root) if content_root else paths.content_dir()
+    path = root / PRINTING_FILE
+    if not path.is_file():
+        path = paths.content_dir() / PRINTING_FILE
+    problems: list[Problem] = []
+    doc = load_yaml(path, str(path))
+    model = collect(problems, Printing, doc)
+    if problems or model is None:
+        raise ContentError(problems)
+    return model
+
+
+def paper_name(width_pt: float, height_pt: float) -> str:
+    """'a4', 'letter', their '-landscape', or 'W×H mm'."""
+    w, h = width_pt / MM, height_pt / MM
+    for name, (pw, ph) in {"a4": (210, 297), "letter": (215.9, 279.4)}.items():
+        if abs(w - pw) < 1 and abs(h - ph) < 1:
+            return name
+        if abs(w - ph) < 1 and abs(h - pw) < 1:
+            return name + "-landscape"
+    return f"{w:.0f}×{h:.0f} mm"
+
+
+@dataclass
+class Part:
+    """One finished PDF of the kit, and what the contents page says about it."""
+    path: Path
+    title: str
+    game: str | None
+    game_title: str
+    kind: str
+    how: PrintHow
+    pages: int
+    paper: str
+    first_page: int = 0  # 1-based page in kit.pdf, set when assembled
+
+    @property
+    def last_page(self) -> int:
+        return self.first_page + self.pages - 1
+
+
+def describe(path: Path, *, title: str, game: str | None, game_title: str, template: str | None,
+             printing: Printing, kind: str | None = None) -> Part:
+    pages, (width, height) = _pages_and_size(path)
+    kind = kind or printing.kind_of(template)
+    how = printing.kinds[kind]
+    landscape = width > height
+    if how.sides == "two" and pages == 1:
+        how = how.model_copy(update={"sides": "one", "flip": None})  # nothing to print on the back
+    elif how.sides == "two" and landscape:
+        # landscape pages read upright on the back only when the sheet turns about its short edge
+        how = how.model_copy(update={"flip": "short"})
+    return Part(Path(path), title, game, game_title, kind, how, pages, paper_name(width, height))
+
+
+def _pages_and_size(path: Path) -> tuple[int, tuple[float, float]]:
+    """How many pages a PDF has, and its first page's size in pt (PDFium reads it in
+    milliseconds; pypdf would parse every object stream of the file to count pages)."""
+    doc = pdfium.PdfDocument(str(path))
+    try:
+        return len(doc), tuple(doc[0].get_size())
+    finally:
+        doc.close()
+
+
+def sha256(path: Path) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def content_fingerprint(root: Path) -> str:
+    """sha256 over every content file (relative path and bytes), in sorted order."""
+    h = hashlib.sha256()
+    for file in sorted(p for p in Path(root).rglob("*") if p.is_file()):
+        rel = file.relative_to(root).as_posix()
+        if any(part.startswith(".") for part in rel.split("/")):
+            continue
+        h.update(rel.encode("utf-8") + b"\0")
+        h.update(file.read_bytes())
+        h.update(b"\0")
+    return h.hexdigest()
+
+
+# -- kit.pdf -----------------------------------------------------------------
+def _contents_pdf(parts: list[Part], *, title: str, subtitle: str, paper_size: str,
+                  cache_dir: Path | None = None, pages: int = 1, shared: Workers | None = None) -> bytes:
+    """The contents page(s), cached by a hash of their HTML (laid out by `shared`'s workers
+    when they are running)."""
+    groups: list[tuple[str, list[Part]]] = []
+    for part in parts:
+        if not groups or groups[-1][0] != part.game_title:
+            groups.append((part.game_title, []))
+        groups[-1][1].append(part)
+    context = {"title": title, "subtitle": subtitle, "page_size": paper_size, "groups": groups,
+               "total": sum(p.pages for p in parts) + pages, "label": part_label}
+    html = rendering.render_html("kit_contents.html.j2", context)
+    if cache_dir is None:  # --no-cache: the same bytes, made from a blank laid out now
+        with tempfile.TemporaryDirectory(prefix="sheets-contents-") as tmp:
+            return _contents_pdf_in(Path(tmp), context, html, title, shared)
+    return _contents_pdf_in(Path(cache_dir), context, html, title, shared)
+
+
+def _contents_pdf_in(cache_dir: Path, context: dict, html: str, title: str, shared: Workers | None) -> bytes:
+    """Stamped: the page without its subtitle (which names the seed) is laid out once and
+    cached, so a kit with new dice does not lay it out again."""
+    hit = cache.contents_path(cache_dir, html)
+    data = cache.read(hit)
+    if data is None:
+        filled = Sheet("kit-contents.pdf", "kit_contents.html.j2", context, html=html)
+        blank = Sheet("kit-contents.pdf", "kit_contents.html.j2", dict(context, subtitle=""))
+        with tempfile.TemporaryDirectory(prefix="sheets-contents-") as tmp:
+            made = write_stamped([(blank, filled)], Path(tmp) / "contents.pdf", title=title, cache_dir=cache_dir,
+                                 workers=1, shared=shared)
+            data = made.read_bytes()
+        cache.write(hit, data)
+    return data
+
+
+def _number(parts: list[Part], contents_pages: int) -> None:
+    page = contents_pages + 1
+    for part in parts:
+        part.first_page = page
+        page += part.pages
+
+
+def assemble(parts: list[Part], target: Path, *, title: str, subtitle: str, paper_size: str,
+             cache_dir: Path | None = None, shared: Workers | None = None) -> Path:
+    """Write the one-file kit: contents page(s), then every part, with an outline.
+
+    The outline has one entry per game with one child per part, each pointing at the
+    part's first page (the page the contents page names).
+    """
+
+    _number(parts, 1)
+    contents = _contents_pdf(parts, title=title, subtitle=subtitle, paper_size=paper_size, cache_dir=cache_dir,
+                             shared=shared)
+    n = len(PdfReader(io.BytesIO(contents)).pages)
+    if n != 1:  # a long kit: the contents run over, so every page number moves on
+        _number(parts, n)
+        contents = _contents_pdf(parts, title=title, subtitle=subtitle, paper_size=paper_size, cache_dir=cache_dir,
+                                 pages=n, shared=shared)
+    outline: list[tuple[str, int, int | None]] = [("Contents", 0, None)]
+    current = None
+    for part in parts:
+        if part.game_title != current:
+            current = part.game_title
+            game_item = len(outline)
+            outline.append((current, part.first_page - 1, None))
+        outline.append((part_label(part), part.first_page - 1, game_item))
+    merged = merge_pdfs([contents, *(part.path for part in parts)], title=title, outline=outline,
+                        page_mode="/UseOutlines")
+    return output.write_atomic(target, merged)
+
+
+def page_labels(parts: list[Part]) -> list[str]:
+    """A title for every page of kit.pdf, in order: the contents page(s), then each part's pages."""
+    contents_pages = parts[0].first_page - 1 if parts else 1  # a long kit's contents run over a page
+    return ["Contents"] * contents_pages + [f"{p.game_title}: {part_label(p)}" for p in parts for _ in range(p.pages)]
+
+
+def part_label(part: Part) -> str:
+    """A part's title without its game's name in front (the outline's parent names it)."""
+    title = part.title
+    if part.game_title and title.startswith(part.game_title):
+        title = title[len(part.game_title):].lstrip(" :·-") or part.title
+    return title[:1].upper() + title[1:]
+
+
+def merge(sources: list[Path], target: Path, *, title: str, lang: str = "en") -> Path:
+    """Concatenate finished PDFs into one tagged file (atomic)."""
+    return output.write_atomic(target, merge_pdfs(list(sources), title=title, lang=lang))
+
+
+# -- manifest.json ----------------------------------------------------------------
+def manifest(parts: list[Part], out_dir: Path, *, seed: int, content_root: Path) -> dict:
+
+    files = []
+    for part in parts:
+        files.append({
+            "path": Path(part.path).resolve().relative_to(Path(out_dir).resolve()).as_posix(),
+            "title": part.title, "game": part.game, "kind": part.kind, "pages": part.pages,
+            "paper": part.paper, "sha256": sha256(part.path),
+        })
+    return {"seed": seed, "content_fingerprint": content_fingerprint(content_root),
+            "warsheets_version": __version__, "files": files}
+
+
+def write_manifest(data: dict, target: Path) -> Path:
+    text = json.dumps(data, indent=2, ensure_ascii=False, sort_keys=False) + "\n"
+    return output.write_atomic(target, text.encode("utf-8"))

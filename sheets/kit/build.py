@@ -1,0 +1,101 @@
+"""Building the kit: every game's sheets, built, assembled into kit.pdf with its manifest."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable
+
+from sheets.base import interrupts
+from sheets.base.errors import SheetsError
+from sheets.kit import assemble, uptodate
+from sheets.kit.plan import kit_sheets
+from sheets.kit.result import Kit
+from sheets.library.access import library, new_seed
+from sheets.library.content import KitOptions, Library
+from sheets.pipeline import rendering
+from sheets.pipeline import preview as previewer
+from sheets.pipeline.build import build
+from sheets.pipeline.sheet import ink_save
+from sheets.pipeline.workers import Workers
+
+
+def build_kit(out_dir: Path, *, seed: int | None, paper: str, game: str | None, content: Path | None,
+              progress: Callable[[int], Callable[[str], None]] | None, cache: Path | None, players: int,
+              preview: bool, ink_saver: bool, state_key: str | None) -> Kit:
+    interrupts.phase("loading content")
+    lib = library(content)
+    seed = seed if seed is not None else new_seed()
+    games = None
+    if game is not None:
+        if game not in lib.game_ids():
+            raise SheetsError(f"unknown game {game!r}; choose one of: {', '.join(lib.game_ids())}")
+        games = [game]
+    sheets = kit_sheets(lib, seed, paper, games, ink_saver)
+    packets = player_packets(lib, seed, paper, games, players, ink_saver) if players else []
+    extra = [s for packet in packets for s in packet[1]]
+    tick = progress(len(sheets) + len(extra)) if progress else None
+    # one pool for the sheets and then the contents page (laid out last: it names every
+    # part's pages), so that this process never imports WeasyPrint itself
+    with Workers() as shared:
+        everything = build(sheets + extra, out_dir, cache_dir=cache, progress=tick, shared=shared)
+        built = everything[:len(sheets)]
+        printing = assemble.load_printing(lib.root)
+        titles = {gid: lib.game(gid).info.title for gid in lib.game_ids()}
+        parts = [assemble.describe(b.path, title=b.sheet.label or b.sheet.filename, game=b.sheet.game,
+                                   game_title=titles.get(b.sheet.game or "", "Other"), template=b.sheet.template,
+                                   printing=printing) for b in built]
+        interrupts.phase("merging kit.pdf")
+        scope = titles[game] if game else "All games"
+        kit_pdf = assemble.assemble(parts, out_dir / assemble.KIT_PDF, title="warsheets print-and-play kit",
+                                    subtitle=f"{scope} · {paper} · dice seed {seed}",
+                                    paper_size=rendering.page_size(paper), cache_dir=cache, shared=shared)
+    packet_paths: list[Path] = []
+    packet_parts: list = []
+    offset = len(sheets)
+    for (name, packet_sheets, title, gid) in packets:
+        sources = [b.path for b in everything[offset:offset + len(packet_sheets)]]
+        offset += len(packet_sheets)
+        path = assemble.merge(sources, out_dir / name, title=title)
+        for src in sources:
+            src.unlink()
+        packet_paths.append(path)
+        packet_parts.append(assemble.describe(path, title=title, game=gid, game_title=titles[gid], template=None,
+                                              printing=printing, kind="packet"))
+    interrupts.phase("writing the manifest")
+    kit_part = assemble.describe(kit_pdf, title="The whole kit", game=None, game_title="", template=None,
+                                 printing=printing)
+    kit_part.kind = "kit"
+    data = assemble.manifest([kit_part] + parts + packet_parts, out_dir, seed=seed, content_root=lib.root)
+    manifest_path = assemble.write_manifest(data, out_dir / assemble.MANIFEST)
+    previews: list[Path] = []
+    if preview:
+        interrupts.phase("previews")
+        labels = assemble.page_labels(parts)
+        previews = previewer.write_previews(kit_pdf, labels=labels, contact_sheet=True)
+    kit = Kit(built, seed, kit_pdf, manifest_path, packet_paths, previews, parts=[b.path for b in built],
+              unchanged=sum(b.cached for b in built))
+    if state_key is not None:
+        interrupts.phase("recording the build")
+        uptodate.record(cache, state_key, out_dir, kit.files(),
+                        {"parts": len(kit.parts), "packets": len(packet_paths), "previews": len(previews)})
+    return kit
+
+
+def player_packets(lib: Library, seed: int, paper: str, games: list[str] | None, players: int,
+                   ink_saver: bool = False) -> list:
+    """(file name, sheets to staple together, title, game) for each player's packet."""
+    options = KitOptions(seed=seed, paper=paper)
+    out = []
+    for gid in games or lib.game_ids():
+        game = lib.game(gid)
+        if game.plugin is None:
+            continue
+        for i, packet in enumerate(game.plugin.player_packets(game, options, players)):
+            for j, sheet in enumerate(packet):
+                sheet.filename = f".packet-{i + 1}-{j}-{sheet.filename}"
+            out.append((f"player-{i + 1}.pdf", ink_save(packet, ink_saver),
+                        f"{game.info.title}: player {i + 1} of {players}", gid))
+    if not out:
+        raise SheetsError("--players: no game in this kit makes player packets")
+    if len({name for name, *_ in out}) != len(out):
+        raise SheetsError("--players: more than one game makes player packets; choose one with --game")
+    return out

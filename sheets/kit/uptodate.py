@@ -1,0 +1,113 @@
+"""Is a finished build still up to date? A make-style stamp for whole builds.
+
+A build that was asked the same thing (the same options and dice seed) from the same
+sources (content files, templates, this package's code, the versions of the PDF
+libraries and the environment that changes their output) makes the same files, byte
+for byte. So a build records, beside its output, a fingerprint of its request and the
+sha256 of every file it wrote. The next identical request whose files are all still
+there and unchanged has nothing to do: it reports those files without loading
+content, laying out a page or importing WeasyPrint. Anything else (a changed content
+file or template, another seed, an edited or deleted output file) builds again.
+
+A build with no fixed seed rolls new dice each time, so it is never up to date.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass
+from importlib import metadata
+from pathlib import Path
+
+from sheets.base import fontdirs, output, paths
+
+STATE_FILE = "build-state.json"
+STATE_VERSION = 1
+#: distributions whose version changes the bytes of a PDF
+ENGINES = ("weasyprint", "pydyf", "pypdf", "pypdfium2", "reportlab", "fonttools", "jinja2", "pillow")
+#: environment variables that change the bytes of a PDF
+ENVIRONMENT = ("SOURCE_DATE_EPOCH", "SHEETS_NO_HB_SUBSET")
+
+
+def _tree(h: "hashlib._Hash", root: Path, suffixes: tuple[str, ...] | None = None) -> None:
+    """Feed every file under `root` (relative path and bytes, sorted) into `h`."""
+    root = Path(root)
+    h.update(b"tree\0" + str(root.resolve()).encode("utf-8") + b"\0")
+    files = []
+    for folder, dirs, names in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d != "__pycache__")
+        files += [Path(folder) / n for n in names
+                  if not n.startswith(".") and (suffixes is None or n.endswith(suffixes))]
+    for file in sorted(files):
+        h.update(file.relative_to(root).as_posix().encode("utf-8") + b"\0")
+        h.update(hashlib.sha256(file.read_bytes()).digest())
+
+
+def fingerprint(request: dict, content_root: Path | None = None) -> str:
+    """sha256 of a request (JSON-able options) and of everything that shapes its output."""
+    h = hashlib.sha256()
+    h.update(json.dumps(request, sort_keys=True, default=str).encode("utf-8") + b"\0")
+    for name in ENGINES:
+        try:
+            h.update(f"{name}={metadata.version(name)}\0".encode())
+        except metadata.PackageNotFoundError:
+            h.update(f"{name}=-\0".encode())
+    for var in ENVIRONMENT:
+        h.update(f"{var}={os.environ.get(var, '')}\0".encode())
+    h.update(f"fonts={fontdirs.fingerprint()}\0".encode())  # a font installed since: made again
+    bundled = paths.content_dir()
+    _tree(h, Path(content_root) if content_root else bundled)
+    if content_root and Path(content_root).resolve() != bundled.resolve():
+        _tree(h, bundled / "_print")  # the printing instructions fall back to the bundled ones
+    _tree(h, paths.templates_dir())
+    _tree(h, paths.PACKAGE_DIR, (".py",))
+    return h.hexdigest()
+
+
+@dataclass
+class Recorded:
+    """What an up-to-date build wrote, as it recorded it."""
+
+    files: list[Path]  # every file, in the order the build reported them
+    info: dict  # whatever else the build recorded (e.g. its seed, which files are which)
+
+
+def _sha(path: Path) -> str | None:
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return None
+
+
+def up_to_date(state_dir: Path, key: str, out_dir: Path) -> Recorded | None:
+    """The recorded build if it was made for `key` and every file it wrote is unchanged."""
+    try:
+        state = json.loads((Path(state_dir) / STATE_FILE).read_text("utf-8"))
+        if state.get("version") != STATE_VERSION or state.get("key") != key:
+            return None
+        files = []
+        for entry in state["files"]:
+            path = Path(out_dir) / entry["path"]
+            if _sha(path) != entry["sha256"]:
+                return None
+            files.append(path)
+        return Recorded(files, state.get("info", {}))
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None  # no record, or one this version cannot read: build
+
+
+def forget(state_dir: Path) -> None:
+    """Drop the record (a build is starting: until it ends, nothing is known to be up to date)."""
+    try:
+        (Path(state_dir) / STATE_FILE).unlink()
+    except OSError:
+        pass
+
+
+def record(state_dir: Path, key: str, out_dir: Path, files: list[Path], info: dict) -> None:
+    """Record a finished build: its key, and the sha256 of every file it wrote."""
+    out = Path(out_dir).resolve()
+    entries = [{"path": Path(f).resolve().relative_to(out).as_posix(), "sha256": _sha(Path(f))} for f in files]
+    state = {"version": STATE_VERSION, "key": key, "files": entries, "info": info}
+    output.write_atomic(Path(state_dir) / STATE_FILE, (json.dumps(state, indent=1) + "\n").encode("utf-8"))

@@ -1,0 +1,119 @@
+"""Generic rule text: the block lists that reference sheets and cards share.
+
+A block is one of: a sub-heading (h), a paragraph (p), a bulleted list, a
+definition list (terms) or a table. Any game's reference text is a list of
+sections made of blocks, so a new game needs data, not code.
+"""
+from __future__ import annotations
+
+from typing import Literal, Union
+
+from pydantic import Field, model_validator
+
+from sheets.library.validation import Strict
+
+Cell = Union[str, int, float, None]
+
+
+class TableBlock(Strict):
+    caption: str | None = None
+    header: list[Cell]
+    rows: list[list[Cell]]
+    note: str | None = None
+
+    @model_validator(mode="after")
+    def _rows_match_header(self):
+        for i, row in enumerate(self.rows):
+            if len(row) != len(self.header):
+                raise ValueError(f"rows[{i}] has {len(row)} cells but the header has {len(self.header)}")
+        return self
+
+
+class Term(Strict):
+    term: str
+    text: str | None
+
+
+class Block(Strict):
+    h: str | None = None
+    p: str | None = None
+    items: list[str] | None = Field(None, alias="list")
+    terms: list[Term] | None = None
+    table: TableBlock | None = None
+
+    @model_validator(mode="after")
+    def _exactly_one(self):
+        given = [k for k in ("h", "p", "items", "terms", "table") if getattr(self, k) is not None]
+        if len(given) != 1:
+            raise ValueError("a block has exactly one of the keys h, p, list, terms, table")
+        return self
+
+    @property
+    def kind(self) -> str:
+        return next(k for k in ("h", "p", "items", "terms", "table") if getattr(self, k) is not None)
+
+    def words(self) -> int:
+        """Rough word count, for fit checks."""
+        texts: list[str] = []
+        if self.h:
+            texts.append(self.h)
+        if self.p:
+            texts.append(self.p)
+        texts += self.items or []
+        for t in self.terms or []:
+            texts += [t.term, t.text or ""]
+        if self.table:
+            texts += [str(c) for c in self.table.header]
+            texts += [str(c) for row in self.table.rows for c in row]
+        return sum(len(t.split()) for t in texts)
+
+
+class Section(Strict):
+    id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
+    title: str
+    blocks: list[Block]
+
+
+class RefLayout(Strict):
+    """How dense a reference prints: columns, type size, orientation (e.g. a one-page summary)."""
+
+    columns: int = Field(1, ge=1, le=4)
+    font_pt: float = Field(8, ge=5, le=12)
+    orientation: Literal["portrait", "landscape"] = "portrait"
+
+
+class QuickRefCard(Strict):
+    """One quick-reference card made of some of the reference's sections."""
+
+    id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
+    title: str
+    sections: list[str] = Field(min_length=1)
+
+
+class QuickRefCards(Strict):
+    """Quick-reference cards cut from the reference document (a derived card set)."""
+
+    id: str = Field("quickref", pattern=r"^[a-z0-9][a-z0-9-]*$")
+    title: str
+    size: str = "half-page"
+    back_title: str | None = None
+    cards: list[QuickRefCard] = Field(min_length=1)
+
+
+class ReferenceDoc(Strict):
+    title: str
+    layout: RefLayout = RefLayout()
+    cards: QuickRefCards | None = None
+    sections: list[Section]
+
+    @model_validator(mode="after")
+    def _unique_ids(self):
+        seen = set()
+        for s in self.sections:
+            if s.id in seen:
+                raise ValueError(f"section id {s.id!r} is used twice")
+            seen.add(s.id)
+        return self
+
+    def section(self, section_id: str) -> Section | None:
+        return next((s for s in self.sections if s.id == section_id), None)

@@ -1,0 +1,227 @@
+"""Read YAML while remembering the line of every value.
+
+Validation errors must name file, line and field; PyYAML's node tree has the
+line marks, so we compose nodes, construct the data, and keep a map from each
+value's path to its (1-based) line.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from sheets.base import limits
+from sheets.base.errors import ContentError, Problem, format_loc
+
+
+@dataclass
+class YamlDocument:
+    """Parsed YAML data plus the line of every mapping key and list item."""
+
+    name: str  # how the file is named in messages (relative path)
+    data: Any
+    lines: dict[tuple, int] = field(default_factory=dict)
+    node: Any = field(default=None, repr=False, compare=False)  # the root node, when asked for (keep_node)
+
+    def line_of(self, loc: tuple) -> int | None:
+        """The line of `loc`, or of its nearest ancestor that has one."""
+        loc = tuple(loc)
+        while loc:
+            if loc in self.lines:
+                return self.lines[loc]
+            loc = loc[:-1]
+        return self.lines.get((), 1)
+
+    def problem(self, loc: tuple, message: str) -> Problem:
+        return Problem(self.name, self.line_of(loc), format_loc(loc), message)
+
+    def sub(self, loc: tuple) -> "YamlDocument":
+        """A view of the value at `loc`, keeping line numbers."""
+        value = self.data
+        for part in loc:
+            value = value[part]
+        n = len(loc)
+        lines = {k[n:]: v for k, v in self.lines.items() if k[:n] == tuple(loc)}
+        return YamlDocument(self.name, value, lines)
+
+
+# libyaml's loader is ~10x faster and keeps the same line marks; fall back to pure Python.
+Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def _walk(loader, node: yaml.Node, loc: tuple, lines: dict, problems: list, name: str) -> None:
+    lines.setdefault(loc, node.start_mark.line + 1)
+    if isinstance(node, yaml.MappingNode):
+        seen: set = set()
+        for key_node, value_node in node.value:
+            key = loader.construct_object(key_node, deep=True)
+            if isinstance(key, list):
+                key = tuple(key)
+            if key in seen:
+                problems.append(Problem(name, key_node.start_mark.line + 1, format_loc(loc + (key,)),
+                                        "duplicate key (the second one would silently win)"))
+            seen.add(key)
+            lines[loc + (key,)] = key_node.start_mark.line + 1
+            _walk(loader, value_node, loc + (key,), lines, problems, name)
+    elif isinstance(node, yaml.SequenceNode):
+        for i, item in enumerate(node.value):
+            _walk(loader, item, loc + (i,), lines, problems, name)
+
+
+class _Shape(Exception):
+    """The document's shape breaks a limit (too deep, aliases expand too far)."""
+
+    def __init__(self, line: int | None, message: str):
+        super().__init__(message)
+        self.line = line
+        self.message = message
+
+
+def _events(text: str):
+    """PyYAML's event stream (a seam for tests that play a newer PyYAML's refusals)."""
+    return yaml.parse(text, Loader=Loader)
+
+
+def scalar_events(text: str) -> list:
+    """Every scalar of a document as PyYAML's event (value, style, marks), for the content
+    lint; none when the text is malformed (the loader reports that, located)."""
+    try:
+        return [e for e in _events(text) if isinstance(e, yaml.ScalarEvent)]
+    except yaml.YAMLError:
+        return []
+
+
+_DEPTH_MESSAGE = (f"nested more than {limits.MAX_YAML_DEPTH} levels deep (lists or mappings inside "
+                  f"each other); content never needs that many")
+
+
+def _own_limit(exc: yaml.MarkedYAMLError) -> _Shape | None:
+    """PyYAML's own guard rails, in our words.
+
+    Newer PyYAML releases (libyaml's MAX_NESTING_LEVEL, from 6.0.4) refuse deep nesting or
+    alias expansion themselves, sometimes before our event-stream check sees the depth; the
+    user gets the same located message whichever PyYAML is installed.
+    """
+    reason = f"{exc.problem or ''} {exc.context or ''}".lower()
+    mark = exc.problem_mark or exc.context_mark
+    line = mark.line + 1 if mark else None
+    if "nesting" in reason and ("depth" in reason or "level" in reason):
+        return _Shape(line, _DEPTH_MESSAGE)
+    if "alias" in reason and any(word in reason for word in ("exceed", "too many", "limit", "maximum")):
+        return _Shape(line, f"aliases (*name) here expand to more than the {limits.MAX_YAML_NODES:,} "
+                            f"values a file may hold")
+    return None
+
+
+def _check_depth(text: str) -> None:
+    """Refuse nesting deeper than MAX_YAML_DEPTH, from the event stream (no recursion)."""
+    depth = 0
+    for event in _events(text):
+        if isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
+            depth += 1
+            if depth > limits.MAX_YAML_DEPTH:
+                raise _Shape(event.start_mark.line + 1, _DEPTH_MESSAGE)
+        elif isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
+            depth -= 1
+
+
+def _check_size(root: yaml.Node) -> None:
+    """Refuse documents whose aliases expand to more than MAX_YAML_NODES values
+    (a "billion laughs" document), and aliases that contain themselves."""
+    sizes: dict[int, int] = {}
+    busy = object()
+
+    def size(node: yaml.Node) -> int:
+        key = id(node)
+        known = sizes.get(key)
+        if known is busy:
+            raise _Shape(node.start_mark.line + 1, "an alias refers to the list or mapping that contains it")
+        if known is not None:
+            return known
+        sizes[key] = busy  # type: ignore[assignment]
+        if isinstance(node, yaml.SequenceNode):
+            n = 1 + sum(size(item) for item in node.value)
+        elif isinstance(node, yaml.MappingNode):
+            n = 1 + sum(size(k) + size(v) for k, v in node.value)
+        else:
+            n = 1
+        sizes[key] = n
+        return n
+
+    if size(root) <= limits.MAX_YAML_NODES:
+        return
+    node = root  # name the innermost value that is too big
+    while True:
+        children = (node.value if isinstance(node, yaml.SequenceNode)
+                    else [v for _, v in node.value] if isinstance(node, yaml.MappingNode) else [])
+        big = [c for c in children if sizes[id(c)] > limits.MAX_YAML_NODES]
+        if not big:
+            break
+        node = big[0]
+    raise _Shape(node.start_mark.line + 1,
+                 f"aliases (*name) here expand to {sizes[id(node)]:,} values, more than the "
+                 f"{limits.MAX_YAML_NODES:,} a file may hold")
+
+
+def parse_yaml(text: str, name: str, *, keep_node: bool = False) -> YamlDocument:
+    """Parse one YAML document; malformed YAML is a located ContentError.
+
+    Before anything is built, the document's shape is bounded: nesting depth and
+    the number of values after aliases are expanded (see `sheets.base.limits`). With
+    `keep_node`, the document keeps its node tree (marks: where each value's text is),
+    for an edit made in the user's own text.
+    """
+    loader = Loader(text)
+    try:
+        _check_depth(text)
+        node = loader.get_single_node()
+        if node is None:
+            return YamlDocument(name, None, {(): 1})
+        _check_size(node)
+        data = loader.construct_document(node)
+        lines: dict[tuple, int] = {}
+        problems: list[Problem] = []
+        _walk(loader, node, (), lines, problems, name)
+    except _Shape as exc:
+        raise ContentError.single(name, exc.line, "", exc.message) from None
+    except yaml.MarkedYAMLError as exc:
+        shape = _own_limit(exc)
+        if shape is not None:
+            raise ContentError.single(name, shape.line, "", shape.message) from None
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark else None
+        reason = exc.problem or str(exc)
+        if exc.context:
+            reason = f"{reason} ({exc.context})"
+        raise ContentError.single(name, line, "", f"malformed YAML: {reason}") from None
+    except yaml.YAMLError as exc:
+        raise ContentError.single(name, None, "", f"malformed YAML: {exc}") from None
+    except (ValueError, TypeError, OverflowError, RecursionError) as exc:
+        # a scalar PyYAML cannot turn into a value (a 5,000-digit number, a date that is no date)
+        raise ContentError.single(name, None, "", f"a value cannot be read: {str(exc)[:200]}") from None
+    finally:
+        loader.dispose()
+    if problems:
+        raise ContentError(problems)
+    return YamlDocument(name, data, lines, node if keep_node else None)
+
+
+def load_yaml(path: Path, name: str | None = None) -> YamlDocument:
+    """Read and parse a YAML file; unreadable files are user errors too."""
+    name = name or str(path)
+    try:
+        if path.is_file() and path.stat().st_size > limits.MAX_FILE_BYTES:
+            raise ContentError.single(name, None, "", f"file is {path.stat().st_size:,} bytes, more than the "
+                                                      f"{limits.MAX_FILE_BYTES:,} a YAML file may have")
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ContentError.single(name, None, "", "file not found") from None
+    except UnicodeDecodeError as exc:
+        raise ContentError.single(name, None, "", f"not UTF-8 text ({exc.reason})") from None
+    except IsADirectoryError:
+        raise ContentError.single(name, None, "", "is a folder, not a file") from None
+    except OSError as exc:
+        raise ContentError.single(name, None, "", f"cannot read file ({exc.strerror})") from None
+    return parse_yaml(text, name)

@@ -1,0 +1,10 @@
+"""Stage two: Sheets turned into files. Nothing here rolls a die or reads content.
+
+`sheet` (the Sheet: template, context, file name), `rendering` (Jinja, page sizes,
+WeasyPrint), `cache` (keys from HTML and fonts), `workers` (the layout process pool),
+`build` (sheets to files, through the cache and the pool), `layout_jobs` (what a worker
+runs), `stamp` (filled sheets drawn onto cached blanks), `tagging` (PDF structure and
+merging with qpdf), `preview` (PNG pages).
+
+May import: `sheets.base`, `sheets.library`.
+"""

@@ -1,0 +1,135 @@
+"""Stage two of the pipeline: sheets (template + context) -> HTML -> PDF -> files.
+
+Stage one (loading content, rolling every die into plain render contexts, the pelican
+way) ends in `Sheet`s; only then does `build` render. PDFs are cached by their HTML
+(`sheets.pipeline.cache`: the same HTML gives the same bytes, so a hit is exact), and uncached
+PDFs are made in worker processes (`sheets.pipeline.workers`) so both cores work.
+
+A sheet whose PDF is not WeasyPrint's output as is (n-up card sheets) names a
+`finish` step: WeasyPrint renders its HTML, then the step turns those pages into
+the final PDF, in the same worker. The step's `key` joins the cache key. A stamped
+sheet (`Sheet.parts`) is drawn onto cached blanks (`sheets.pipeline.stamp`).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable
+
+from sheets.base import interrupts, output
+from sheets.pipeline import cache
+from sheets.pipeline.layout_jobs import layout_job
+from sheets.pipeline.sheet import Built, Finisher, Sheet, pdf_of_html, render_html
+from sheets.pipeline.stamp.write import missing_blanks, write_stamped
+from sheets.pipeline.workers import Workers, run_jobs
+
+__all__ = ["Built", "Sheet", "build", "build_one", "make_pdfs", "render_html"]
+
+Job = tuple[str, bool, "Finisher | None"]  # html, forms, finish step
+
+
+def make_pdfs(jobs: list[Job], workers: int | None = None,
+              on_done: Callable[[int], None] | None = None) -> list[bytes]:
+    """PDF bytes for each job, in order, using up to `workers` processes."""
+    return run_jobs(pdf_of_html, jobs, workers, on_done, weight=lambda job: len(job[0]))
+
+
+def build(sheets: list[Sheet], out_dir: Path, *, cache_dir: Path | None = None,
+          workers: int | None = None, progress: Callable[[str], None] | None = None,
+          shared: Workers | None = None) -> list[Built]:
+    """Render every sheet and write it atomically into `out_dir`.
+
+    Laid-out sheets and the blanks that stamped sheets need are made together, in one
+    pool on every core; stamped sheets are then drawn onto their (now cached) blanks.
+    `shared`: the caller's pool, kept running for what it lays out next (a kit's
+    contents page); without it the pool is this call's own, closed once the layout is done.
+    """
+    output.ensure_dir(out_dir)
+    if shared is not None:
+        return _build(sheets, out_dir, cache_dir, workers, progress, shared, own=False)
+    with Workers(workers) as own:
+        return _build(sheets, out_dir, cache_dir, workers, progress, own, own=True)
+
+
+def _build(sheets: list[Sheet], out_dir: Path, cache_dir: Path | None, workers: int | None,
+           progress: Callable[[str], None] | None, shared: Workers, own: bool) -> list[Built]:
+    if len(sheets) > 1 and not cache.holds_any_sheet(cache_dir):
+        # every sheet will be laid out, on every core: start the workers now, and they
+        # import WeasyPrint while this process renders the HTML
+        shared.warm()
+    everything = sheets
+    stamped = [s for s in sheets if s.stamped]
+    sheets = [s for s in sheets if not s.stamped]
+    htmls = [render_html(s) for s in sheets]
+    pdfs: list[bytes | None] = [None] * len(sheets)
+    cached = [False] * len(sheets)
+    keys = [cache.sheet_key(h, s.forms, s.finish) for h, s in zip(htmls, sheets)]
+    if cache_dir is not None:
+        for i, key in enumerate(keys):
+            pdfs[i] = cache.read(cache.sheet_path(cache_dir, key))
+            if pdfs[i] is not None:
+                cached[i] = True
+                if progress:
+                    progress(sheets[i].label or sheets[i].filename)
+    todo = [i for i in range(len(sheets)) if pdfs[i] is None]
+    blanks: dict[str, str] = {}
+    blank_cache = cache_dir if cache_dir is not None else cache.default_dir()
+    for sheet in stamped:
+        if _stamped_hit(sheet, cache_dir) is None:
+            blanks.update(missing_blanks(sheet.parts or [], blank_cache))
+
+    def done(j: int) -> None:
+        if progress and j < len(todo):
+            s = sheets[todo[j]]
+            progress(s.label or s.filename)
+
+    jobs = [("pdf", htmls[i], sheets[i].forms, sheets[i].finish) for i in todo]
+    jobs += [("blank", html) for html in blanks.values()]
+    interrupts.phase("laying out")
+    made = run_jobs(layout_job, jobs, workers, done, weight=lambda job: len(job[1]), shared=shared)
+    if own:
+        shared.close()  # the layout is done: let the workers go before writing
+    interrupts.phase("writing sheets")
+    for i, pdf in zip(todo, made):
+        pdfs[i] = pdf
+        if cache_dir is not None:
+            cache.write(cache.sheet_path(cache_dir, keys[i]), pdf)
+    for key, (pdf, layout) in zip(blanks, made[len(todo):]):
+        cache.write_blank(blank_cache, key, pdf, layout)
+    results: dict[int, Built] = {}
+    for sheet, pdf, hit in zip(sheets, pdfs, cached):
+        path = output.write_atomic(out_dir / sheet.filename, pdf)  # type: ignore[arg-type]
+        results[id(sheet)] = Built(sheet, path, cached=hit)
+    for sheet in stamped:
+        results[id(sheet)] = _build_stamped(sheet, out_dir / sheet.filename, cache_dir, workers,
+                                            None if own else shared)
+        if progress:
+            progress(sheet.label or sheet.filename)
+    return [results[id(s)] for s in everything]
+
+
+def _stamped_hit(sheet: Sheet, cache_dir: Path | None) -> Path | None:
+    if cache_dir is None:
+        return None
+    hit = cache.stamped_path(cache_dir, sheet)
+    return hit if hit.is_file() else None
+
+
+def _build_stamped(sheet: Sheet, target: Path, cache_dir: Path | None, workers: int | None,
+                   shared: Workers | None) -> Built:
+    """A stamped sheet, taken whole from the kit's cache when nothing in it changed."""
+    found = _stamped_hit(sheet, cache_dir)
+    data = cache.read(found) if found is not None else None
+    if data is not None:
+        return Built(sheet, output.write_atomic(target, data), cached=True)
+    path = write_stamped(sheet.parts or [], target, title=sheet.context.get("title", ""),
+                         cache_dir=cache_dir, workers=workers, shared=shared)
+    if cache_dir is not None:
+        cache.write(cache.stamped_path(cache_dir, sheet), path.read_bytes())
+    return Built(sheet, path)
+
+
+def build_one(sheet: Sheet, target: Path) -> Path:
+    """Render one sheet to `target` (atomic)."""
+    if sheet.stamped:
+        return write_stamped(sheet.parts or [], target, title=sheet.context.get("title", ""))
+    return output.write_atomic(target, pdf_of_html(render_html(sheet), sheet.forms, sheet.finish))

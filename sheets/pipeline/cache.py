@@ -1,0 +1,164 @@
+"""Every cache of the build: what a key is made of, where an entry lives, how it is kept.
+
+One versioning rule for every entry: a key hashes the layout engine's version, the
+cache format (`VERSION`), the font subsetter in use, the installed fonts (`fontdirs`),
+the entry's kind and its inputs (HTML and options). Same key, same bytes: a hit is exact. Entries are written whole
+(temporary file, then rename) and sealed: each ends with a line holding the sha256 of
+what comes before it. An entry that cannot be read, or whose seal is missing or does
+not match (a file cut short by a crash, a disk error, an old format), is a miss: it is
+deleted and made again, never used.
+
+Kinds: `sheet` (a laid-out PDF), `blank` (a blank to stamp on: PDF + field layout),
+`stamped` (a whole stamped sheet, in a kit's cache), `contents` (the kit's contents page).
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+from functools import lru_cache
+from pathlib import Path
+
+from sheets.base import fontdirs, output
+from sheets.base.errors import SheetsError
+from sheets.pipeline import rendering
+from sheets.pipeline.sheet import Finisher, Sheet, render_html
+
+VERSION = "2"  # the format of entries (raise it when what a key names changes meaning); 2: sealed
+SEAL = b"\n%warsheets-cache-sha256 "  # then the 64 hex digits of the sha256, and a newline
+
+
+@lru_cache(maxsize=1)
+def engine_version() -> str:
+    return rendering.weasyprint_version()
+
+
+def _subsetter() -> str:
+    return os.environ.get("SHEETS_NO_HB_SUBSET", "")
+
+
+def _key(kind: str, *inputs: bytes) -> str:
+    """The one rule: engine version, cache format, font subsetter, installed fonts, kind, then the inputs."""
+    h = hashlib.sha256()
+    for part in (engine_version(), VERSION, _subsetter(), fontdirs.fingerprint(), kind):
+        h.update(part.encode() + b"\0")
+    for data in inputs:
+        h.update(hashlib.sha256(data).digest())
+    return h.hexdigest()
+
+
+def sheet_key(html: str, forms: bool, finish: Finisher | None = None) -> str:
+    """A laid-out sheet (or the kit's contents page): its HTML, forms or flat, finish step."""
+    return _key("sheet", b"forms" if forms else b"flat", (finish.key if finish is not None else "").encode(),
+                html.encode("utf-8"))
+
+
+def blank_key(html: str) -> str:
+    return _key("blank", html.encode("utf-8"))
+
+
+def stamped_key(sheet: Sheet) -> str:
+    inputs = [sheet.label.encode("utf-8")]
+    for blank, filled in sheet.parts or []:
+        inputs += [render_html(blank).encode("utf-8"), render_html(filled).encode("utf-8")]
+    return _key("stamped", *inputs)
+
+
+# -- where entries live ---------------------------------------------------------
+def default_dir() -> Path:
+    """The user's cache of blanks (`SHEETS_CACHE_DIR`, else the XDG cache folder)."""
+    env = os.environ.get("SHEETS_CACHE_DIR")
+    if env:
+        return Path(env)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "warsheets"
+
+
+def sheet_path(cache: Path, key: str) -> Path:
+    return cache / f"{key}.pdf"
+
+
+def stamped_path(cache: Path, sheet: Sheet) -> Path:
+    return cache / f"stamped-{stamped_key(sheet)}.pdf"
+
+
+def contents_path(cache: Path, html: str) -> Path:
+    return cache / f"contents-{sheet_key(html, False)}.pdf"
+
+
+def holds_any_sheet(cache: Path | None) -> bool:
+    return cache is not None and cache.is_dir() and next(cache.glob("*.pdf"), None) is not None
+
+
+# -- reading and writing --------------------------------------------------------
+def _sealed(data: bytes) -> bytes:
+    return data + SEAL + hashlib.sha256(data).hexdigest().encode() + b"\n"
+
+
+def _unsealed(raw: bytes) -> bytes | None:
+    """The entry's data if its seal is there and matches it, else None."""
+    size = len(SEAL) + 65
+    if len(raw) < size or not raw.endswith(b"\n"):
+        return None
+    data, seal = raw[:-size], raw[-size:]
+    if not seal.startswith(SEAL) or seal[len(SEAL):-1] != hashlib.sha256(data).hexdigest().encode():
+        return None
+    return data
+
+
+def discard(path: Path) -> None:
+    try:
+        path.unlink()
+    except OSError:
+        pass
+
+
+def read(path: Path) -> bytes | None:
+    """An entry's data; None for a miss (a damaged entry is deleted, to be made again)."""
+    try:
+        raw = path.read_bytes()
+    except OSError:
+        return None
+    data = _unsealed(raw)
+    if data is None:
+        discard(path)
+    return data
+
+
+def write(path: Path, data: bytes) -> None:
+    """Whole or not at all (temporary file, then rename), sealed; a cache we cannot write is
+    only slower."""
+    try:
+        output.write_atomic(path, _sealed(data))
+    except SheetsError:
+        pass
+
+
+def has_blank(cache: Path | None, key: str) -> bool:
+    return cache is not None and (cache / f"blank-{key}.pdf").is_file() and (cache / f"blank-{key}.json").is_file()
+
+
+def read_blank(cache: Path | None, key: str) -> tuple[bytes, dict] | None:
+    if cache is None:
+        return None
+    pdf, layout = read(cache / f"blank-{key}.pdf"), read(cache / f"blank-{key}.json")
+    try:
+        if pdf is not None and layout is not None:
+            return pdf, json.loads(layout.decode("utf-8"))
+    except ValueError:
+        pass
+    discard(cache / f"blank-{key}.pdf")  # half a blank is no blank: both are made again
+    discard(cache / f"blank-{key}.json")
+    return None
+
+
+def write_blank(cache: Path | None, key: str, pdf: bytes, layout: dict) -> None:
+    if cache is None:
+        return
+    write(cache / f"blank-{key}.json", json.dumps(layout, sort_keys=True).encode())
+    write(cache / f"blank-{key}.pdf", pdf)
+
+
+def clear(cache: Path | None = None) -> None:
+    shutil.rmtree(cache or default_dir(), ignore_errors=True)

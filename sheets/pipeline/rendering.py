@@ -1,0 +1,314 @@
+"""Templates to HTML (Jinja2) and HTML to PDF (WeasyPrint).
+
+Jinja runs with autoescape and StrictUndefined; a template error names the
+template file and line. WeasyPrint is imported only when a PDF is actually
+made (its import alone costs about a second), gets a URL fetcher that serves
+files under the template/content folders and nothing else, and writes
+byte-identical PDFs for identical HTML.
+"""
+from __future__ import annotations
+
+import logging
+import os
+import re
+from functools import lru_cache
+from importlib.metadata import version
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urlparse
+
+import jinja2
+from markupsafe import Markup, escape
+
+from sheets.base import colors, paths
+from sheets.base.errors import SheetsError
+from sheets.base.formats import signed
+from sheets.base.overflow import find_overflows
+
+# fontTools stamps the current time into subset fonts unless this is set.
+from sheets.base.paths import FIXED_EPOCH  # noqa: E402,F401 - re-exported
+
+PAPER_SIZES_MM = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
+
+
+class LayoutOverflowError(SheetsError):
+    """Something on a page runs out of its column or off the page (see sheets/base/overflow.py)."""
+
+
+class TemplateError(SheetsError):
+    """A template is broken; the message names the template file and line."""
+
+
+# -- inline markup ---------------------------------------------------------
+_BOLD = re.compile(r"\*\*(.+?)\*\*", re.S)
+_ITALIC = re.compile(r"(?<![*\w])\*(?!\s)(.+?)(?<!\s)\*(?![*\w])", re.S)
+
+
+# Values that must not break across lines: a number joined to its word by a hyphen
+# ("1-stress", "3-strength", "2-crew", "11-16"), a number and its unit ("12\"", "5 cm",
+# "24 in"), a short parenthesised abbreviation ("(M/Sgt)", "(AP)"). They are wrapped in
+# a `white-space: nowrap` span (base.css `.nb`), which keeps the text itself unchanged for
+# copy and search (a U+2011 hyphen would not match "1-stress" in extracted text).
+# The patterns run on escaped HTML before any tag is added, so `&#34;` is a double quote.
+_NOBREAK = re.compile(
+    r"(?<![\w&#])[+\u2212-]?\d+(?:[.,]\d+)?(?:[-\u2013]\w+)+"          # 1-stress, 3-strength, 11-16
+    r"|(?<![\w&#])\d+(?:[.,]\d+)?(?:&#34;|\u2033|\u201d|'|&#39;)"       # 12"
+    r"|(?<![\w&#])\d+(?:[.,]\d+)?[ \u00a0](?:cm|mm|km|m|in|pt|kg|lb)\b"  # 5 cm, 2 in
+    r"|\((?=[^()\s]{1,12}\))[^()\s]*/[^()\s]*\)"                         # (M/Sgt)
+)
+
+
+def _nobreak(html: str) -> str:
+    def wrap(match: re.Match) -> str:
+        return f'<span class="nb">{match.group(0).replace(" ", chr(0xA0))}</span>'
+
+    return _NOBREAK.sub(wrap, html)
+
+
+def nobreak(text: Any) -> Markup:
+    """Escape a plain value and keep its number-and-unit pieces on one line."""
+    if text is None:
+        return Markup("&#8212;")
+    return Markup(_nobreak(str(escape(str(text)))))
+
+
+def inline_markup(text: Any) -> Markup:
+    """Escape text, keep values on one line, then turn **bold** and *italic* into tags."""
+    if text is None:
+        return Markup("&#8212;")
+    html = _nobreak(str(escape(str(text))))
+    html = _BOLD.sub(r"<strong>\1</strong>", html)
+    html = _ITALIC.sub(r"<em>\1</em>", html)
+    return Markup(html)
+
+
+_NUMBERED = re.compile(r"^\s*(?:\d+|[a-z])[.)]\s")
+
+
+def numbered(items: list) -> bool:
+    """A list whose every item carries its own number ("1. Check …"): no bullet before it."""
+    return bool(items) and all(_NUMBERED.match(str(item)) for item in items)
+
+
+def plain(text: Any) -> str:
+    """Strip inline markup: '**Medic:** x' -> 'Medic: x'."""
+    if text is None:
+        return "—"
+    return str(text).replace("**", "").replace("*", "")
+
+
+def game_titled(game_title: str, title: str, sep: str = " · ") -> str:
+    """'Game · title', unless the title already starts with the game's name
+    ('Down Range units' stays as it is; no 'Down Range · Down Range units')."""
+    base = re.sub(r"\s*\(.*?\)", "", game_title).strip().casefold()
+    if base and title.casefold().startswith(base):
+        return title
+    return f"{game_title}{sep}{title}"
+
+
+def page_size(paper: str, landscape: bool = False) -> str:
+    """CSS @page size for a paper name."""
+    if paper not in PAPER_SIZES_MM:
+        raise SheetsError(f"unknown paper {paper!r}; choose one of: {', '.join(PAPER_SIZES_MM)}")
+    w, h = PAPER_SIZES_MM[paper]
+    if landscape:
+        w, h = h, w
+    return f"{w}mm {h}mm"
+
+
+# -- Jinja -----------------------------------------------------------------
+def template_search_path(game: str | None, override: Path | None = None) -> list[Path]:
+    """User override folder -> game templates -> _base."""
+    root = paths.templates_dir()
+    dirs: list[Path] = []
+    if override is not None:
+        if game:
+            dirs.append(override / game)
+        dirs.append(override)
+    if game:
+        dirs.append(root / game)
+    dirs.append(root / "_base")
+    return [d for d in dirs if d.is_dir()]
+
+
+@lru_cache(maxsize=None)
+def _environment(search_path: tuple[Path, ...]) -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader([str(p) for p in search_path]),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=False,
+    )
+    env.filters["md"] = inline_markup
+    env.filters["plain"] = plain
+    env.filters["nb"] = nobreak
+    env.tests["numbered"] = numbered
+    env.filters["signed"] = signed
+    env.filters["dash"] = lambda v: "—" if v is None else v
+    env.filters["text_on"] = colors.text_on
+    env.filters["tint"] = colors.tint
+    env.globals["min_text_pt"] = colors.MIN_TEXT_PT
+    return env
+
+
+def environment(game: str | None, override: Path | None = None) -> jinja2.Environment:
+    return _environment(tuple(template_search_path(game, override)))
+
+
+def _display(path: str | None) -> str:
+    if not path:
+        return "<template>"
+    try:
+        return str(Path(path).resolve().relative_to(paths.templates_dir().parent))
+    except ValueError:
+        return path
+
+
+def render_html(template: str, context: dict, game: str | None = None, override: Path | None = None) -> str:
+    """Render a template to an HTML string; template bugs become TemplateError."""
+    env = environment(game, override)
+    try:
+        return env.get_template(template).render(**context)
+    except jinja2.TemplateSyntaxError as exc:
+        raise TemplateError(f"{_display(exc.filename)}:{exc.lineno}: template error: {exc.message}") from None
+    except jinja2.TemplateNotFound as exc:
+        raise TemplateError(f"template not found: {exc.name} (looked in {', '.join(map(str, env.loader.searchpath))})") from None
+    except Exception as exc:  # noqa: BLE001 - locate any error raised inside a template
+        where = _template_frame(exc)
+        if where is None:
+            raise
+        raise TemplateError(f"{where}: template error: {type(exc).__name__}: {exc}") from None
+
+
+def _template_frame(exc: BaseException) -> str | None:
+    tb = exc.__traceback__
+    found = None
+    while tb is not None:
+        name = tb.tb_frame.f_code.co_filename
+        if name.endswith(".j2"):
+            found = f"{_display(name)}:{tb.tb_lineno}"
+        tb = tb.tb_next
+    return found
+
+
+# -- WeasyPrint ------------------------------------------------------------
+class RenderWarnings(logging.Handler):
+    """Collects WeasyPrint's warnings (dropped CSS etc.) so tests can fail on them."""
+
+    def __init__(self) -> None:
+        super().__init__(level=logging.WARNING)
+        self.messages: list[str] = []
+
+    #: machine-specific notices, not problems of our sheets
+    IGNORED = ("Using fontTools instead of HarfBuzz-Subset",)
+
+    def emit(self, record: logging.LogRecord) -> None:
+        message = record.getMessage()
+        if not message.startswith(self.IGNORED):
+            self.messages.append(message)
+
+
+_warnings = RenderWarnings()
+
+
+def render_warnings() -> list[str]:
+    return list(_warnings.messages)
+
+
+@lru_cache(maxsize=1)
+def _weasy():
+    os.environ.setdefault("SOURCE_DATE_EPOCH", FIXED_EPOCH)
+    # lazy: importing WeasyPrint costs ~1 s; only the processes that lay out pages pay it
+    import weasyprint  # noqa: PLC0415
+    from weasyprint.text.fonts import FontConfiguration  # noqa: PLC0415
+    from weasyprint.urls import FatalURLFetchingError, URLFetcher  # noqa: PLC0415
+
+    if os.environ.get("SHEETS_NO_HB_SUBSET"):
+        # as on a plain `pip install` without Debian's libharfbuzz-subset0: WeasyPrint
+        # subsets fonts with fontTools (slower); benchmarks/run.py --no-harfbuzz measures it
+        import weasyprint.pdf.fonts as pdf_fonts  # noqa: PLC0415
+
+        pdf_fonts.harfbuzz_subset = None
+    logger = logging.getLogger("weasyprint")
+    if _warnings not in logger.handlers:
+        logger.addHandler(_warnings)
+    logger.propagate = False
+
+    roots = [paths.templates_dir().resolve(), paths.content_dir().resolve()]
+
+    class SandboxFetcher(URLFetcher):
+        """Serve data: URIs and files under the bundled folders; refuse the rest."""
+
+        def __init__(self) -> None:
+            super().__init__(allowed_protocols={"file", "data"}, allow_redirects=False)
+
+        def fetch(self, url, headers=None):
+            if url.startswith("data:"):
+                return super().fetch(url, headers)
+            if url.startswith("file:"):
+                target = Path(unquote(urlparse(url).path)).resolve()
+                if any(target.is_relative_to(root) for root in roots) and target.is_file():
+                    return super().fetch(url, headers)
+            raise FatalURLFetchingError(f"refused to fetch {url!r}: only bundled template/content files may be used")
+
+    return weasyprint, FontConfiguration(), SandboxFetcher, FatalURLFetchingError
+
+
+def lay_out(html: str):
+    """WeasyPrint's laid-out Document of `html` (sandboxed fetcher, the shared fonts)."""
+    weasyprint, fonts, fetcher_cls, fatal = _weasy()
+    try:
+        return weasyprint.HTML(string=html, base_url=str(paths.templates_dir()) + "/",
+                               url_fetcher=fetcher_cls()).render(font_config=fonts)
+    except fatal as exc:
+        raise SheetsError(str(exc)) from None
+
+
+def warm_up() -> None:
+    """Import WeasyPrint and load the fonts now (a worker waiting for its first job)."""
+    _weasy()
+
+
+#: a template asks for a tagged PDF (structure for screen readers and reflow) with this
+#: tag in its <head>; being in the HTML, the wish is part of every cache key for free
+TAGGED_MARK = '<meta name="warsheets-pdf-tags" content="on">'
+
+
+def html_to_pdf(html: str, forms: bool = False, base_url: Path | None = None, tags: bool | None = None) -> bytes:
+    """One HTML document to PDF bytes (deterministic for identical HTML).
+
+    Pre-flight: a laid-out box that runs out of its column or off the page is an
+    error naming the page and the box, never a PDF with text printed over text.
+    `tags` None: tagged when the HTML carries TAGGED_MARK (reference sheets do).
+    """
+    weasyprint, fonts, fetcher_cls, fatal = _weasy()
+    base = str(base_url or paths.templates_dir()) + "/"
+    if tags is None:
+        tags = TAGGED_MARK in html
+    options = {"pdf_forms": forms, "uncompressed_pdf": False, "pdf_tags": tags}
+    try:
+        # what HTML.write_pdf does, with the check between layout and drawing
+        document = weasyprint.HTML(string=html, base_url=base, url_fetcher=fetcher_cls()).render(
+            font_config=fonts, **options)
+    except fatal as exc:
+        raise SheetsError(str(exc)) from None
+    problems = find_overflows(document)
+    if problems:
+        title = _document_title(html)
+        listed = "\n".join(f"  {p.describe()}" for p in problems[:8])
+        more = f"\n  … and {len(problems) - 8} more" if len(problems) > 8 else ""
+        raise LayoutOverflowError(f"{title}: the layout runs out of its columns:\n{listed}{more}\n"
+                                  f"shorten the text, or let the template wrap or shrink it")
+    return document.write_pdf(**options)
+
+
+def _document_title(html: str) -> str:
+    match = re.search(r"<title>(.*?)</title>", html, re.S)
+    return match.group(1).strip() if match else "the sheet"
+
+
+def weasyprint_version() -> str:
+    """Without importing WeasyPrint (for cache keys)."""
+    return version("weasyprint")

@@ -1,0 +1,80 @@
+"""What a printable is before it is a PDF: a `Sheet` (template, context, where it goes).
+
+Stage one of the pipeline (loading content, rolling dice) ends in Sheets; stage two
+(`sheets.pipeline.build`) turns them into files. `render_html` is the only step between the two
+that every stage-two path shares: Jinja only, no layout engine.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol
+
+from sheets.pipeline import rendering
+
+
+class Finisher(Protocol):
+    """Turns the PDF WeasyPrint made of a sheet's HTML into the final PDF.
+
+    It runs in worker processes, so it must pickle; it must be deterministic; and
+    `key` must name everything that changes its output (it joins the cache key).
+    It may raise SheetsError (e.g. a card whose text does not fit).
+    """
+
+    key: str
+
+    def __call__(self, pdf: bytes) -> bytes: ...
+
+
+@dataclass
+class Sheet:
+    """One PDF to make: a template, its context, and where it goes."""
+
+    filename: str
+    template: str
+    context: dict
+    game: str | None = None
+    forms: bool = False
+    label: str = ""
+    html: str | None = field(default=None, repr=False)
+    finish: Finisher | None = None  # e.g. card imposition; None: WeasyPrint's PDF is the sheet
+    # stamped: (blank, filled) sheet pairs, one per character/mission, in order. The PDF is
+    # then each blank laid out once (cached) with the filled values drawn on it
+    # (sheets.pipeline.stamp), not the whole HTML laid out; `template`/`context` stay the
+    # laid-out equivalent (used for --fillable and as the reference in tests).
+    parts: list[tuple["Sheet", "Sheet"]] | None = field(default=None, repr=False)
+
+    @property
+    def stamped(self) -> bool:
+        return bool(self.parts) and not self.forms
+
+
+@dataclass
+class Built:
+    sheet: Sheet
+    path: Path
+    cached: bool = False  # taken from the cache, not rendered again
+
+
+def render_html(sheet: Sheet) -> str:
+    """The sheet's HTML (Jinja), rendered once and kept on the sheet."""
+    if sheet.html is None:
+        sheet.html = rendering.render_html(sheet.template, sheet.context, sheet.game)
+    return sheet.html
+
+
+def ink_save(sheets: list[Sheet], on: bool = True) -> list[Sheet]:
+    """Ink-saver mode: the shared stylesheet swaps solid fills for outlines and tints."""
+    if on:
+        for sheet in sheets:
+            # a stamped sheet's blanks and filled parts too (a blank shared by parts is set once)
+            for one in [sheet, *(s for pair in sheet.parts or [] for s in pair if s is not None)]:
+                one.context["ink_saver"] = True
+                one.html = None
+    return sheets
+
+
+def pdf_of_html(html: str, forms: bool, finish: Finisher | None = None) -> bytes:
+    """WeasyPrint's PDF of `html`, finished (runs in a worker: WeasyPrint is imported there)."""
+    pdf = rendering.html_to_pdf(html, forms=forms)
+    return finish(pdf) if finish is not None else pdf

@@ -1,0 +1,100 @@
+"""Which font file a field's text is drawn in, and whether the stamper can draw it exactly.
+
+Light on purpose (fontconfig and fontTools, no reportlab, no pypdf): the workers that lay
+out blanks ask `drawable` of every page-margin text, and import only this.
+"""
+from __future__ import annotations
+
+import subprocess
+import unicodedata
+from functools import lru_cache
+from pathlib import Path
+
+from fontTools.ttLib import TTFont as FontFile
+
+from sheets.base.errors import SheetsError
+
+
+@lru_cache(maxsize=None)
+def font_file(family: tuple[str, ...], bold: bool, italic: bool, condensed: bool) -> str:
+    """The TTF fontconfig gives for a CSS font (the file WeasyPrint's Pango uses too)."""
+    for fam in family:
+        if fam in ("serif", "sans-serif", "monospace"):
+            fam = {"serif": "DejaVu Serif", "sans-serif": "DejaVu Sans", "monospace": "DejaVu Sans Mono"}[fam]
+        pattern = fam + (":bold" if bold else "") + (":italic" if italic else "") + (":condensed" if condensed else "")
+        try:
+            found = subprocess.run(["fc-match", "-f", "%{file}\n%{family}", pattern], capture_output=True,
+                                   text=True, timeout=10).stdout.splitlines()
+        except (OSError, subprocess.SubprocessError):
+            found = []
+        if found and found[0].lower().endswith(".ttf") and len(found) > 1 and fam.split()[0].lower() in found[1].lower():
+            return found[0]
+        by_name = _font_by_file_name(fam, bold, italic, condensed)
+        if by_name:
+            return by_name
+    raise SheetsError(f"no TrueType font found for {', '.join(family)}; install fonts-dejavu")
+
+
+_FONT_DIRS = ("/usr/share/fonts", "/usr/local/share/fonts", "~/.local/share/fonts", "~/.fonts",
+              "/Library/Fonts", "/System/Library/Fonts", "C:/Windows/Fonts")
+
+
+def _font_by_file_name(family: str, bold: bool, italic: bool, condensed: bool) -> str | None:
+    """Without fc-match: DejaVu-style file names (DejaVuSansCondensed-BoldOblique.ttf)."""
+    stem = family.replace(" ", "") + ("Condensed" if condensed and "Condensed" not in family else "")
+    styles = ["Bold" if bold else ""]
+    styles = [(st + ("Italic" if italic else "")) for st in styles] + [(st + ("Oblique" if italic else "")) for st in styles]
+    names = {f"{stem}-{st}.ttf" if st else f"{stem}.ttf" for st in styles}
+    for folder in _FONT_DIRS:
+        root = Path(folder).expanduser()
+        if root.is_dir():
+            for path in sorted(root.rglob("*.ttf")):
+                if path.name in names:
+                    return str(path)
+    return None
+
+
+@lru_cache(maxsize=None)
+def _cmap(path: str) -> frozenset:
+    """The code points a font file has glyphs for (its best Unicode cmap)."""
+    return frozenset((FontFile(path, lazy=True).getBestCmap() or {}).keys())
+
+
+def _has_glyph(path: str, char: str) -> bool:
+    return ord(char) in _cmap(path)
+
+
+def face_file(font: dict, text: str = "") -> str:
+    """The font file a field's CSS font draws `text` in (a fallback face when its own lacks a glyph)."""
+    bold = font["weight"] >= 600
+    italic = font["style"] in ("italic", "oblique")
+    condensed = "condensed" in font["stretch"]
+    family = tuple(font["family"])
+    path = font_file(family, bold, italic, condensed)
+    if text and not all(_has_glyph(path, ch) for ch in set(text) if not ch.isspace()):
+        for alt in (font_file(family, bold, False, False), font_file(("DejaVu Sans",), bold, False, False),
+                    font_file(("DejaVu Sans",), False, False, False)):
+            if all(_has_glyph(alt, ch) for ch in set(text) if not ch.isspace()):
+                return alt
+    return path
+
+
+def _needs_shaping(ch: str) -> bool:
+    """A character reportlab cannot draw as the layout engine would: right-to-left (its
+    order is the bidi algorithm's), combining or joining (their form is HarfBuzz's)."""
+    return (unicodedata.bidirectional(ch) in ("R", "AL", "AN", "RLE", "RLO", "RLI", "FSI", "LRE", "LRO", "LRI",
+                                               "PDF", "PDI")
+            or unicodedata.category(ch) in ("Mn", "Mc", "Me", "Cf") or unicodedata.combining(ch) != 0)
+
+
+def drawable(font: dict, text: str) -> bool:
+    """True when the stamper draws `text` exactly: every glyph in the face it would use, and
+    nothing that needs shaping or reordering. Otherwise the sheet is laid out instead."""
+    if not text:
+        return True
+    if any(_needs_shaping(ch) for ch in text):
+        return False
+    path = face_file(font, text)
+    return all(_has_glyph(path, ch) for ch in set(text) if not ch.isspace())
+
+

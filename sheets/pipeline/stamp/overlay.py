@@ -1,0 +1,228 @@
+"""What to draw for a filled sheet, and drawing it: reportlab ops on a transparent page.
+
+`plan_part` compares a filled sheet's fields with its blank's and returns, per page,
+the ops that turn the blank into the filled sheet (None: it cannot be stamped, lay it
+out instead); `draw_overlay` draws them.
+"""
+from __future__ import annotations
+
+import io
+import re
+from dataclasses import dataclass, field
+
+from reportlab import rl_config
+from reportlab.lib.utils import simpleSplit
+from reportlab.pdfgen.canvas import Canvas
+
+from sheets.base.colors import MIN_SHEET_PT
+from sheets.pipeline.stamp.fields import Fields
+from sheets.pipeline.stamp.fonts import drawable, face_for, text_width
+
+def _transform(text: str, how: str) -> str:
+    return text.upper() if how == "uppercase" else text.lower() if how == "lowercase" else text
+
+
+@dataclass
+class Op:
+    """One thing to draw: text lines, a filled box with a tick, an underline, a shade."""
+
+    kind: str
+    box: list[float]
+    font: dict | None = None
+    lines: list[str] = field(default_factory=list)
+    size: float = 0.0
+    fill: list[float] | None = None
+    baseline: float | None = None
+    align: str = "start"
+    valign: str = "top"
+
+
+def _fit_text(text: str, spec: dict) -> Op | None:
+    """Shrink, then wrap, a value into its field's content box, never below the smallest
+    type a sheet carries; None when it cannot be drawn exactly (a glyph the stamp font
+    lacks, text to shape or reorder, or no fit): the sheet is laid out instead."""
+    font = spec["font"]
+    text = _transform(text, font["transform"])
+    if not drawable(font, text):
+        return None
+    face = face_for(font, text)[0]
+    x, y, w, h = spec["content"]
+    size = font["size"]
+    lh = font["line_height"]
+    smallest = min(size, MIN_SHEET_PT)
+    for step in range(0, 9):
+        s = size * (1 - 0.05 * step)
+        if s < smallest - 1e-9:
+            break
+        line_h = lh * s / size
+        if text_width(text, face, s, font["spacing"]) <= w + 0.01:
+            return Op("text", spec["content"], font, [text], s, baseline=None, valign=spec.get("valign", "top"))
+        lines = simpleSplit(text, face, s, w)
+        if len(lines) > 1 and len(lines) * line_h <= max(h, lh) + 0.01 and all(
+                text_width(ln, face, s, 0) <= w + 0.01 for ln in lines):
+            return Op("text", spec["content"], font, lines, s, valign=spec.get("valign", "top"))
+    return None
+
+
+def plan_part(blank: Fields, layout: dict, filled: Fields) -> list[list[Op]] | None:
+    """What to draw on each page of the blank for this filled part; None: cannot stamp it."""
+    if filled.skeleton != blank.skeleton or set(filled.values) != set(blank.values):
+        return None
+    ops: list[list[Op]] = [[] for _ in layout["pages"]]
+    for name, value in filled.values.items():
+        before = blank.values[name]
+        if value == before:
+            continue
+        spec = layout["fields"].get(name)
+        if spec is None:
+            return None
+        page = ops[spec["page"]]
+        kind = value.kind
+        if kind != before.kind:
+            return None
+        if kind == "text":
+            if before.text:
+                return None  # cannot paint over text already on the blank
+            if value.text:
+                op = _fit_text(value.text, spec)
+                if op is None:
+                    return None  # laid out in full, where the value is printed whole
+                page.append(op)
+        elif kind == "box":
+            if before.state or value.text.strip("✔ "):
+                return None
+            if value.state == "marked":
+                page.append(Op("tick", spec["border"], spec["font"], [value.text or "✔"], spec["font"]["size"],
+                               fill=spec["fill"], baseline=None, align="center",
+                               valign="round" if spec["round"] else "square"))
+                page[-1].lines = [value.text or "✔"]
+                page[-1].box = spec["border"]
+                page[-1].baseline = _box_baseline(spec)
+            elif value.state == "premarked":
+                page.append(Op("fill", spec["border"], fill=[0.467, 0.467, 0.467, 1.0],
+                               valign="round" if spec["round"] else "square"))
+        else:  # a mark over text that is the same on blank and filled
+            if value.text != before.text or "marked" in before.classes:
+                return None
+            if "marked" in value.classes:
+                page.append(Op(kind, spec["border"], spec["font"], size=spec["font"]["size"],
+                               baseline=spec["baseline"]))
+    return ops
+
+
+def _box_baseline(spec: dict) -> float:
+    font = spec["font"]
+    _, asc, desc, _ = face_for(font, "✔")
+    cx, cy, cw, ch = spec["content"]
+    half = (font["line_height"] - (asc + desc) * font["size"]) / 2
+    return cy + half + asc * font["size"]
+
+
+def _draw(canvas, page_h: float, op: Op) -> None:
+    x, y, w, h = op.box
+    if op.kind in ("tick", "fill"):
+        r, g, b, a = op.fill or [0, 0, 0, 1]
+        canvas.setFillColorRGB(r, g, b, a)
+        if op.valign == "round":
+            canvas.ellipse(x, page_h - y - h, x + w, page_h - y, stroke=0, fill=1)
+        else:
+            canvas.rect(x, page_h - y - h, w, h, stroke=0, fill=1)
+        if op.kind == "fill":
+            return
+        face = face_for(op.font, op.lines[0])[0]
+        light = 0.299 * r + 0.587 * g + 0.114 * b > 0.5
+        canvas.setFillColorRGB(*((0, 0, 0) if light else (1, 1, 1)))  # the tick contrasts with the fill
+        canvas.setFont(face, op.size)
+        canvas.drawCentredString(x + w / 2, page_h - op.baseline, op.lines[0])
+        return
+    if op.kind == "underline":
+        base = op.baseline if op.baseline is not None else y + h * 0.8
+        canvas.setStrokeColorRGB(0, 0, 0)
+        canvas.setLineWidth(max(op.size / 14, 0.4))
+        canvas.line(x, page_h - base - op.size * 0.12, x + w, page_h - base - op.size * 0.12)
+        return
+    if op.kind == "shade":
+        canvas.setFillColorRGB(0, 0, 0, 0.133)
+        canvas.rect(x, page_h - y - h, w, h, stroke=0, fill=1)
+        return
+    # text
+    font = op.font
+    face, asc, desc, _ = face_for(font, "".join(op.lines))
+    s = op.size
+    line_h = font["line_height"] * s / font["size"]
+    half = (line_h - (asc + desc) * s) / 2
+    total = line_h * len(op.lines)
+    top = y
+    if op.valign == "bottom":
+        top = y + h - total
+    elif op.valign == "middle":
+        top = y + (h - total) / 2
+    r, g, b, a = font["color"]
+    canvas.setFillColorRGB(r, g, b, a)
+    for i, line in enumerate(op.lines):
+        base = op.baseline + i * line_h if op.baseline is not None else top + i * line_h + half + asc * s
+        width = text_width(line, face, s, font["spacing"])
+        align = font["align"]
+        lx = x + (w - width) / 2 if align == "center" else (x + w - width if align in ("right", "end") else x)
+        text = canvas.beginText(lx, page_h - base)
+        text.setFont(face, s)
+        if font["spacing"]:
+            text.setCharSpace(font["spacing"])
+        text.textOut(line)
+        canvas.drawText(text)
+
+
+FOOTER_GAP = 6.0  # pt between a wrapped footer and the next margin box ("page N of M")
+_PAGE_OF = re.compile(r"page \d+ of \d+")
+
+
+def footers_drawable(margins: list[dict], footer: str, blank_footer: str) -> bool:
+    """Whether this footer can be stamped in the blank's margin boxes exactly."""
+    return all(drawable(m["font"], _transform(footer, m["font"]["transform"]))
+               for m in margins if m["text"] and blank_footer and m["text"] == blank_footer)
+
+
+def margin_ops(margins: list[dict], footer: str, blank_footer: str, number: int, total: int) -> list[Op]:
+    """The page footers, as the blank's margin boxes had them, for this page of the whole document."""
+    ops = []
+    for m in margins:
+        text = m["text"]
+        if not text or m.get("kept"):  # a footer the stamper cannot draw stays laid out on the page
+            continue
+        if _PAGE_OF.fullmatch(text.strip()):
+            text = f"page {number} of {total}"
+        elif blank_footer and text == blank_footer:
+            text = footer
+        if not text:
+            continue
+        font = dict(m["font"])
+        font["align"] = "right" if m["at"].endswith("right") else ("center" if m["at"].endswith("center") else "start")
+        x, y, w, h = m["content"]
+        if font["align"] == "right":  # the box was as wide as the blank's text; keep its right edge
+            pass
+        text = _transform(text, font["transform"])
+        lines = [text]
+        if font["align"] == "start":  # a footer wider than the room up to the next box wraps, as laid out
+            face = font_name = face_for(font, text)[0]
+            room = min([o["content"][0] - x - FOOTER_GAP for o in margins if o["content"][0] > x + 1] or [w])
+            if text_width(text, font_name, font["size"], font["spacing"]) > max(room, w) + 0.01:
+                lines = simpleSplit(text, face, font["size"], max(room, w)) or [text]
+        ops.append(Op("text", [x, y, w, h], font, lines, font["size"], baseline=m["baseline"]))
+    return ops
+
+
+def draw_overlay(pages: list[tuple[float, float, list[Op]]]) -> bytes:
+    """One reportlab document: a transparent page per entry (size, ops)."""
+    rl_config.useA85 = 0  # binary streams: smaller, and faster to write and read
+    buf = io.BytesIO()
+    canvas = Canvas(buf, invariant=1, pageCompression=1)
+    canvas.setProducer("warsheets")
+    for width, height, ops in pages:
+        canvas.setPageSize((width, height))
+        for op in ops:
+            _draw(canvas, height, op)
+        canvas.showPage()
+    canvas.save()
+    return buf.getvalue()
+
+

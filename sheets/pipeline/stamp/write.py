@@ -1,0 +1,306 @@
+"""A stamped PDF: every part's values drawn on its cached blank, streamed into the file.
+
+`write_stamped` runs a job in three phases, on one set of worker processes:
+  1. the blanks the cache lacks, and the parts that have no blank (a roster, a campaign
+     record: laid out in full), are laid out, while this process renders the filled
+     parts' HTML (Jinja) meanwhile;
+  2. every part is planned and its overlay drawn, CHUNK parts at a time; a part that
+     cannot be stamped exactly (a value the stamp font cannot draw, or that does not fit
+     its box at the smallest type) is laid out in full instead, its values in flow;
+  3. the pages are streamed into the target, chunk by chunk (temporary file, then rename).
+"""
+from __future__ import annotations
+
+import io
+import json
+import os
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from pypdf import PdfReader
+
+from sheets.base import interrupts, output
+from sheets.base.pdfstream import StreamingPdf
+from sheets.pipeline import cache
+from sheets.pipeline.sheet import Sheet, render_html
+from sheets.pipeline.stamp.fields import Fields, fields_of
+from sheets.pipeline.stamp.layout import render_base
+from sheets.pipeline.stamp.overlay import Op, draw_overlay, footers_drawable, margin_ops, plan_part
+from sheets.pipeline.workers import Workers, run_jobs
+
+CHUNK = 25  # parts per overlay document (bounds memory; a worker's unit of work)
+
+StampPart = tuple  # (blank Sheet or None, filled Sheet)
+
+
+@dataclass
+class Base:
+    """A laid-out page source: the blank's PDF (footers taken out) and its layout."""
+
+    key: str
+    pdf: bytes
+    layout: dict
+    fields: Fields | None = None
+    _reader: object = None
+
+    @property
+    def reader(self):
+        if self._reader is None:
+            self._reader = PdfReader(io.BytesIO(self.pdf))
+        return self._reader
+
+    @property
+    def pages(self) -> int:
+        return len(self.layout["pages"])
+
+
+def _same_shape_as_cached(layout: dict) -> dict:
+    return json.loads(json.dumps(layout))  # tuples become lists, as in a cache hit
+
+
+def missing_blanks(parts: list, cache_dir: Path | None) -> dict[str, str]:
+    """{key: html} of the blanks these parts need that the cache does not hold."""
+    found: dict[str, str] = {}
+    for blank, _ in parts:
+        if blank is None:
+            continue
+        html = render_html(blank)
+        key = cache.blank_key(html)
+        if key not in found and not cache.has_blank(cache_dir, key):
+            found[key] = html
+    return found
+
+
+@dataclass
+class Plan:
+    key: str  # the base (blank) the part is drawn on
+    ops: list[list[Op]] | None  # per page; None: the part must be laid out in full
+    footer: str
+    html: str | None = None  # the filled HTML, kept only when it must be laid out
+
+
+def _plan_chunk(blanks: dict, items: list) -> list[Plan]:
+    """Jinja-render each filled part and plan what to draw (runs in a worker for big jobs)."""
+    plans = []
+    for key, filled in items:
+        html = render_html(filled)
+        if key is None:  # no blank: this part is laid out in full (still in chunks, on every core)
+            plans.append(Plan(key, None, fields_of(html).footer, html))
+            filled.html = None
+            continue
+        fields, layout = blanks[key]
+        f = fields_of(html)
+        ops = plan_part(fields, layout, f)
+        if ops is not None and not all(footers_drawable(page["margins"], f.footer, fields.footer)
+                                       for page in layout["pages"]):
+            ops = None  # a footer (it names the character) the stamp font cannot draw
+        plans.append(Plan(key, ops, f.footer, html if ops is None else None))
+        filled.html = None  # keep memory flat
+    return plans
+
+
+def _overlay_pages(plans: list[Plan], bases: dict, first: int, total: int) -> list:
+    pages, number = [], first
+    for plan in plans:
+        base = bases[plan.key]
+        layout = base["layout"] if isinstance(base, dict) else base.layout
+        blank_footer = base["footer"] if isinstance(base, dict) else (base.fields.footer if base.fields else "")
+        for p, page in enumerate(layout["pages"]):
+            number += 1
+            ops = list(plan.ops[p]) if plan.ops else []
+            ops += margin_ops(page["margins"], plan.footer or blank_footer, blank_footer, number, total)
+            pages.append((page["width"], page["height"], ops))
+    return pages
+
+
+def _stamp_chunk(blanks: dict, items: list, first: int, total: int) -> tuple[list[Plan], bytes | None]:
+    """Plan a chunk of parts and draw its overlay (None when a part must be laid out in full)."""
+    plans = _plan_chunk(blanks, items)
+    if any(p.ops is None for p in plans):
+        return plans, None
+    bases = {k: {"layout": lay, "footer": f.footer} for k, (f, lay) in blanks.items()}
+    return plans, draw_overlay(_overlay_pages(plans, bases, first, total))
+
+
+@dataclass
+class StampJob:
+    """One stamped PDF in the making: its parts, the bases they are drawn on, the workers."""
+
+    parts: list[StampPart]
+    target: Path
+    title: str
+    cache_dir: Path | None
+    workers: int | None
+    shared: Workers
+    progress: Callable[[str], None] | None = None
+    stats: dict | None = None
+    own_pool: bool = True  # False: the caller's pool (a kit's), which the caller closes
+    blank_html: dict[str, str] = field(default_factory=dict)  # key -> HTML of every base
+    part_keys: list[str | None] = field(default_factory=list)  # each part's base (None: none yet)
+    bases: dict[str, Base] = field(default_factory=dict)
+    todo: list[str] = field(default_factory=list)  # blanks the cache does not hold
+
+    # -- phase 1: bases ---------------------------------------------------------
+    def find_blanks(self) -> None:
+        for blank, _ in self.parts:
+            if blank is None:
+                self.part_keys.append(None)
+                continue
+            html = render_html(blank)
+            key = cache.blank_key(html)
+            self.blank_html.setdefault(key, html)
+            self.part_keys.append(key)
+        for key in self.blank_html:
+            hit = cache.read_blank(self.cache_dir, key)
+            if hit is not None:
+                self.bases[key] = Base(key, hit[0], hit[1])
+            else:
+                self.todo.append(key)
+
+    def lay_out_bases(self) -> list[int]:
+        """The missing blanks and the parts with no blank, laid out; returns those parts."""
+        # parts with no blank (a roster, a campaign record) are laid out now, with the blanks,
+        # so that every page count is known before anything is stamped
+        direct = [i for i, k in enumerate(self.part_keys) if k is None]
+        direct_html = {i: render_html(self.parts[i][1]) for i in direct}
+        jobs = [(self.blank_html[k],) for k in self.todo] + [(direct_html[i],) for i in direct]
+        # while the workers lay those out, this process renders the filled parts' HTML
+        # (Jinja), which the stamping below would otherwise do after them
+        ahead = iter([filled for key, (_, filled) in zip(self.part_keys, self.parts) if key is not None])
+
+        def render_ahead() -> bool:
+            filled = next(ahead, None)
+            if filled is None:
+                return False
+            render_html(filled)
+            return True
+
+        interrupts.phase("laying out blanks")
+        made = run_jobs(render_base, jobs, self.workers, shared=self.shared, weight=lambda job: len(job[0]),
+                        idle=render_ahead, layout=True)
+        for key, (pdf, layout) in zip(self.todo, made):
+            layout = _same_shape_as_cached(layout)
+            cache.write_blank(self.cache_dir, key, pdf, layout)
+            self.bases[key] = Base(key, pdf, layout)
+        for i, (pdf, layout) in zip(direct, made[len(self.todo):]):
+            key = self.part_keys[i] = f"part-{i}"  # its own base: only its page footers are stamped on it
+            self.bases[key] = Base(key, pdf, _same_shape_as_cached(layout))
+            self.blank_html[key] = direct_html.pop(i)
+            self.parts[i][1].html = None
+        for key, base in self.bases.items():
+            base.fields = fields_of(self.blank_html[key])
+        return direct
+
+    # -- phase 2: plans and overlays ------------------------------------------------
+    def plan_and_draw(self) -> tuple[list[Plan], list[bytes | None], int, list[int]]:
+        blanks = {k: (b.fields, b.layout) for k, b in self.bases.items()}
+        total = sum(self.bases[k].pages for k in self.part_keys if k is not None)
+        jobs, first = [], 0
+        for start in range(0, len(self.parts), CHUNK):
+            keys = self.part_keys[start:start + CHUNK]
+            items = [(k, filled) for k, (_, filled) in zip(keys, self.parts[start:start + CHUNK])]
+            jobs.append(({k: blanks[k] for k in set(keys) if k is not None}, items, first, total))
+            first += sum(self.bases[k].pages for k in keys if k is not None)
+
+        def tick(i: int) -> None:
+            if self.progress:
+                for _ in jobs[i][1]:
+                    self.progress(self.title)
+
+        interrupts.phase("stamping")
+        stamp_workers = self.workers if len(jobs) > 1 and any(k is not None for k in self.part_keys) else 1
+        results = run_jobs(_stamp_chunk, jobs, stamp_workers, tick, shared=self.shared)
+        plans = [p for chunk_plans, _ in results for p in chunk_plans]
+        overlays: list[bytes | None] = [o for _, o in results]
+        fallback = [i for i, p in enumerate(plans) if p.ops is None]
+        if fallback:  # lay those parts out in full; the page count may change, so draw again
+            laid = run_jobs(render_base, [(plans[i].html,) for i in fallback], self.workers, shared=self.shared)
+            for i, (pdf, layout) in zip(fallback, laid):
+                key = f"part-{i}"
+                self.bases[key] = Base(key, pdf, _same_shape_as_cached(layout))
+                plans[i] = Plan(key, [[] for _ in layout["pages"]], plans[i].footer)
+            overlays = [None] * len(jobs)
+            total = sum(self.bases[p.key].pages for p in plans)
+        return plans, overlays, total, fallback
+
+    # -- phase 3: the file --------------------------------------------------------
+    def stream(self, plans: list[Plan], overlays: list[bytes | None], total: int) -> None:
+        target = self.target
+        output.ensure_dir(target.parent)
+        interrupts.phase("writing the stamped file")
+        tmp = None
+        try:
+            with interrupts.held():  # a Ctrl-C waits until the name is known, so that it is removed
+                fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+            with os.fdopen(fd, "wb") as handle:
+                pdf = StreamingPdf(handle, self.title)
+                number = 0
+                for c, start in enumerate(range(0, len(plans), CHUNK)):
+                    chunk = plans[start:start + CHUNK]
+                    data = overlays[c]
+                    if data is None:
+                        data = draw_overlay(_overlay_pages(chunk, self.bases, number, total))
+                    overlays[c] = None
+                    overlay = PdfReader(io.BytesIO(data))
+                    source, n = f"overlay-{start}", 0
+                    for plan in chunk:
+                        base = self.bases[plan.key]
+                        for p, page in enumerate(base.layout["pages"]):
+                            pdf.add_page(pdf.form(plan.key, base.reader, p), (page["width"], page["height"]),
+                                         source, overlay.pages[n])
+                            n += 1
+                            number += 1
+                        if plan.key.startswith("part-"):
+                            base._reader = None  # noqa: SLF001
+                            base.pdf = b""
+                pdf.close()
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.chmod(tmp, 0o644)
+            os.replace(tmp, target)
+            tmp = None
+        except OSError as exc:
+            raise output.OutputError(f"cannot write {target}: {exc.strerror or exc}") from None
+        finally:
+            if tmp and os.path.exists(tmp):
+                os.unlink(tmp)
+
+    def run(self) -> Path:
+        self.find_blanks()
+        direct = self.lay_out_bases()
+        t0 = time.perf_counter()
+        plans, overlays, total, fallback = self.plan_and_draw()
+        t1 = time.perf_counter()
+        if self.own_pool:
+            self.shared.close()  # the workers' part is done: let them go before writing
+        if self.stats is not None:
+            self.stats.update(stamped=len(self.parts) - len(fallback) - len(direct), no_blank=len(direct),
+                              laid_out=len(fallback) + len(direct), blanks_rendered=len(self.todo),
+                              chunks=-(-len(self.parts) // CHUNK), plan_draw_s=round(t1 - t0, 3))
+        self.stream(plans, overlays, total)
+        if self.stats is not None:
+            self.stats["write_s"] = round(time.perf_counter() - t1, 3)
+        return self.target
+
+
+def write_stamped(parts: list[StampPart], target: Path, *, title: str = "", cache_dir: Path | None = None,
+                  workers: int | None = None, progress: Callable[[str], None] | None = None,
+                  stats: dict | None = None, shared: Workers | None = None) -> Path:
+    """Stamp every part onto its cached blank and stream the pages into `target` (atomic).
+
+    Big jobs are split in chunks of CHUNK parts, planned and drawn on every core; the
+    pages are then streamed to disk chunk by chunk.
+    """
+    where = cache_dir if cache_dir is not None else cache.default_dir()
+    try:
+        where.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        where = None  # a cache we cannot make is only slower
+    if shared is not None:  # the caller's pool (a kit's: its workers have WeasyPrint imported already)
+        return StampJob(parts, target, title, where, workers, shared, progress, stats, own_pool=False).run()
+    with Workers(workers) as own:  # started once, for every phase that needs them
+        return StampJob(parts, target, title, where, workers, own, progress, stats).run()
+

@@ -1,0 +1,265 @@
+"""The worker processes that use every core: one pool per command, one way to stop it.
+
+A pool of plain processes of our own (spawned: the parent never pays WeasyPrint's
+import unless it lays something out itself), each with one pipe to this process: a job
+goes down, its result or exception comes back. There are no helper threads and no exit
+hooks: every worker ends through `Pool.shutdown`, the one path, whether the command
+finished (its workers are asked to go, then made to) or was interrupted or failed (they
+are killed: a worker holds nothing to clean up). Ctrl-C and SIGTERM are the parent's
+business: workers ignore SIGINT from the moment they start (`sheets.base.interrupts.held`);
+a worker whose parent is gone sees its pipe close and ends too.
+"""
+from __future__ import annotations
+
+import os
+import pickle
+import signal
+import traceback
+from collections import deque
+from multiprocessing import get_context, resource_tracker
+from multiprocessing.connection import Connection, wait
+from typing import Callable
+
+from sheets.base import interrupts
+from sheets.base.errors import SheetsError
+from sheets.base.paths import FIXED_EPOCH
+from sheets.pipeline import rendering
+
+GRACE = 5.0  # seconds a finished worker has to go before it is made to
+
+
+def cores() -> int:
+    try:
+        return max(len(os.sched_getaffinity(0)), 1)
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+def _warm_up() -> None:
+    rendering.warm_up()
+
+
+def _sendable(exc: BaseException) -> BaseException:
+    """The job's exception if it survives the pipe, else one that carries its traceback."""
+    try:
+        return pickle.loads(pickle.dumps(exc))
+    except Exception:  # noqa: BLE001 - any exception that cannot be pickled
+        return RuntimeError("".join(traceback.format_exception(exc)))
+
+
+def _serve(conn: Connection) -> None:
+    """A worker: run jobs from the pipe until told to stop (None) or the parent is gone."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's business
+    interrupts.release()  # it started with SIGINT and SIGTERM held
+    os.environ.setdefault("SOURCE_DATE_EPOCH", FIXED_EPOCH)
+    while True:
+        try:
+            job = conn.recv()
+        except (EOFError, OSError):
+            return  # the parent is gone
+        if job is None:
+            return
+        fn, args = job
+        try:
+            reply = (True, fn(*args))
+        except Exception as exc:  # noqa: BLE001 - the parent re-raises it
+            reply = (False, _sendable(exc))
+        try:
+            conn.send(reply)
+        except (OSError, ValueError):
+            return  # the parent is gone
+        except Exception as exc:  # noqa: BLE001 - a result that cannot be pickled
+            conn.send((False, _sendable(exc)))
+
+
+class WorkerLost(SheetsError):
+    """A worker process ended in the middle of a job (killed, out of memory)."""
+
+
+class _Worker:
+    def __init__(self, process, conn: Connection):
+        self.process = process
+        self.conn = conn
+        self.job: int | None = None  # the index of the job it runs, -1 warming up, None idle
+
+
+class Pool:
+    """`size` worker processes, started on demand; ended only by `shutdown`."""
+
+    def __init__(self, size: int):
+        self.size = max(size, 1)
+        self.workers: list[_Worker] = []
+        self._context = get_context("spawn")
+
+    def start(self) -> None:
+        """Start the workers not yet running (each one whole, before a signal is handled)."""
+        os.environ.setdefault("SOURCE_DATE_EPOCH", FIXED_EPOCH)
+        while len(self.workers) < self.size:
+            interrupts.phase("workers starting")
+            # multiprocessing's resource tracker, started with the first spawned process, blocks
+            # SIGINT and SIGTERM for its own start and then *unblocks* them: started here, before
+            # the signals are held, it cannot undo that hold (a Ctrl-C would reach a worker
+            # still starting Python: "Fatal Python error: init_import_site ... KeyboardInterrupt")
+            resource_tracker.ensure_running()
+            with interrupts.held():
+                mine, theirs = self._context.Pipe(duplex=True)
+                process = self._context.Process(target=_serve, args=(theirs,), daemon=True,
+                                                name=f"sheets-worker-{len(self.workers) + 1}")
+                try:
+                    process.start()
+                finally:
+                    theirs.close()  # when the worker ends, its pipe reads as closed here
+                self.workers.append(_Worker(process, mine))
+
+    def warm(self) -> None:
+        """Start every worker and have it import WeasyPrint before the first job is known."""
+        self.start()
+        interrupts.phase("workers importing the layout engine")
+        for worker in self.workers:
+            if worker.job is None:
+                worker.conn.send((_warm_up, ()))
+                worker.job = -1
+
+    def run(self, fn: Callable, jobs: list[tuple], order: list[int], results: list,
+            on_done: Callable[[int], None] | None, idle: Callable[[], bool] | None) -> None:
+        """Every job on the workers, biggest first (`order`); results by index."""
+        self.start()
+        queue = deque(order)
+        busy = idle is not None
+        while queue or any(w.job is not None and w.job >= 0 for w in self.workers):
+            for worker in self.workers:
+                if queue and worker.job is None:
+                    i = queue.popleft()
+                    worker.conn.send((fn, jobs[i]))
+                    worker.job = i
+            busy = busy and idle()  # type: ignore[misc]
+            working = [w for w in self.workers if w.job is not None]
+            ready = wait([w.conn for w in working], timeout=0 if busy else None)
+            finished = []
+            for worker in working:
+                if worker.conn in ready:
+                    finished.append((worker.job, self._reply(worker)))
+            for i, value in sorted(finished, key=lambda item: item[0]):  # type: ignore[arg-type,return-value]
+                if i >= 0:
+                    results[i] = value
+                    if on_done:
+                        on_done(i)
+
+    def _reply(self, worker: _Worker):
+        try:
+            ok, value = worker.conn.recv()
+        except (EOFError, OSError):
+            worker.process.join(1.0)  # its pipe closed as it died: how did it end?
+            code = worker.process.exitcode
+            how = f"signal {-code}" if code is not None and code < 0 else f"exit code {code}"
+            raise WorkerLost(f"a worker process ended in the middle of a job ({how}); "
+                             f"nothing half-written was left behind, run the command again") from None
+        worker.job = None
+        if not ok:
+            raise value
+        return value
+
+    def shutdown(self, graceful: bool) -> None:
+        """The one way workers end. Graceful (their part is done): each is asked to go and
+        given GRACE seconds. Then, and at once when interrupted or failed, whatever is left
+        is killed (a worker holds nothing to clean up: the parent writes every file).
+        Signals wait until every worker is gone."""
+        with interrupts.held():
+            workers, self.workers = self.workers, []
+            if graceful:
+                for worker in workers:
+                    try:
+                        worker.conn.send(None)
+                    except (OSError, ValueError):
+                        pass
+                for worker in workers:
+                    worker.process.join(GRACE)
+            for worker in workers:
+                if worker.process.exitcode is None:
+                    worker.process.kill()
+            for worker in workers:
+                worker.process.join()
+                worker.conn.close()
+                worker.process.close()
+
+
+class Workers:
+    """Worker processes shared by several `run_jobs` calls of one command (started on
+    first use), so that a job in phases (lay out the blanks, then stamp) starts them once.
+
+        with Workers(n) as shared:
+            run_jobs(f, jobs, n, shared=shared); run_jobs(g, more, n, shared=shared)
+    """
+
+    def __init__(self, workers: int | None = None):
+        self.workers = workers if workers is not None else cores()
+        self.pool: Pool | None = None
+
+    def get(self) -> Pool:
+        if self.pool is None:
+            self.pool = Pool(self.workers)
+        return self.pool
+
+    def warm(self) -> None:
+        """Start every worker now (each imports WeasyPrint), before the first job is known."""
+        if self.workers > 1:
+            self.get().warm()
+
+    def close(self) -> None:
+        """Let the workers finish and go (their part of the command is done)."""
+        self._end(graceful=True)
+
+    def stop(self) -> None:
+        """Stop every worker now (interrupted or failed)."""
+        self._end(graceful=False)
+
+    def _end(self, graceful: bool) -> None:
+        with interrupts.held():  # a Ctrl-C now cannot lose the pool between here and its shutdown
+            pool, self.pool = self.pool, None
+            if pool is not None:
+                pool.shutdown(graceful)
+
+    def __enter__(self) -> "Workers":
+        return self
+
+    def __exit__(self, kind, exc, tb) -> None:
+        self._end(graceful=kind is None)
+
+
+def run_jobs(fn: Callable, jobs: list[tuple], workers: int | None = None,
+             on_done: Callable[[int], None] | None = None, weight: Callable[[tuple], int] | None = None,
+             shared: Workers | None = None, idle: Callable[[], bool] | None = None,
+             layout: bool = False) -> list:
+    """`fn(*job)` for each job, in order: in this process for one job, else on every core.
+
+    Workers are spawned (they import WeasyPrint themselves), or taken from `shared`; on
+    Ctrl-C, SIGTERM or an error every worker is stopped before the exception goes on.
+    While workers work, `idle()` is called for small units of the caller's own next work
+    (it returns False when it has nothing left). `layout`: the jobs lay out with WeasyPrint,
+    so even one goes to `shared`'s workers when they are running (they have it imported).
+    """
+    results: list = [None] * len(jobs)
+    if not jobs:
+        return results
+    workers = min(workers if workers is not None else cores(), len(jobs))
+    # one job runs here, unless this process has its own work to do meanwhile (`idle`), or
+    # a shared pool is running already (its workers have imported WeasyPrint; this one need not)
+    running = layout and shared is not None and shared.pool is not None and shared.workers > 1
+    if workers <= 1 and not running and not (jobs and idle is not None and shared is not None and shared.workers > 1):
+        for i, job in enumerate(jobs):
+            results[i] = fn(*job)
+            if on_done:
+                on_done(i)
+        return results
+    # the biggest jobs first, so that the workers finish at about the same time
+    order = sorted(range(len(jobs)), key=lambda i: -(weight(jobs[i]) if weight else 0))
+    own = shared is None
+    pool_of = Workers(workers) if own else shared
+    try:
+        pool_of.get().run(fn, jobs, order, results, on_done, idle)  # type: ignore[union-attr]
+    except BaseException:
+        pool_of.stop()  # type: ignore[union-attr]
+        raise
+    if own:
+        pool_of.close()  # type: ignore[union-attr]
+    return results

@@ -1,0 +1,158 @@
+"""Stopping is always clean (issue 23): a sweep of interrupts across long commands.
+
+A cold `kit`, and the stamped batch commands, are stopped at moments spread across their
+run (from just after start to the final merge) while a helper process keeps a CPU busy:
+SIGINT to the process group (Ctrl-C), SIGTERM to the main process, SIGKILL to the whole
+group. Each point must exit 130 / 143 with the command's one line on stderr and nothing
+else (no traceback, no "Exception ignored"), leave no process of the command alive 2 s
+later, nothing half-written in the output folder and no cache entry that is not whole;
+after SIGKILL, the next identical command must succeed with the bytes of an uninterrupted
+build. The default run takes a few points; `-m slow` (CI runs it: `make test`) the sweep.
+
+The table (signal, moment, phase, exit code, result) is printed (`-s`) and written to
+interrupt-sweep.md in pytest's temporary folder (its path is printed too).
+"""
+from __future__ import annotations
+
+import signal
+
+import pytest
+from sweep import HEADER, Case, busy_helper, interrupt, reference
+
+from sheets.pipeline import cache
+
+INT, TERM, KILL = signal.SIGINT, signal.SIGTERM, signal.SIGKILL
+KIT = Case("kit", ["kit", "--seed", "5"])
+KIT_NO_HB = Case("kit --preview, fontTools subsetter", ["kit", "--seed", "5", "--preview"],
+                 env={"SHEETS_NO_HB_SUBSET": "1"})
+PLAYBOOKS = Case("playbook --random --count 60", ["playbook", "--random", "--count", "60", "--seed", "1"],
+                 to_folder=False)
+MISSIONS = Case("mission --count 30", ["mission", "--count", "30", "--seed", "1"], to_folder=False)
+
+#: a dozen moments, from just after start to the final merge: fractions of an uninterrupted
+#: run, and (the short phases near its end) the moment the command enters a phase; the
+#: signals take turns, so that each of them is sent across the whole run
+DOZEN = [0.02, "workers importing the layout engine", 0.12, 0.25, 0.4, 0.55, 0.7, 0.85,
+         "writing sheets", "stamping", "merging kit.pdf", "writing the manifest"]
+TURNS = [INT, TERM, KILL]
+
+
+def _turns(case: Case, moments: list[float]) -> list:
+    return [(case, TURNS[i % 3], f) for i, f in enumerate(moments)]
+
+
+@pytest.fixture(scope="module")
+def busy():
+    helper = busy_helper()
+    yield helper
+    helper.kill()
+    helper.wait()
+
+
+@pytest.fixture(scope="module")
+def references(busy, tmp_path_factory):
+    """Each case's uninterrupted build (made once, with the CPU as busy as in the sweep)."""
+    made: dict[str, object] = {}
+
+    def get(case: Case):
+        if case.name not in made:
+            made[case.name] = reference(case, tmp_path_factory.mktemp("reference"))
+        return made[case.name]
+
+    return get
+
+
+@pytest.fixture(scope="module")
+def table(tmp_path_factory):
+    path = tmp_path_factory.getbasetemp() / "interrupt-sweep.md"
+    path.write_text(HEADER + "\n")
+    yield path
+    print(f"\ninterrupt sweep table: {path}\n{path.read_text()}")
+
+
+def _sweep(points: list, references, table, tmp_path) -> None:
+    rows = []
+    for n, (case, sig, moment) in enumerate(points):
+        ref = references(case)
+        row = interrupt(case, sig, moment, ref, tmp_path / f"point-{n}")
+        rows.append(row)
+        with table.open("a") as f:
+            f.write(row.line() + "\n")
+    report = "\n".join([HEADER] + [r.line() for r in rows])
+    print("\n" + report)
+    ok = ("stopped clean", "killed; next run identical", "finished before the signal")
+    assert all(r.result in ok for r in rows), report
+    # the moments are fractions of a run measured under the same load; most must land in it
+    stopped = [r for r in rows if r.result != "finished before the signal"]
+    assert len(stopped) * 2 >= len(rows), report
+
+
+def test_a_few_interrupts_of_a_cold_kit_and_a_stamped_batch_are_clean(busy, references, table, tmp_path):
+    _sweep([(KIT, INT, 0.3), (KIT, KILL, "merging kit.pdf"), (PLAYBOOKS, TERM, "stamping")],
+           references, table, tmp_path)
+
+
+@pytest.mark.slow
+def test_sweep_a_cold_kit(busy, references, table, tmp_path):
+    _sweep(_turns(KIT, DOZEN), references, table, tmp_path)
+
+
+@pytest.mark.slow
+def test_sweep_a_cold_kit_with_the_fonttools_subsetter(busy, references, table, tmp_path):
+    """As on a machine without HarfBuzz's subsetter (the slower cold kit), with previews."""
+    _sweep(_turns(KIT_NO_HB, [0.1, 0.3, 0.5, 0.7, 0.9, "merging kit.pdf", "previews", "previews", "previews"]),
+           references, table, tmp_path)
+
+
+@pytest.mark.slow
+def test_sweep_stamped_batches(busy, references, table, tmp_path):
+    _sweep(_turns(PLAYBOOKS, [0.05, "laying out blanks", 0.4, "stamping", 0.75, "writing the stamped file"])
+           + _turns(MISSIONS, [0.15, "stamping", "writing the stamped file"]),
+           references, table, tmp_path)
+
+
+# -- a damaged cache entry is detected, discarded and made again -----------------------
+def test_a_cache_entry_is_sealed_and_a_damaged_one_is_discarded(tmp_path):
+    entry = tmp_path / "entry.pdf"
+    cache.write(entry, b"%PDF-1.7 whole")
+    assert cache.read(entry) == b"%PDF-1.7 whole"
+    raw = entry.read_bytes()
+    assert raw.startswith(b"%PDF-1.7 whole\n%warsheets-cache-sha256 ") and len(raw) == len(b"%PDF-1.7 whole") + 90
+    for damaged in (raw[:-10], raw[:5], b"", raw.replace(b"whole", b"whale"), b"%PDF-1.7 whole"):
+        entry.write_bytes(damaged)
+        assert cache.read(entry) is None
+        assert not entry.exists()  # discarded: the next build makes it again
+
+
+def test_a_damaged_blank_is_made_again_and_the_sheet_is_the_same(cli, tmp_path, monkeypatch):
+    monkeypatch.setenv("SHEETS_CACHE_DIR", str(tmp_path / "cache"))  # this test's blanks only
+    out = tmp_path / "one.pdf"
+    assert cli("playbook", "--random", "--count", "2", "--seed", "3", "-o", out).exit_code == 0
+    first = out.read_bytes()
+    entries = sorted(cache.default_dir().glob("blank-*"))
+    assert entries
+    for path in entries:  # a crash of old cut them short (or a disk error garbled them)
+        path.write_bytes(path.read_bytes()[: len(path.read_bytes()) // 2])
+    out.unlink()
+    assert cli("playbook", "--random", "--count", "2", "--seed", "3", "-o", out).exit_code == 0
+    assert out.read_bytes() == first
+    assert all(cache.read(p) is not None for p in entries)  # made again, whole
+
+
+def test_a_ctrl_c_while_the_cli_is_still_being_imported_is_one_line_and_130(tmp_path):
+    """The first tenths of a second of `sheets kit`, before the CLI is imported: no traceback,
+    no death by SIGINT (sheets.__main__ handles Ctrl-C from its first line)."""
+    import os
+    import subprocess
+    import sys
+    import time
+
+    for delay in (0.15, 0.3):  # past the interpreter's own start, within the CLI's import
+        proc = subprocess.Popen([sys.executable, "-m", "sheets", "kit", "--seed", "5", "-o", str(tmp_path / "k")],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+                                env=dict(os.environ, SHEETS_CACHE_DIR=str(tmp_path / "cache")))
+        time.sleep(delay)
+        os.killpg(proc.pid, signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+        assert proc.returncode == 130, (delay, proc.returncode, err.decode())
+        assert "Traceback" not in err.decode() and len(err.decode().strip().splitlines()) <= 1, err.decode()

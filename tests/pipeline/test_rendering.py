@@ -1,0 +1,74 @@
+"""Rendering rules: autoescape, strict templates with located errors, a sandboxed fetcher."""
+import subprocess
+import sys
+
+import pytest
+
+from sheets.base.errors import SheetsError
+from sheets.pipeline import rendering
+
+
+def test_help_does_not_import_weasyprint():
+    code = "import sys; from sheets.cli import app; print('weasyprint' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
+def test_help_lists_the_commands():
+    out = subprocess.run([sys.executable, "-m", "sheets", "--help"], capture_output=True, text=True, check=True)
+    for command in ("list", "validate", "playbook", "kit", "reference"):
+        assert command in out.stdout
+
+
+def test_inline_markup_is_escaped_first():
+    assert str(rendering.inline_markup("**Bold** <script> & *it*")) == \
+        "<strong>Bold</strong> &lt;script&gt; &amp; <em>it</em>"
+    assert str(rendering.inline_markup(None)) == "&#8212;"
+    assert str(rendering.inline_markup("Rifle*(P) SMG*(V)")) == "Rifle*(P) SMG*(V)"
+
+
+def test_template_error_names_file_and_line(tmp_path):
+    (tmp_path / "broken.html.j2").write_text("<p>ok</p>\n<p>{{ missing_value }}</p>\n")
+    with pytest.raises(rendering.TemplateError, match=r"broken.html.j2:2: template error: UndefinedError"):
+        rendering.render_html("broken.html.j2", {}, override=tmp_path)
+
+
+def test_template_syntax_error_names_file_and_line(tmp_path):
+    (tmp_path / "bad.html.j2").write_text("<p>\n{% if %}\n</p>\n")
+    with pytest.raises(rendering.TemplateError, match=r"bad.html.j2:2: template error"):
+        rendering.render_html("bad.html.j2", {}, override=tmp_path)
+
+
+def test_fetcher_refuses_files_outside_the_bundle():
+    html = '<html><body><img src="file:///etc/passwd"></body></html>'
+    with pytest.raises(SheetsError, match="refused to fetch 'file:///etc/passwd'"):
+        rendering.html_to_pdf(html)
+
+
+def test_fetcher_refuses_the_network():
+    html = '<html><head><link rel="stylesheet" href="http://example.com/x.css"></head><body>x</body></html>'
+    with pytest.raises(SheetsError, match="refused to fetch 'http://example.com/x.css'"):
+        rendering.html_to_pdf(html)
+
+
+def test_same_html_same_bytes():
+    html = "<html><body><p>Same in, same out.</p></body></html>"
+    assert rendering.html_to_pdf(html) == rendering.html_to_pdf(html)
+
+
+def test_no_css_is_dropped_by_weasyprint(regiment):
+    """WeasyPrint drops CSS it does not support with a warning; our sheets must not rely on any."""
+    from sheets.pipeline.sheet import render_html
+    from sheets.games.regiment.sheets import blank_playbook
+
+    before = len(rendering.render_warnings())
+    rendering.html_to_pdf(render_html(blank_playbook(regiment, regiment.data.playbook("operator"))))
+    assert rendering.render_warnings()[before:] == []
+
+
+def test_a_bad_option_value_is_exit_code_1_with_a_message():
+    out = subprocess.run([sys.executable, "-m", "sheets", "mission", "--paper", "a3"],
+                         capture_output=True, text=True)
+    assert out.returncode == 1
+    assert "Invalid value for '--paper'" in out.stderr and "letter" in out.stderr
+    assert "Traceback" not in out.stderr

@@ -1,0 +1,278 @@
+"""Stamped sheets (values drawn onto cached blanks) carry what laid-out sheets carry.
+
+The reference is the same Sheet laid out in full by WeasyPrint (its template and
+context are kept for that). Text is compared page by page as a multiset of words:
+a stamped page draws its values after the blank's text, so only the order differs.
+"""
+from __future__ import annotations
+
+import io
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import pypdf
+import pytest
+
+from conftest import REPO
+
+from sheets.base.dice import Dice
+from sheets.pipeline import rendering
+from sheets.pipeline.sheet import render_html
+from sheets.pipeline.stamp import fields, fonts, glyphs, overlay
+from sheets.pipeline.stamp import write as stamping
+
+
+def words_by_page(pdf: bytes) -> list[Counter]:
+    return [Counter((p.extract_text() or "").split()) for p in pypdf.PdfReader(io.BytesIO(pdf)).pages]
+
+
+def laid_out(sheet) -> bytes:
+    return rendering.html_to_pdf(render_html(sheet))
+
+
+def stamp(sheet, target: Path, cache: Path, **kw) -> tuple[bytes, dict]:
+    stats: dict = {}
+    stamping.write_stamped(sheet.parts, target, title=sheet.context["title"], cache_dir=cache, stats=stats, **kw)
+    return target.read_bytes(), stats
+
+
+def assert_same_text(stamped: bytes, reference: bytes) -> None:
+    a, b = words_by_page(stamped), words_by_page(reference)
+    assert len(a) == len(b)
+    for number, (x, y) in enumerate(zip(a, b), 1):
+        assert x == y, f"page {number}: stamped only {x - y}, laid out only {y - x}"
+
+
+@pytest.fixture
+def cache(tmp_path) -> Path:
+    return tmp_path / "cache"
+
+
+def test_blank_playbook_stamped_is_the_laid_out_blank(regiment, tmp_path, cache):
+    from sheets.games.regiment.sheets import blank_playbook
+
+    sheet = blank_playbook(regiment, regiment.data.playbook("sniper"))
+    pdf, stats = stamp(sheet, tmp_path / "b.pdf", cache)
+    assert stats["stamped"] == 1 and stats["laid_out"] == 0
+    assert_same_text(pdf, laid_out(sheet))
+
+
+def test_filled_playbook_from_a_file_stamped_like_laid_out(regiment, tmp_path, cache):
+    from sheets.games.regiment.characters import resolve_character
+    from sheets.games.regiment.sheets import filled_playbooks
+    from sheets.library.yaml_source import load_yaml
+
+    example = REPO / "content" / "regiment" / "characters" / "walter-brzezinski.yaml"
+    ch = resolve_character(load_yaml(example), regiment.data)
+    sheet = filled_playbooks(regiment, [ch], "w.pdf")
+    pdf, stats = stamp(sheet, tmp_path / "w.pdf", cache)
+    assert stats == {**stats, "stamped": 1, "laid_out": 0}
+    assert_same_text(pdf, laid_out(filled_playbooks(regiment, [ch], "w.pdf")))
+    words = Counter(" ".join(pypdf.PdfReader(io.BytesIO(pdf)).pages[0].extract_text().split()).split())
+    assert words["Brzezinski"] >= 1 and words["Plumber"] >= 1 and words["Plumber,"] >= 1  # written, and in the list of backgrounds
+
+
+def test_random_squad_stamped_like_laid_out_and_byte_identical(regiment, tmp_path, cache):
+    from sheets.games.regiment.sheets import filled_playbooks, roll_squad
+
+    squad = roll_squad(regiment, Dice.seeded(11), 6)  # more than one kind of playbook
+    assert len({ch.playbook.id for ch in squad}) > 1
+    old_chunk = stamping.CHUNK
+    stamping.CHUNK = 2  # three chunks, as a big job has
+    try:
+        first, stats = stamp(filled_playbooks(regiment, squad, "s.pdf"), tmp_path / "a.pdf", cache, workers=1)
+        assert stats["stamped"] == 6 and stats["blanks_rendered"] == len({ch.playbook.id for ch in squad})
+        # the same seed again, from the warm cache, on two workers: the same bytes
+        again = roll_squad(regiment, Dice.seeded(11), 6)
+        second, stats = stamp(filled_playbooks(regiment, again, "s.pdf"), tmp_path / "b.pdf", cache, workers=2)
+    finally:
+        stamping.CHUNK = old_chunk
+    assert_same_text(first, laid_out(filled_playbooks(regiment, squad, "s.pdf")))
+    assert stats["blanks_rendered"] == 0 and stats["chunks"] == 3
+    assert second == first
+    text = "".join(p.extract_text() for p in pypdf.PdfReader(io.BytesIO(first)).pages)
+    assert "page 12 of 12" in text and "soldier 6 of 6" in text
+
+
+def test_squad_roster_laid_out_and_its_members_stamped(regiment, tmp_path, cache):
+    from sheets.games.regiment.sheets import roll_squad, squad_sheet
+    from sheets.games.regiment.squads import SquadRoster
+
+    members = roll_squad(regiment, Dice.seeded(3), 3)
+    sheet = squad_sheet(regiment, SquadRoster("Big Squad", 2, None, members), "sq.pdf")
+    pdf, stats = stamp(sheet, tmp_path / "sq.pdf", cache, workers=1)
+    assert stats == {**stats, "stamped": 3, "laid_out": 1, "no_blank": 1}  # the roster is its own page
+    reference = squad_sheet(regiment, SquadRoster("Big Squad", 2, None, members), "sq.pdf")
+    reference.parts = None
+    assert_same_text(pdf, laid_out(reference))
+
+
+def test_rolled_campaign_log_sheet_like_laid_out(library, tmp_path, cache):
+    from sheets.games.wotw.sheets import log_sheet, roll_missions
+
+    wotw = library.game("wotw")
+    missions = roll_missions(wotw, Dice.seeded(5), 3, "france-1944", None, engineers=True)
+    sheet = log_sheet(wotw, missions, "c.pdf")
+    assert len(sheet.parts) == 4  # three missions and the campaign record
+    pdf, stats = stamp(sheet, tmp_path / "c.pdf", cache)
+    # every mission stamped onto the one blank of its sides; only the record is laid out
+    assert stats == {**stats, "stamped": 3, "laid_out": 1, "blanks_rendered": 1}
+    # the same words; not page by page: a long value the stamper shrinks into its box, the
+    # layout engine wraps, its row grows, and a row of the track may move to the next page
+    reference = laid_out(log_sheet(wotw, missions, "c.pdf"))
+    assert len(words_by_page(pdf)) == len(words_by_page(reference))
+    assert sum(words_by_page(pdf), Counter()) == sum(words_by_page(reference), Counter())
+    text = " ".join((p.extract_text() or "") for p in pypdf.PdfReader(io.BytesIO(pdf)).pages)
+    assert "Engineers: one step before the objective may be struck" in text  # a written value
+    again, _ = stamp(log_sheet(wotw, roll_missions(wotw, Dice.seeded(5), 3, "france-1944", None, engineers=True),
+                               "c.pdf"), tmp_path / "d.pdf", cache)
+    assert again == pdf
+
+
+def test_blank_cache_follows_content_template_and_paper(regiment, tmp_path, cache, content_copy, monkeypatch):
+    from sheets.games.regiment.sheets import blank_playbook
+    from sheets.library.content import Library
+
+    def build(game, paper="a4"):
+        sheet = blank_playbook(game, game.data.playbook("medic"), paper)
+        return stamp(sheet, tmp_path / "m.pdf", cache)
+
+    pdf, stats = build(regiment)
+    assert stats["blanks_rendered"] == 1
+    assert build(regiment)[1]["blanks_rendered"] == 0  # cached
+    pdf_letter, stats = build(regiment, "letter")  # paper
+    assert stats["blanks_rendered"] == 1
+    assert pypdf.PdfReader(io.BytesIO(pdf_letter)).pages[0].mediabox.width != \
+        pypdf.PdfReader(io.BytesIO(pdf)).pages[0].mediabox.width
+    # content: a homebrew edit to the playbook shows up
+    medic = content_copy / "regiment" / "playbooks" / "medic.yaml"
+    text = medic.read_text(encoding="utf-8")
+    assert "Battlefield grace" in text
+    medic.write_text(text.replace("Battlefield grace", "Battlefield mercy"), encoding="utf-8")
+    edited, stats = build(Library(content_copy).game("regiment"))
+    assert stats["blanks_rendered"] == 1
+    assert "Battlefield mercy" in "".join(p.extract_text() for p in pypdf.PdfReader(io.BytesIO(edited)).pages)
+    # template: an edited playbook template is laid out again
+    templates = tmp_path / "templates"
+    shutil.copytree(rendering.paths.templates_dir(), templates)
+    page = templates / "regiment" / "playbook.html.j2"
+    page.write_text(page.read_text(encoding="utf-8").replace("<h2>Notes</h2>", "<h2>Field notes</h2>"),
+                    encoding="utf-8")
+    monkeypatch.setattr(rendering.paths, "templates_dir", lambda: templates)
+    rendering._environment.cache_clear()
+    try:
+        changed, stats = build(regiment)
+    finally:
+        rendering._environment.cache_clear()
+    assert stats["blanks_rendered"] == 1
+    assert "FIELD NOTES" in pypdf.PdfReader(io.BytesIO(changed)).pages[0].extract_text()
+
+
+def test_a_value_that_cannot_fit_is_laid_out_whole_instead_of_refused(regiment, tmp_path, cache):
+    from sheets.games.regiment.sheets import filled_playbooks, roll_squad
+
+    squad = roll_squad(regiment, Dice.seeded(3), 2)
+    name = "Private " + "Wojciechowski-" * 30
+    squad[1].name = name
+    pdf, stats = stamp(filled_playbooks(regiment, squad, "x.pdf"), tmp_path / "x.pdf", cache)
+    assert (stats["stamped"], stats["laid_out"]) == (1, 1)  # the other soldier is still stamped
+    text = "".join(p.extract_text() for p in pypdf.PdfReader(io.BytesIO(pdf)).pages[2:4])
+    assert name.replace(" ", "") in "".join(text.split())  # whole, in flow, wrapped where it must
+    assert not list(tmp_path.glob(".x.pdf*"))
+
+
+def test_a_long_value_shrinks_into_its_box(regiment, tmp_path, cache):
+    from sheets.games.regiment.sheets import filled_playbooks, roll_squad
+
+    squad = roll_squad(regiment, Dice.seeded(3), 1)
+    squad[0].name = "Aleksander Wojciechowski-Brzęczyszczykiewicz"
+    pdf, stats = stamp(filled_playbooks(regiment, squad, "x.pdf"), tmp_path / "x.pdf", cache)
+    assert stats["stamped"] == 1
+    assert "Wojciechowski-Brzęczyszczykiewicz" in pypdf.PdfReader(io.BytesIO(pdf)).pages[0].extract_text()
+
+
+def test_a_sheet_that_varies_outside_its_fields_is_laid_out_instead():
+    blank = fields.fields_of('<p>Name <span class="write" data-field="n"></span></p><p>x</p>')
+    same = fields.fields_of('<p>Name <span class="write" data-field="n">Walt</span></p><p>x</p>')
+    other = fields.fields_of('<p>Name <span class="write" data-field="n">Walt</span></p><p>y</p>')
+    layout = {"pages": [{"width": 100, "height": 100, "margins": []}],
+              "fields": {"n": {"page": 0, "content": [0, 0, 80, 12], "border": [0, 0, 80, 12],
+                               "font": {"family": ["DejaVu Serif"], "weight": 400, "style": "italic",
+                                        "stretch": "normal", "size": 9, "line_height": 11, "color": [0, 0, 0, 1],
+                                        "align": "start", "transform": "none", "spacing": 0}}}}
+    plan = overlay.plan_part(blank, layout, same)
+    assert plan is not None and plan[0][0].lines == ["Walt"]
+    assert overlay.plan_part(blank, layout, other) is None
+
+
+# -- interruption (issue 11, item 6) ---------------------------------------------
+def _children(pid: int) -> list[int]:
+    found = []
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            try:
+                with open(f"/proc/{d}/stat") as f:
+                    if int(f.read().rsplit(")", 1)[1].split()[1]) == pid:
+                        found.append(int(d))
+            except (OSError, ValueError, IndexError):
+                pass
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.parametrize("sig, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+@pytest.mark.parametrize("args", [["playbook", "--random", "--count", "60", "--seed", "1"],
+                                  ["mission", "--count", "30", "--seed", "1"]])
+def test_interrupted_build_stops_workers_and_leaves_nothing(tmp_path, sig, code, args):
+    out = tmp_path / "out"
+    out.mkdir()
+    env = dict(os.environ, SHEETS_CACHE_DIR=str(tmp_path / "cache"))  # cold: workers lay blanks out
+    proc = subprocess.Popen([sys.executable, "-m", "sheets", *args, "-o", str(out / "x.pdf")], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    workers: list[int] = []
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and proc.poll() is None:
+        workers = _children(proc.pid)
+        if len(workers) >= 2:
+            break
+        time.sleep(0.05)
+    assert proc.poll() is None and len(workers) >= 2, "the build did not start its workers"
+    time.sleep(0.5)
+    proc.send_signal(sig)
+    _, err = proc.communicate(timeout=10)
+    assert proc.returncode == code, err
+    assert err.strip().count("\n") == 0 and "nothing half-written" in err and "Traceback" not in err
+    deadline = time.monotonic() + 2
+    while time.monotonic() < deadline and any(_alive(p) for p in workers):
+        time.sleep(0.05)
+    assert not [p for p in workers if _alive(p)], "worker processes left running"
+    assert list(out.iterdir()) == []  # no partial PDF, no temporary file
+    cache = tmp_path / "cache"
+    assert not cache.exists() or not [p for p in cache.iterdir() if p.name.startswith(".")]
+
+
+def test_fonts_are_found_without_fc_match(monkeypatch):
+    """A plain pip install may have no fontconfig tools: the DejaVu files are found by name."""
+    def no_fc_match(*args, **kwargs):
+        raise FileNotFoundError("fc-match")
+
+    monkeypatch.setattr(glyphs.subprocess, "run", no_fc_match)
+    fonts.font_file.cache_clear()
+    try:
+        path = fonts.font_file(("DejaVu Serif", "serif"), False, True, False)
+    finally:
+        fonts.font_file.cache_clear()
+    assert Path(path).name == "DejaVuSerif-Italic.ttf"

@@ -1,0 +1,111 @@
+"""The worker pool (sheets.pipeline.workers): results in order, errors as raised, and one way to end."""
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from sheets.base.errors import SheetsError
+from sheets.pipeline import workers
+
+
+def _square(n: int) -> int:
+    return n * n
+
+
+def _fail(n: int) -> int:
+    if n == 3:
+        raise SheetsError(f"job {n}: a value that cannot fit")
+    return n
+
+
+class _Unpicklable(Exception):
+    def __init__(self, a, b):  # pickling re-creates it with one argument: it does not come back
+        super().__init__(f"{a} and {b}")
+
+
+def _odd(n: int) -> int:
+    raise _Unpicklable(n, "more")
+
+
+def _die(n: int) -> int:
+    if n == 1:
+        os.kill(os.getpid(), signal.SIGKILL)
+    time.sleep(0.2)
+    return n
+
+
+def _no_children_left() -> None:
+    deadline = time.monotonic() + 2
+    while multiprocessing.active_children() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert multiprocessing.active_children() == []
+
+
+def test_results_come_back_in_order_from_every_core():
+    done: list[int] = []
+    assert workers.run_jobs(_square, [(n,) for n in range(7)], 2, on_done=done.append) == [n * n for n in range(7)]
+    assert sorted(done) == list(range(7))
+    _no_children_left()
+
+
+def test_a_worker_error_is_raised_here_as_it_was_and_the_workers_end():
+    with pytest.raises(SheetsError, match=r"^job 3: a value that cannot fit$"):
+        workers.run_jobs(_fail, [(n,) for n in range(6)], 2)
+    _no_children_left()
+
+
+def test_an_error_that_cannot_cross_the_pipe_still_says_what_happened():
+    with pytest.raises(RuntimeError, match=r"_Unpicklable: [01] and more"):
+        workers.run_jobs(_odd, [(0,), (1,)], 2)
+    _no_children_left()
+
+
+def test_a_worker_killed_in_a_job_is_a_readable_error():
+    with pytest.raises(workers.WorkerLost) as caught:
+        workers.run_jobs(_die, [(n,) for n in range(4)], 2)
+    assert str(caught.value) == ("a worker process ended in the middle of a job (signal 9); "
+                                 "nothing half-written was left behind, run the command again")
+    _no_children_left()
+
+
+def test_shared_workers_start_once_and_end_when_the_block_ends():
+    with workers.Workers(2) as shared:
+        assert workers.run_jobs(_square, [(2,), (3,)], 2, shared=shared) == [4, 9]
+        pids = {w.process.pid for w in shared.pool.workers}
+        assert workers.run_jobs(_square, [(4,), (5,)], 2, shared=shared) == [16, 25]
+        assert {w.process.pid for w in shared.pool.workers} == pids and len(pids) == 2
+    assert shared.pool is None
+    _no_children_left()
+
+
+def test_no_executor_exit_hook_is_ever_installed():
+    """The pool is our own: concurrent.futures' process pool (whose exit hook woke a pipe the
+    interrupted pool had closed: "Exception ignored ... Bad file descriptor") is never loaded,
+    even once workers have run and WeasyPrint is imported here."""
+    code = ("import sys\nfrom sheets.kit import build as kit_build\nfrom sheets.pipeline import preview, rendering, workers\n"
+            "assert workers.run_jobs(abs, [(-1,), (-2,)], 2) == [1, 2]\nrendering.warm_up()\n"
+            "print(sorted(m for m in sys.modules if m.startswith('concurrent')))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "[]\n", "")
+
+
+def test_a_worker_is_started_with_ctrl_c_held_even_the_first():
+    """Held from before its fork to after its start, in a fresh process too (where the first
+    start also launches multiprocessing's resource tracker, which unblocks SIGINT and SIGTERM
+    after its own launch): a Ctrl-C to the group cannot reach a worker still starting Python."""
+    code = ("import signal\nfrom multiprocessing import process\nfrom sheets.pipeline import workers\nseen = []\n"
+            "start = process.BaseProcess.start\n"
+            "def watched(self):\n    start(self)\n    seen.append(signal.pthread_sigmask(signal.SIG_BLOCK, []))\n"
+            "process.BaseProcess.start = watched\n"
+            "with workers.Workers(2) as shared:\n    shared.get().start()\n"
+            "print([sorted(s & {signal.SIGINT, signal.SIGTERM}) for s in seen], signal.pthread_sigmask(signal.SIG_BLOCK, []))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout == ("[[<Signals.SIGINT: 2>, <Signals.SIGTERM: 15>], [<Signals.SIGINT: 2>, <Signals.SIGTERM: 15>]]"
+                           " set()\n")
