@@ -62,7 +62,7 @@ def test_reference_tables_fit_their_columns(library, game):
     import weasyprint
 
     from sheets.base import paths
-    from sheets.kit.plan import reference_sheet
+    from sheets.kinds.reference.builder import reference_sheet
     from sheets.pipeline.sheet import render_html
 
     html = render_html(reference_sheet(library.game(game)))

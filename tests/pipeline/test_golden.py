@@ -35,7 +35,7 @@ def filled_sniper(lib):
 
 
 def regiment_reference(lib):
-    from sheets.kit.plan import reference_sheet
+    from sheets.kinds.reference.builder import reference_sheet
 
     return reference_sheet(lib.game("regiment"))
 
@@ -49,7 +49,7 @@ def worked_example_log_sheet(lib):
 
 
 def platoon_reference(lib):
-    from sheets.kit.plan import reference_sheet
+    from sheets.kinds.reference.builder import reference_sheet
 
     return reference_sheet(lib.game("platoon"))
 
