@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import jsonschema
 import pytest
 
 from conftest import REPO
@@ -68,3 +69,35 @@ def test_a_campaign_file_loads_replays_and_dumps_back_to_its_bytes(data, path):
         assert [ledger.state_dict(s) for s in replayed.states] == before["states"]
         assert [ledger.describe(e) for e in campaign.entries] == before["describe"]
 
+
+@pytest.mark.parametrize("was, now, where, message", [
+    ("{do: spend, promote: Karl Brandt}", "{do: spend, promote: Karl Brandt, learn: Kurt Keller}", "entries[8]",
+     "give one of --promote NAME, --skill NAME=SKILL, --recruit NAME --quality Q --weapon W, --rearm NAME=WEAPON or "
+     "--make-engineer NAME"),
+    ("{do: spend, promote: Karl Brandt}", "{do: spend, promote: Karl Brandt, weapon: SMG}", "entries[8]",
+     "--quality, --weapon, --medical and --engineer go with --recruit"),
+    ("{do: mission, seed: 12}", "{do: mission, seed: 12, dice: '4'}", "entries[6]",
+     "give either --seed or --dice, not both"),
+    ("{do: adjust, reason: lost kit, cp: -1}", "{do: adjust, reason: ' ', cp: -1}", "entries[14]",
+     "--reason: say why (it is printed in the record's ledger)"),
+    ("{do: strike, step: 3}", "{do: strik, step: 3}", "entries[4].do",
+     "Input should be 'new', 'baseline', 'mission', 'strike', 'debrief', 'spend' or 'adjust'"),
+    ("{do: strike, step: 3}", "{step: 3}", "entries[4].do", "required key is missing"),
+    ("{do: strike, step: 3}", "{do: strike, step: 3, promote: Kurt Keller}", "entries[4].promote", "unknown key"),
+])
+def test_a_hand_edited_entry_that_breaks_its_kinds_rules_is_one_located_error(cli, tmp_path, was, now, where, message):
+    text = (HERE / "campaigns" / "engineers.yaml").read_text(encoding="utf-8")
+    assert was in text
+    (tmp_path / "ww.yaml").write_text(text.replace(was, now), encoding="utf-8")
+    line = next(i for i, row in enumerate(text.splitlines(), 1) if was in row)
+    r = cli("validate", "ww.yaml")
+    assert r.exit_code == 1 and "Traceback" not in r.stderr, r
+    assert "1 problem found" in r.stderr and f"ww.yaml:{line}: {where}: {message}" in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize("path", FILES, ids=[str(p.relative_to(REPO)) for p in FILES])
+def test_the_campaign_schema_takes_each_entry_as_exactly_one_kind(path):
+    schema = json.loads((REPO / "schemas" / "wotw.campaign.schema.json").read_text(encoding="utf-8"))
+    errors = list(jsonschema.Draft202012Validator(schema).iter_errors(load_yaml(path).data))
+    assert errors == [], [e.message[:200] for e in errors]
+    assert len(schema["properties"]["entries"]["items"]["oneOf"]) == 7
