@@ -28,6 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 def measure() -> dict:
     from pypdf import PdfReader
 
+    from sheets.base import paper
     from sheets.kit import assemble
     from sheets.pipeline import rendering
     from sheets.kit.plan import kit_sheets
@@ -67,7 +68,7 @@ def measure() -> dict:
         row["pages"] += pages
     start = time.perf_counter()
     assemble.assemble(parts, scratch / "kit.pdf", title="kit", subtitle="bench",
-                      paper_size=rendering.page_size("a4"), cache_dir=scratch / "cache")
+                      paper_size=paper.page_size("a4"), cache_dir=scratch / "cache")
     merge = time.perf_counter() - start
     return {"stage_one_s": stage_one, "merge_s": merge, "merged_pages": len(PdfReader(scratch / "kit.pdf").pages),
             "kinds": dict(kinds)}

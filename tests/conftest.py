@@ -130,6 +130,23 @@ def library():
     return Library()
 
 
+class BuiltKit:
+    def __init__(self, folder: Path, stdout: str):
+        self.folder, self.stdout = folder, stdout
+
+
+@pytest.fixture(scope="session")
+def whole_kit(tmp_path_factory) -> BuiltKit:
+    """`sheets kit --seed 7`, every game, built once for the whole session: a whole kit is the
+    suite's costliest build, so every test that reads one reads this one (and never writes in
+    it). A test that only needs to know what a kit holds asks its plan (`sheets.kit.plan`)."""
+    out = tmp_path_factory.mktemp("whole-kit") / "kit"
+    result = CliRunner().invoke(app, ["kit", "--seed", "7", "-o", str(out)])
+    paths.set_output_root(None)
+    assert result.exit_code == 0, result.output
+    return BuiltKit(out, result.stdout)
+
+
 @pytest.fixture(scope="session")
 def regiment(library):
     return library.game("regiment")

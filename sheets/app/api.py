@@ -9,16 +9,19 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sheets.base import config, output, paths
+from sheets.base import config, output
 from sheets.base.errors import ContentError, Problem, SheetsError
+from sheets.base.options import PrintOptions
+from sheets.kinds import registry
 from sheets.kinds.calibration import calibration_pdf, offset_from_readings, offset_text, reading
 from sheets.kinds.cards.builder import card_sheet, parse_back_offset, pick_sets
+from sheets.kinds.cards.model import PaperSize
 from sheets.kinds.gauges.builder import gauge_sheet
+from sheets.kinds.reference.builder import reference_sheet
 from sheets.kinds.tokens.builder import token_sheet
 from sheets.kinds.trackers.builder import Overrides, apply_overrides, pick_trackers, roll_designations, tracker_sheet
 from sheets.kinds.trackers.model import BoxTracker
 from sheets.kit import assemble
-from sheets.kit.plan import reference_sheet
 from sheets.library.access import library, make_dice, slug
 from sheets.library.content import Game, Library
 from sheets.library.yaml_source import load_yaml
@@ -59,8 +62,7 @@ def user_file_notes(files: list[Path], content: Path | None = None) -> list[str]
         doc = load_yaml(Path(path))
         for gid in lib.game_ids():
             game = lib.game(gid)
-            tell = getattr(game.plugin, "user_file_notes", None) if game.plugin else None
-            found = tell(game, doc) if tell else None
+            found = game.plugin.user_file_notes(game, doc) if game.plugin else None
             if found is not None:
                 notes += [f"{path}: {n}" for n in found]
                 break
@@ -77,15 +79,29 @@ def catalogue(content: Path | None = None) -> Catalogue:
     cat = Catalogue()
     for gid in lib.game_ids():
         game = lib.game(gid)
-        cat.games.append((gid, game.info.title, game.printables()))
+        cat.games.append((gid, game.info.title, registry.listing(game)))
     return cat
 
 
-def make_reference(game_id: str, *, paper: str = "a4", out: Path | None = None,
-                   content: Path | None = None, ink_saver: bool = False) -> Path:
-    game = library(content).game(game_id)
-    sheet = ink_save([reference_sheet(game, paper)], ink_saver)[0]
-    return build_one(sheet, output.resolve_target(out, paths.default_output_dir(), sheet.filename))
+def write_one(sheet: Sheet, options: PrintOptions) -> Path:
+    """One printable, ink-saved as asked, laid out and written where the options say."""
+    sheet = ink_save([sheet], options.ink_saver)[0]
+    return build_one(sheet, options.target(sheet.filename))
+
+
+def make_kind(kind: registry.Kind, game_id: str, options: PrintOptions = PrintOptions(),
+              which: str | None = None) -> list[Path]:
+    """A game's sheets of one generic kind (`which`: one card set or tracker), as `sheets watch` builds them."""
+    if kind.make is None:
+        raise SheetsError(f"{kind.name} sheets are made by their game's own commands")
+    lib = library(options.content)
+    sheets = ink_save(kind.make(lib, lib.game(game_id), options.paper, which), options.ink_saver)
+    return [b.path for b in build(sheets, options.folder())]
+
+
+def make_reference(game_id: str, options: PrintOptions = PrintOptions()) -> Path:
+    game = library(options.content).game(game_id)
+    return write_one(reference_sheet(game, options.paper), options)
 
 
 def card_sheets(lib: Library, game: Game, which: str = "all", *, layout: str | None = None,
@@ -100,18 +116,20 @@ def card_sheets(lib: Library, game: Game, which: str = "all", *, layout: str | N
             for s in pick_sets(game, which)]
 
 
-def make_cards(game_id: str, *, which: str = "all", layout: str | None = None, paper: str = "a4",
-               backs: bool = False, duplex: str = "long", crop_marks: bool | None = None,
-               out: Path | None = None, content: Path | None = None, copies: int = 1,
-               back_offset: str | None = None, fold: bool = False, ink_saver: bool = False) -> list[Path]:
+def make_cards(game_id: str, options: PrintOptions = PrintOptions(), *, which: str = "all",
+               layout: str | None = None, backs: bool = False, duplex: str = "long",
+               crop_marks: bool | None = None, copies: int = 1, back_offset: str | None = None,
+               fold: bool = False) -> list[Path]:
     """One imposed PDF per card set in a folder; `-o FILE.pdf` puts every chosen set into that one file."""
     offset = parse_back_offset(back_offset)
     if offset != (0.0, 0.0) and not backs:
         raise SheetsError("--back-offset shifts the backs of two-sided cards: add --backs")
-    lib = library(content)
+    lib = library(options.content)
     game = lib.game(game_id)
-    sheets = ink_save(card_sheets(lib, game, which, layout=layout, paper=paper, backs=backs, duplex=duplex,
-                                  crop_marks=crop_marks, copies=copies, back_offset=offset, fold=fold), ink_saver)
+    sheets = ink_save(card_sheets(lib, game, which, layout=layout, paper=options.paper, backs=backs, duplex=duplex,
+                                  crop_marks=crop_marks, copies=copies, back_offset=offset, fold=fold),
+                      options.ink_saver)
+    out = options.output
     if out is not None and Path(out).suffix.lower() == ".pdf" and not Path(out).is_dir():
         if len(sheets) == 1:
             return [build_one(sheets[0], Path(out))]
@@ -119,16 +137,14 @@ def make_cards(game_id: str, *, which: str = "all", layout: str | None = None, p
         with tempfile.TemporaryDirectory(prefix=".cards-", dir=Path(out).parent) as tmp:
             built = build(sheets, Path(tmp))
             return [assemble.merge([b.path for b in built], Path(out), title=f"{game.info.title}: cards")]
-    out_dir = Path(out) if out is not None else paths.default_output_dir()
-    return [b.path for b in build(sheets, out_dir)]
+    return [b.path for b in build(sheets, options.folder())]
 
 
-def make_calibration(*, paper: str = "a4", duplex: str = "long", back_offset: str | None = None,
-                     out: Path | None = None) -> Path:
+def make_calibration(options: PrintOptions = PrintOptions(), *, duplex: str = "long",
+                     back_offset: str | None = None) -> Path:
     """`sheets cards calibrate`: the two-sided sheet that measures a printer's back offset."""
-    data = calibration_pdf(paper, duplex, parse_back_offset(back_offset))
-    target = output.resolve_target(out, paths.default_output_dir(), f"cards-calibration-{paper}-{duplex}.pdf")
-    return output.write_atomic(target, data)
+    data = calibration_pdf(options.paper, duplex, parse_back_offset(back_offset))
+    return output.write_atomic(options.target(f"cards-calibration-{options.paper}-{duplex}.pdf"), data)
 
 
 def store_calibration(folder: Path, x: str, y: str, printed_with: str | None = None) -> config.Change:
@@ -160,12 +176,11 @@ def layouts(content: Path | None = None) -> list[LayoutRow]:
                       defaults.get(lay.id, [])) for lay in geometry.layouts]
 
 
-def make_trackers(game_id: str, *, tracker: str | None = None, units: int | None = None,
-                  groups: int | None = None, boxes: int | None = None, names: bool = False,
-                  seed: int | None = None, dice: str | None = None, paper: str = "a4",
-                  out: Path | None = None, content: Path | None = None, ink_saver: bool = False) -> tuple[Path, str]:
+def make_trackers(game_id: str, options: PrintOptions = PrintOptions(), *, tracker: str | None = None,
+                  units: int | None = None, groups: int | None = None, boxes: int | None = None,
+                  names: bool = False, seed: int | None = None, dice: str | None = None) -> tuple[Path, str]:
     """A tracker sheet; numbers from content unless given; designations rolled with --names."""
-    game = library(content).game(game_id)
+    game = library(options.content).game(game_id)
     chosen = pick_trackers(game, tracker)
     overrides = Overrides(units, groups, boxes)
     primary = [t for t in chosen if getattr(t, "primary", False)]
@@ -192,28 +207,24 @@ def make_trackers(game_id: str, *, tracker: str | None = None, units: int | None
             note += f" (repeat with --seed {rolled.seed})"
     name = f"{game.id}-trackers" + (f"-{chosen[0].id}" if tracker else "") + (f"-{slug(origin)}" if origin else "")
     name += ".pdf"
-    sheet = tracker_sheet(game, chosen, paper=paper, designations=designations, origin=origin, filename=name)
-    ink_save([sheet], ink_saver)
-    return build_one(sheet, output.resolve_target(out, paths.default_output_dir(), sheet.filename)), note
+    sheet = tracker_sheet(game, chosen, paper=options.paper, designations=designations, origin=origin, filename=name)
+    return write_one(sheet, options), note
 
 
-def make_tokens(game_id: str, *, copies: int = 1, paper: str = "a4", out: Path | None = None,
-                content: Path | None = None, ink_saver: bool = False) -> Path:
-
-    lib = library(content)
-    geometry = lib.geometry()
-    if paper not in geometry.papers:
-        raise SheetsError(f"unknown paper {paper!r}; choose one of: {', '.join(geometry.papers)}")
-    sheet = ink_save([token_sheet(lib.game(game_id), geometry.papers[paper], copies)], ink_saver)[0]
-    return build_one(sheet, output.resolve_target(out, paths.default_output_dir(), sheet.filename))
+def make_tokens(game_id: str, options: PrintOptions = PrintOptions(), *, copies: int = 1) -> Path:
+    lib = library(options.content)
+    return write_one(token_sheet(lib.game(game_id), _paper(lib, options), copies), options)
 
 
-def make_gauges(game_id: str, *, paper: str = "a4", out: Path | None = None,
-                content: Path | None = None) -> Path:
+def make_gauges(game_id: str, options: PrintOptions = PrintOptions()) -> Path:
     """The game's true-scale templates and rulers, with a check bar on every page."""
-    lib = library(content)
+    lib = library(options.content)
+    return write_one(gauge_sheet(lib.game(game_id), _paper(lib, options)), options)
+
+
+def _paper(lib: Library, options: PrintOptions) -> PaperSize:
+    """The options' paper as the content's print geometry measures it (_print/layouts.yaml)."""
     geometry = lib.geometry()
-    if paper not in geometry.papers:
-        raise SheetsError(f"unknown paper {paper!r}; choose one of: {', '.join(geometry.papers)}")
-    sheet = gauge_sheet(lib.game(game_id), geometry.papers[paper])
-    return build_one(sheet, output.resolve_target(out, paths.default_output_dir(), sheet.filename))
+    if options.paper not in geometry.papers:
+        raise SheetsError(f"unknown paper {options.paper!r}; choose one of: {', '.join(geometry.papers)}")
+    return geometry.papers[options.paper]

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import os
-import pkgutil
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,13 +22,12 @@ from pydantic import BaseModel
 
 from sheets.base import paths
 from sheets.base.output import ensure_dir, write_atomic
-from sheets.kinds.cards.model import CardSet, PrintGeometry
-from sheets.kinds.gauges.model import GaugeSheet
-from sheets.kinds.tokens.model import TokenSheet
-from sheets.kinds.trackers.model import TrackerFile
+from sheets.kinds import registry
+from sheets.kinds.cards.model import PrintGeometry
 from sheets.kit.assemble import Printing
-from sheets.library.blocks import ReferenceDoc
-from sheets.library.content import SHARED_DIR, GameInfo, GamePlugin, Library, load_plugin
+from sheets.library import plugins as game_plugins
+from sheets.library.content import SHARED_DIR, GameInfo, Library
+from sheets.library.plugins import GamePlugin
 from sheets.library.yaml_source import load_yaml
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
@@ -47,11 +45,8 @@ class Kind:
 
 CORE = [
     Kind("game", GameInfo, "*/game.yaml", "a game folder's game.yaml"),
-    Kind("reference", ReferenceDoc, "*/reference.yaml", "a game's reference.yaml"),
-    Kind("cards", CardSet, "*/cards/*.yaml", "a card set, cards/<set>.yaml"),
-    Kind("trackers", TrackerFile, "*/trackers.yaml", "a game's trackers.yaml"),
-    Kind("tokens", TokenSheet, "*/tokens.yaml", "a game's tokens.yaml"),
-    Kind("gauges", GaugeSheet, "*/gauges.yaml", "a game's gauges.yaml"),
+    # every printable kind with a content file, as the registry declares it
+    *(Kind(k.name, k.model, f"*/{k.files}", k.about) for k in registry.GENERIC if k.model and k.files),
     Kind("layouts", PrintGeometry, f"{SHARED_DIR}/layouts.yaml", "papers, card sizes and layouts"),
     Kind("printing", Printing, f"{SHARED_DIR}/printing.yaml", "how each part of the kit is printed"),
 ]
@@ -59,11 +54,7 @@ CORE = [
 
 def plugins() -> dict[str, GamePlugin]:
     """Every game plug-in in sheets/games/, by its name (found by where they live: the core names none)."""
-    found = {}
-    for module in pkgutil.iter_modules([str(paths.PACKAGE_DIR / "games")]):
-        if module.ispkg and (paths.PACKAGE_DIR / "games" / module.name / "plugin.py").is_file():
-            found[module.name] = load_plugin(module.name)
-    return found
+    return game_plugins.every()
 
 
 def plugin_kinds(name: str, plugin: GamePlugin) -> list[Kind]:

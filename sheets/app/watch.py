@@ -1,7 +1,8 @@
 """`sheets watch TARGET…`: rebuild printables and their PNG previews whenever a file they read changes.
 
-A target is `KIND:GAME[:ID]` — `reference:GAME`, `cards:GAME:SET` (one card set;
-`cards:GAME` is every set), `trackers:GAME[:TRACKER]`, `tokens:GAME`, `gauges:GAME`. Every target is built once at the start; then each batch of changes
+A target is `KIND:GAME[:ID]`, KIND a generic kind of the registry (`sheets.kinds.registry`):
+`reference:GAME`, `cards:GAME:SET` (one card set; `cards:GAME` is every set),
+`trackers:GAME[:TRACKER]`, `tokens:GAME`, `gauges:GAME`. Every target is built once at the start; then each batch of changes
 under the content folder or the templates rebuilds the targets it can touch (a change in a
 game's folder rebuilds that game's targets; a template or `_print/` change rebuilds all).
 A build that fails prints its located error and the watch goes on: fix the file and save.
@@ -16,9 +17,11 @@ from pathlib import Path
 from sheets.app import api
 from sheets.base import paths
 from sheets.base.errors import SheetsError
+from sheets.base.options import PrintOptions
+from sheets.kinds import registry
 from sheets.pipeline.preview import write_previews
 
-KINDS = ("reference", "cards", "trackers", "tokens", "gauges")
+KINDS = tuple(kind.name for kind in registry.GENERIC if kind.make is not None)
 
 
 @dataclass(frozen=True)
@@ -36,23 +39,15 @@ def parse_target(text: str) -> Target:
     if len(parts) not in (2, 3) or parts[0] not in KINDS or not all(parts):
         raise SheetsError(f"watch target {text!r}: give KIND:GAME[:ID], KIND one of {', '.join(KINDS)} "
                           f"(e.g. cards:GAME:SET, reference:GAME)")
-    if len(parts) == 3 and parts[0] not in ("cards", "trackers"):
+    if len(parts) == 3 and not registry.generic(parts[0]).takes_id:
         raise SheetsError(f"watch target {text!r}: only cards (a set) and trackers (one tracker) take an ID")
     return Target(*parts)
 
 
 def build(target: Target, *, content: Path | None, paper: str, out: Path) -> list[Path]:
     """The target's PDFs (in `out`) and a PNG of every page under `out`/preview/."""
-    if target.kind == "reference":
-        pdfs = [api.make_reference(target.game, paper=paper, out=out, content=content)]
-    elif target.kind == "cards":
-        pdfs = api.make_cards(target.game, which=target.id or "all", paper=paper, out=out, content=content)
-    elif target.kind == "trackers":
-        pdfs = [api.make_trackers(target.game, tracker=target.id, paper=paper, out=out, content=content)[0]]
-    elif target.kind == "tokens":
-        pdfs = [api.make_tokens(target.game, paper=paper, out=out, content=content)]
-    else:
-        pdfs = [api.make_gauges(target.game, paper=paper, out=out, content=content)]
+    options = PrintOptions(paper=paper, output=out, content=content)
+    pdfs = api.make_kind(registry.generic(target.kind), target.game, options, target.id)
     pngs = [png for pdf in pdfs for png in write_previews(Path(pdf))]
     return [*pdfs, *pngs]
 

@@ -27,18 +27,18 @@ import typer
 
 from sheets.base import output
 from sheets.base.errors import SheetsError
+from sheets.base.paper import PAPERS
 
 FILE_NAME = "sheets.toml"
 APP_NAME = "warsheets"
 
 #: key -> (built-in default, what it is)
 KEYS: dict[str, tuple[str, str]] = {
-    "paper": ("a4", "paper size of every sheet (a4 or letter)"),
+    "paper": ("a4", f"paper size of every sheet ({' or '.join(PAPERS)})"),
     "output": ("./output", "folder output goes to when -o is not given"),
     "layout": ("(the card size's default layout on the paper)", "card layout of `sheets cards`"),
     "back_offset": ("0,0", "`sheets cards --back-offset X,Y` in mm"),
 }
-PAPERS = ("a4", "letter")
 #: the command-line parameter each key sets the default of (`output` moves the output root instead)
 PARAMS = {"paper": "paper", "layout": "layout", "back_offset": "back_offset"}
 _NUMBER = r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)"

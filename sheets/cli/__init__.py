@@ -7,19 +7,15 @@ commands, so that `sheets --help` stays fast.
 """
 from __future__ import annotations
 
-import importlib
-import importlib.util
-import pkgutil
-
 import typer
 from typer.core import TyperGroup
 
 from sheets import __version__
-from sheets.base import paths
 from sheets.base.errors import SheetsError
 from sheets.cli import commands, config
 from sheets.cli.errors import USER_ERROR, range_message, run
 from sheets.cli.new import new
+from sheets.library import plugins
 
 
 class SheetsGroup(TyperGroup):
@@ -66,14 +62,9 @@ def _root(ctx: typer.Context,
 
 
 def _game_clis() -> list:
-    """The `cli` module of every game package that has one, in the order of their names."""
-    found = []
-    # plug-ins sit above the CLI core: found by where they live, never imported by name here
-    for game in pkgutil.iter_modules([str(paths.PACKAGE_DIR / "games")]):
-        name = f"sheets.games.{game.name}.cli"
-        if game.ispkg and importlib.util.find_spec(name) is not None:
-            found.append(importlib.import_module(name))
-    return found
+    """The `cli` module of every game package that has one, in the order of their names
+    (plug-ins sit above the CLI core: found where they live, never imported by name here)."""
+    return plugins.parts("cli")
 
 
 def _add_commands(app: typer.Typer) -> None:

@@ -18,7 +18,7 @@ from sheets.base.config import card_back_offset
 from sheets.base.errors import ContentError, SheetsError
 from sheets.cli.config import FILE_NAME, from_config, in_force, user_config_file
 from sheets.cli.errors import user_errors
-from sheets.cli.options import Content, Dice, Game, InkSaver, Output, Paper, PaperSize, Preview, Seed
+from sheets.cli.options import Content, Dice, Game, InkSaver, Output, Paper, PaperSize, Preview, Seed, print_options
 from sheets.cli.output import report, show, wrote
 
 
@@ -89,8 +89,8 @@ def kit(
                 bar.update(task, advance=1, description=f"built {label}")
             return tick
 
-        result = make_kit(output, seed=seed, paper=paper.value, game=game, content=content, progress=start,
-                          use_cache=not no_cache, players=players, preview=preview, ink_saver=ink_saver)
+        result = make_kit(print_options(paper, ink_saver, output, content), seed=seed, game=game, progress=start,
+                          use_cache=not no_cache, players=players, preview=preview)
     verb = "unchanged" if result.up_to_date else "wrote"
     for path in [*result.parts, *result.packets, result.manifest]:
         wrote(path, verb)
@@ -119,8 +119,7 @@ def reference(
     """A game's reference sheets (moves, tables, rules summaries)."""
     from sheets.app import api  # noqa: PLC0415 - the pipeline: not for --help
 
-    report([api.make_reference(game, paper=paper.value, out=output, content=content, ink_saver=ink_saver)],
-           preview=preview)
+    report([api.make_reference(game, print_options(paper, ink_saver, output, content))], preview=preview)
 
 
 @user_errors
@@ -172,11 +171,11 @@ def cards(
         typer.echo(str(api.store_calibration(Path.cwd(), x, y, printed_with=back_offset)))
         return
     if game == "calibrate":
-        paths = [api.make_calibration(paper=paper.value, duplex=duplex.value, back_offset=back_offset, out=output)]
+        paths = [api.make_calibration(print_options(paper, output=output), duplex=duplex.value, back_offset=back_offset)]
     else:
-        paths = api.make_cards(game, which=card_set, layout=layout, paper=paper.value, backs=backs,
-                               duplex=duplex.value, crop_marks=crop_marks, out=output, content=content,
-                               copies=copies, back_offset=back_offset, fold=fold, ink_saver=ink_saver)
+        paths = api.make_cards(game, print_options(paper, ink_saver, output, content), which=card_set, layout=layout,
+                               backs=backs, duplex=duplex.value, crop_marks=crop_marks, copies=copies,
+                               back_offset=back_offset, fold=fold)
     report(paths, preview=preview)
 
 
@@ -213,9 +212,8 @@ def trackers(
     """Trackers to tick off (NPC strength, squads, waves), drawn from numbers in content."""
     from sheets.app import api  # noqa: PLC0415 - the pipeline: not for --help
 
-    path, note = api.make_trackers(game, tracker=tracker, units=units, groups=groups, boxes=boxes, names=names,
-                                   seed=seed, dice=dice, paper=paper.value, out=output, content=content,
-                                   ink_saver=ink_saver)
+    path, note = api.make_trackers(game, print_options(paper, ink_saver, output, content), tracker=tracker,
+                                   units=units, groups=groups, boxes=boxes, names=names, seed=seed, dice=dice)
     report([path], note, preview)
 
 
@@ -234,8 +232,7 @@ def tokens(
     """A sheet of round counters to cut out."""
     from sheets.app import api  # noqa: PLC0415 - the pipeline: not for --help
 
-    report([api.make_tokens(game, copies=copies, paper=paper.value, out=output, content=content,
-                            ink_saver=ink_saver)], preview=preview)
+    report([api.make_tokens(game, print_options(paper, ink_saver, output, content), copies=copies)], preview=preview)
 
 
 @user_errors
@@ -248,7 +245,7 @@ def gauges(
     """True-scale templates and rulers (blast circles, fans, range rulers) with a check bar."""
     from sheets.app import api  # noqa: PLC0415 - the pipeline: not for --help
 
-    wrote(api.make_gauges(game, paper=paper.value, out=output, content=content))
+    wrote(api.make_gauges(game, print_options(paper, output=output, content=content)))
 
 
 @user_errors

@@ -1,6 +1,6 @@
 """The options many commands share, each defined once: `content: Content = None`.
 
-Only Typer and `sheets.base.limits` here, so that `sheets --help` stays fast.
+Only Typer and light `sheets.base` modules here, so that `sheets --help` stays fast.
 """
 from __future__ import annotations
 
@@ -11,11 +11,17 @@ from typing import Annotated, Optional
 import typer
 
 from sheets.base import limits
+from sheets.base.options import PrintOptions
+from sheets.base.paper import PAPERS
+
+#: the --paper choices: the one list of papers (sheets.base.paper)
+Paper = Enum("Paper", {name: name for name in PAPERS}, type=str)
 
 
-class Paper(str, Enum):
-    a4 = "a4"
-    letter = "letter"
+def print_options(paper: Paper | str = "a4", ink_saver: bool = False, output: Path | None = None,
+                  content: Path | None = None) -> PrintOptions:
+    """What every printable takes, from a command's options (sheets.toml set their defaults)."""
+    return PrintOptions(paper=getattr(paper, "value", paper), ink_saver=ink_saver, output=output, content=content)
 
 
 Content = Annotated[Optional[Path], typer.Option(

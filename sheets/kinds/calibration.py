@@ -21,8 +21,8 @@ import math
 
 from reportlab.pdfgen import canvas
 
+from sheets.base import paper as papers
 from sheets.base.errors import SheetsError
-from sheets.pipeline.rendering import PAPER_SIZES_MM
 
 MM = 72 / 25.4
 AXES = ("X", "Y")
@@ -68,11 +68,10 @@ def offset_text(offset: tuple[float, float]) -> str:
 
 
 def calibration_pdf(paper: str = "a4", duplex: str = "long", offset: tuple[float, float] = (0.0, 0.0)) -> bytes:
-    if paper not in PAPER_SIZES_MM:
-        raise SheetsError(f"unknown paper {paper!r}; choose one of: {', '.join(PAPER_SIZES_MM)}")
+    paper = papers.check(paper)
     if duplex not in ("long", "short"):
         raise SheetsError(f"unknown duplex {duplex!r}; choose long or short")
-    w, h = PAPER_SIZES_MM[paper]
+    w, h = papers.SIZES_MM[paper]
     buf = io.BytesIO()
     c = canvas.Canvas(buf, pagesize=(w * MM, h * MM), invariant=1, pageCompression=0)
     c.setTitle(f"Duplex calibration ({paper}, flip on the {duplex} edge)")

@@ -22,6 +22,8 @@ from pypdf import PdfReader
 from sheets import __version__
 from sheets.base import output, paths
 from sheets.base.errors import ContentError, Problem
+from sheets.base.paper import paper_name
+from sheets.kinds import registry
 from sheets.library.validation import Strict, collect
 from sheets.library.yaml_source import load_yaml
 from sheets.pipeline import cache, rendering
@@ -33,7 +35,6 @@ from sheets.pipeline.workers import Workers
 KIT_PDF = "kit.pdf"
 MANIFEST = "manifest.json"
 PRINTING_FILE = "_print/printing.yaml"
-MM = 72 / 25.4
 
 
 class PrintHow(Strict):
@@ -80,17 +81,6 @@ def load_printing(content_root: Path | None = None) -> Printing:
     return model
 
 
-def paper_name(width_pt: float, height_pt: float) -> str:
-    """'a4', 'letter', their '-landscape', or 'W×H mm'."""
-    w, h = width_pt / MM, height_pt / MM
-    for name, (pw, ph) in {"a4": (210, 297), "letter": (215.9, 279.4)}.items():
-        if abs(w - pw) < 1 and abs(h - ph) < 1:
-            return name
-        if abs(w - ph) < 1 and abs(h - pw) < 1:
-            return name + "-landscape"
-    return f"{w:.0f}×{h:.0f} mm"
-
-
 @dataclass
 class Part:
     """One finished PDF of the kit, and what the contents page says about it."""
@@ -109,10 +99,19 @@ class Part:
         return self.first_page + self.pages - 1
 
 
+def printing_kind(printing: Printing, template: str | None) -> str:
+    """The printing advice for a sheet made from `template`: its registered kind's, when the
+    content's printing.yaml has it; else the kind whose `templates` list it; else `default`."""
+    declared = registry.of_template(template)
+    if declared is not None and declared.printing in printing.kinds:
+        return declared.printing
+    return printing.kind_of(template)
+
+
 def describe(path: Path, *, title: str, game: str | None, game_title: str, template: str | None,
              printing: Printing, kind: str | None = None) -> Part:
     pages, (width, height) = _pages_and_size(path)
-    kind = kind or printing.kind_of(template)
+    kind = kind or printing_kind(printing, template)
     how = printing.kinds[kind]
     landscape = width > height
     if how.sides == "two" and pages == 1:

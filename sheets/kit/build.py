@@ -6,12 +6,13 @@ from typing import Callable
 
 from sheets.base import interrupts
 from sheets.base.errors import SheetsError
+from sheets.base.paper import page_size
 from sheets.kit import assemble, uptodate
 from sheets.kit.plan import kit_sheets
 from sheets.kit.result import Kit
 from sheets.library.access import library, new_seed
-from sheets.library.content import KitOptions, Library
-from sheets.pipeline import rendering
+from sheets.library.content import Library
+from sheets.library.plugins import KitOptions
 from sheets.pipeline import preview as previewer
 from sheets.pipeline.build import build
 from sheets.pipeline.sheet import ink_save
@@ -47,7 +48,7 @@ def build_kit(out_dir: Path, *, seed: int | None, paper: str, game: str | None, 
         scope = titles[game] if game else "All games"
         kit_pdf = assemble.assemble(parts, out_dir / assemble.KIT_PDF, title="warsheets print-and-play kit",
                                     subtitle=f"{scope} · {paper} · dice seed {seed}",
-                                    paper_size=rendering.page_size(paper), cache_dir=cache, shared=shared)
+                                    paper_size=page_size(paper), cache_dir=cache, shared=shared)
     packet_paths: list[Path] = []
     packet_parts: list = []
     offset = len(sheets)

@@ -12,18 +12,19 @@ from typing import Callable
 from sheets.base import paths
 from sheets.base.errors import SheetsError
 from sheets.base.limits import MAX_PLAYERS
+from sheets.base.options import PrintOptions
 from sheets.kit import uptodate
 from sheets.kit.result import Kit, recorded_kit
 
 
-def make_kit(out_dir: Path | None = None, *, seed: int | None = None, paper: str = "a4",
-             game: str | None = None, content: Path | None = None,
+def make_kit(options: PrintOptions = PrintOptions(), *, seed: int | None = None, game: str | None = None,
              progress: Callable[[int], Callable[[str], None]] | None = None,
-             use_cache: bool = True, players: int = 0, preview: bool = False,
-             ink_saver: bool = False) -> Kit:
+             use_cache: bool = True, players: int = 0, preview: bool = False) -> Kit:
+    """The kit in `options.output` (a folder; default ./output/kit/), on `options.paper`."""
+    paper, content, ink_saver = options.paper, options.content, options.ink_saver
     if not 0 <= players <= MAX_PLAYERS:
         raise SheetsError(f"--players {players}: give a number from 1 to {MAX_PLAYERS}")
-    out_dir = Path(out_dir) if out_dir else paths.default_output_dir() / "kit"
+    out_dir = Path(options.output) if options.output else paths.default_output_dir() / "kit"
     cache = (out_dir / ".cache") if use_cache else None
     state_key = None
     if cache is not None and seed is not None:

@@ -8,7 +8,6 @@ collected and reported together, each with file, line and field.
 """
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -21,8 +20,10 @@ from sheets.kinds.cards.model import Card, CardBack, CardSet, PrintGeometry
 from sheets.kinds.gauges.model import GaugeSheet
 from sheets.kinds.tokens.model import TokenSheet
 from sheets.kinds.trackers.model import TrackerFile, TrackerKind
+from sheets.library import plugins
 from sheets.library.blocks import Block, ReferenceDoc
 from sheets.library.lint import literal_escapes
+from sheets.library.plugins import GamePlugin
 from sheets.library.validation import Strict, collect
 from sheets.library.yaml_source import YamlDocument, load_yaml
 
@@ -103,54 +104,6 @@ class FileLoader:
             self.problems.append(Problem(self.name(self.folder / rel), None, "", message))
 
 
-class GamePlugin:
-    """What a game adds beyond generic content. Subclasses override the hooks."""
-
-    #: files in the game folder the plugin knows but does not load (glob patterns, e.g.
-    #: example files that their own commands read); `validate` reports any other unread file
-    extra_files: tuple[str, ...] = ()
-
-    def sheet_kinds(self, game: "Game") -> list[str]:
-        """Extra sheet kinds the plugin makes (shown by `sheets list`)."""
-        return []
-
-    def load(self, files: FileLoader) -> Any:
-        """Load and validate the game's own files; record problems in `files`."""
-        return None
-
-    def card_sets(self, game: "Game") -> dict[str, CardSet]:
-        """Card sets built from the game's structured data."""
-        return {}
-
-    def reference_sections(self, game: "Game") -> list[dict]:
-        """Extra reference pages, as render contexts for `reference` templates."""
-        return []
-
-    def kit_sheets(self, game: "Game", options: "KitOptions") -> list:
-        """Game-specific sheets for the kit (a list of build.Sheet)."""
-        return []
-
-    def player_packets(self, game: "Game", options: "KitOptions", players: int) -> list[list]:
-        """`sheets kit --players N`: one list of build.Sheet per player, stapled into one PDF."""
-        return []
-
-    def file_kinds(self) -> dict[str, tuple[type[BaseModel], str | None, str]]:
-        """The YAML kinds this game reads beyond the generic ones, for `sheets schema`:
-        kind -> (the model that validates it, a glob of its files in the game folder or None
-        for the user's own files, what it is)."""
-        return {}
-
-    def check_user_file(self, game: "Game", doc: YamlDocument) -> list[Problem] | None:
-        """Problems in a user's file (a campaign, a squad) if it is one of this game's; else None."""
-        return None
-
-
-@dataclass
-class KitOptions:
-    seed: int
-    paper: str = "a4"
-
-
 @dataclass
 class Game:
     info: GameInfo
@@ -168,21 +121,6 @@ class Game:
     def id(self) -> str:
         return self.info.id
 
-    def printables(self) -> list[str]:
-        kinds = []
-        if self.reference is not None or (self.plugin and self.plugin.reference_sections(self)):
-            kinds.append("reference")
-        if self.card_sets:
-            kinds.append("cards (" + ", ".join(self.card_sets) + ")")
-        if self.trackers:
-            kinds.append("trackers (" + ", ".join(self.trackers) + ")")
-        if self.tokens is not None:
-            kinds.append("tokens")
-        if self.gauges is not None:
-            kinds.append("gauges")
-        if self.plugin:
-            kinds = self.plugin.sheet_kinds(self) + kinds
-        return kinds
 
 
 def _quickref_cards(reference: ReferenceDoc, files: FileLoader) -> CardSet | None:
@@ -207,11 +145,6 @@ def _quickref_cards(reference: ReferenceDoc, files: FileLoader) -> CardSet | Non
         return None
     back = CardBack(title=spec.back_title or reference.title, subtitle="Quick reference")
     return CardSet(id=spec.id, title=spec.title, size=spec.size, back=back, cards=cards)
-
-
-def load_plugin(name: str) -> GamePlugin:
-    module = importlib.import_module(f"sheets.games.{name}.plugin")
-    return module.plugin
 
 
 class Library:
@@ -282,7 +215,7 @@ class Library:
         plugin = None
         if info.plugin:
             try:
-                plugin = load_plugin(info.plugin)
+                plugin = plugins.find(info.plugin)
             except ImportError:
                 files.problem("game.yaml", ("plugin",), f"no game plugin named {info.plugin!r} in sheets.games")
         game = Game(info=info, folder=folder, plugin=plugin)

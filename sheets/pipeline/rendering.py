@@ -28,7 +28,6 @@ from sheets.base.overflow import find_overflows
 # fontTools stamps the current time into subset fonts unless this is set.
 from sheets.base.paths import FIXED_EPOCH  # noqa: E402,F401 - re-exported
 
-PAPER_SIZES_MM = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 
 
 class LayoutOverflowError(SheetsError):
@@ -104,16 +103,6 @@ def game_titled(game_title: str, title: str, sep: str = " · ") -> str:
     if base and title.casefold().startswith(base):
         return title
     return f"{game_title}{sep}{title}"
-
-
-def page_size(paper: str, landscape: bool = False) -> str:
-    """CSS @page size for a paper name."""
-    if paper not in PAPER_SIZES_MM:
-        raise SheetsError(f"unknown paper {paper!r}; choose one of: {', '.join(PAPER_SIZES_MM)}")
-    w, h = PAPER_SIZES_MM[paper]
-    if landscape:
-        w, h = h, w
-    return f"{w}mm {h}mm"
 
 
 # -- Jinja -----------------------------------------------------------------

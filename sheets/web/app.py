@@ -7,10 +7,7 @@ traceback goes to the server's log.
 """
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import logging
-import pkgutil
 import sys
 import webbrowser
 from pathlib import Path
@@ -25,6 +22,7 @@ from starlette.staticfiles import StaticFiles
 
 from sheets.base import paths
 from sheets.base.errors import SheetsError
+from sheets.library import plugins
 from sheets.web.desk import Desk, NavItem
 from sheets.web.pages import routes as core_routes
 from sheets.web.security import LOOPBACK, Guard, new_secret
@@ -35,12 +33,7 @@ log = logging.getLogger("sheets.web")
 
 def game_webs() -> list:
     """The `web` module of every game package that has one (found where they live, like the CLIs)."""
-    found = []
-    for game in pkgutil.iter_modules([str(paths.PACKAGE_DIR / "games")]):
-        name = f"sheets.games.{game.name}.web"
-        if game.ispkg and importlib.util.find_spec(name) is not None:
-            found.append(importlib.import_module(name))
-    return found
+    return plugins.parts("web")
 
 
 def create_app(workspace: Path, *, content: Path | None = None, hosts: tuple[str, ...] = LOOPBACK,

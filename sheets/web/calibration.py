@@ -18,12 +18,13 @@ from starlette.routing import Route
 from sheets.app import api
 from sheets.base import config
 from sheets.base.errors import SheetsError
+from sheets.base.options import PrintOptions
+from sheets.base.paper import PAPERS  # the Cards and Kit pages' paper choices
 from sheets.kinds import calibration as calibrate
 from sheets.kinds.cards.builder import parse_back_offset
 from sheets.web.desk import Desk
 from sheets.web.workspace import Conflict
 
-PAPERS = config.PAPERS  # the Cards page's paper choices (the Kit page's too): what sheets.toml takes
 DUPLEX = ("long", "short")
 STEPS = ("sheet", "readings", "store")
 
@@ -63,12 +64,13 @@ def calibration_routes(desk: Desk, page) -> list[Route]:
         if step not in STEPS:
             raise HTTPException(400, f"step {step!r}: one of {', '.join(STEPS)}")
         if paper not in PAPERS or duplex not in DUPLEX:
-            raise HTTPException(400, "paper is a4 or letter; duplex is long or short")
+            raise HTTPException(400, f"paper is {' or '.join(PAPERS)}; duplex is long or short")
         here = {"paper": paper, "duplex": duplex}
         if step == "sheet":
             offset = state(desk)["offset"]
             out = desk.workspace.output_dir("cards") / f"cards-calibration-{paper}-{duplex}.pdf"
-            written = await desk.call(api.make_calibration, paper=paper, duplex=duplex, back_offset=offset, out=out)
+            written = await desk.call(api.make_calibration, PrintOptions(paper=paper, output=out), duplex=duplex,
+                                      back_offset=offset)
             return page(cal=state(desk, step="readings", pdf=desk.link(written), printed_with=offset, **here))
         printed_with = str(form.get("printed_with") or "0,0")
         x, y = str(form.get("x") or ""), str(form.get("y") or "")

@@ -15,6 +15,8 @@ from starlette.routing import Route
 
 from sheets.app import api
 from sheets.base import limits
+from sheets.base.options import PrintOptions
+from sheets.kinds import registry
 from sheets.kit.request import make_kit
 from sheets.web.calibration import DUPLEX, PAPERS, calibration_routes, card_options, settings, state
 from sheets.web.desk import Desk, checked, number
@@ -28,13 +30,19 @@ def _games(desk: Desk) -> list[tuple[str, str]]:
     return [(gid, lib.game(gid).info.title) for gid in lib.game_ids()]
 
 
+def _prints(desk: Desk) -> list[tuple[str, list[str]]]:
+    """What each game's part of the kit holds, as `sheets list` says it (the registry of kinds)."""
+    lib = desk.library()
+    return [(lib.game(gid).info.title, registry.listing(lib.game(gid))) for gid in lib.game_ids()]
+
+
 def routes(desk: Desk) -> list[Route]:
     async def home(request: Request):
         files = desk.workspace.files("*.yaml")
         return desk.page("web/home.html.j2", title="Desk", files=files, workspace=str(desk.workspace.root))
 
     async def kit_form(request: Request):  # the paper: the workspace's sheets.toml's, as `sheets kit` takes it there
-        return desk.page("web/kit.html.j2", title="Kit", games=_games(desk), papers=PAPERS,
+        return desk.page("web/kit.html.j2", title="Kit", games=_games(desk), prints=_prints(desk), papers=PAPERS,
                          max_players=limits.MAX_PLAYERS, result=None, form={"paper": settings(desk)["paper"].value})
 
     async def kit_build(request: Request):
@@ -45,12 +53,12 @@ def routes(desk: Desk) -> list[Route]:
             raise HTTPException(400, f"game {game!r}: choose one of {', '.join(games)}")
         paper = str(form.get("paper") or settings(desk)["paper"].value)
         if paper not in PAPERS:
-            raise HTTPException(400, f"paper {paper!r}: choose a4 or letter")
+            raise HTTPException(400, f"paper {paper!r}: choose {' or '.join(PAPERS)}")
         seed = number(form, "seed", lo=0, hi=2**63 - 1)
         players = number(form, "players", default=0, lo=0, hi=limits.MAX_PLAYERS)
         out = desk.workspace.output_dir() / KIT_DIR
-        job = desk.start(make_kit, out, seed=seed, paper=paper, game=game or None, content=desk.content,
-                         players=players, preview=True, ink_saver=checked(form.get("ink_saver")),
+        options = PrintOptions(paper=paper, ink_saver=checked(form.get("ink_saver")), output=out, content=desk.content)
+        job = desk.start(make_kit, options, seed=seed, game=game or None, players=players, preview=True,
                          context={k: v for k, v in form.items() if k != "csrf"})
         return RedirectResponse(f"/kit/build/{job}", status_code=303)
 
@@ -64,7 +72,7 @@ def routes(desk: Desk) -> list[Route]:
             return desk.message("Not done", job.error, status=400)
         result = job.result
         sheet = next((p for p in result.previews if p.name == "contact-sheet.png"), None)
-        return desk.page("web/kit.html.j2", title="Kit", games=_games(desk), papers=PAPERS,
+        return desk.page("web/kit.html.j2", title="Kit", games=_games(desk), prints=_prints(desk), papers=PAPERS,
                          max_players=limits.MAX_PLAYERS, form=job.context, result={
                              "seed": result.seed, "kit_pdf": desk.link(result.kit_pdf),
                              "parts": [(p.name, desk.link(p)) for p in [*result.parts, *result.packets]],
@@ -101,14 +109,15 @@ def routes(desk: Desk) -> list[Route]:
         game, _, which = choice.partition("/")
         paper, duplex = str(form.get("paper") or ""), str(form.get("duplex") or "long")
         if paper not in ("", *PAPERS) or duplex not in DUPLEX:
-            raise HTTPException(400, "paper is a4 or letter; duplex is long or short")
+            raise HTTPException(400, f"paper is {' or '.join(PAPERS)}; duplex is long or short")
         copies = number(form, "copies", default=1, lo=1, hi=limits.MAX_COPIES)
         out = desk.workspace.output_dir("cards") / f"{game}-{which}.pdf"
         backs = checked(form.get("backs"))  # paper, layout, back offset: the form's, else sheets.toml's
         chosen = card_options(desk, paper, backs, str(form.get("back_offset") or "").strip())
-        written = await desk.call(api.make_cards, game, which=which, backs=backs, duplex=duplex, out=out,
-                                  content=desk.content, copies=copies, fold=checked(form.get("fold")),
-                                  ink_saver=checked(form.get("ink_saver")), **chosen)
+        options = PrintOptions(paper=chosen.pop("paper"), ink_saver=checked(form.get("ink_saver")), output=out,
+                               content=desk.content)
+        written = await desk.call(api.make_cards, game, options, which=which, backs=backs, duplex=duplex,
+                                  copies=copies, fold=checked(form.get("fold")), **chosen)
         return cards_page(form=dict(form), result=[(p.name, desk.link(p)) for p in written])
 
     async def files(request: Request):

@@ -13,13 +13,6 @@ from conftest import page_size_mm, pages, pdf_text, squash
 A4_LANDSCAPE = (297.0, 210.0)
 
 
-def kit(cli, tmp_path, game):
-    out = tmp_path / game
-    result = cli("kit", "--game", game, "-o", out, "--seed", "1")
-    assert result.exit_code == 0, result
-    return out
-
-
 # -- Down Range ----------------------------------------------------------------------
 def test_down_range_quick_reference_cards(cli, tmp_path):
     out = tmp_path / "q.pdf"
@@ -62,7 +55,7 @@ def test_reference_tables_fit_their_columns(library, game):
     import weasyprint
 
     from sheets.base import paths
-    from sheets.kit.plan import reference_sheet
+    from sheets.kinds.reference.builder import reference_sheet
     from sheets.pipeline.sheet import render_html
 
     html = render_html(reference_sheet(library.game(game)))
@@ -147,8 +140,8 @@ def test_platoon_markers_use_the_rules_words(cli, tmp_path):
     assert pdf_text(out).count("REDUCED") == 7 and pdf_text(out).count("SUPPRESSED") == 4
 
 
-def test_platoon_tracker_roster_and_cards(cli, tmp_path):
-    out = kit(cli, tmp_path, "platoon")
+def test_platoon_tracker_roster_and_cards(whole_kit):
+    out = whole_kit.folder
     text = squash(pdf_text(out / "platoon-trackers.pdf"))
     for words in ("PLATOON", "ORDER GIVEN", "SUPPRESSED", "Platoon roster", "Heavy Weapon", "Close Combat"):
         assert squash(words) in text, words
@@ -171,9 +164,8 @@ def test_tracker_fields_and_flags_are_named_fields():
 
 
 # -- Mass Combat ---------------------------------------------------------------------
-def test_mass_combat_prints_no_lost_glyph_placeholder(cli, tmp_path):
-    out = kit(cli, tmp_path, "masscombat")
-    texts = {p.name: pdf_text(p) for p in out.glob("*.pdf")}
+def test_mass_combat_prints_no_lost_glyph_placeholder(whole_kit):
+    texts = {p.name: pdf_text(p) for p in whole_kit.folder.glob("masscombat-*.pdf")}
     assert len(texts) >= 4
     for name, text in texts.items():
         assert "[symbol lost]" not in text and "[dice lost]" not in text and "[lost]" not in text, name

@@ -183,10 +183,8 @@ def test_players_needs_a_game_with_packets(cli, tmp_path):
     assert not (tmp_path / "k" / "kit.pdf").exists()
 
 
-def test_blank_wotw_log_sheet_in_kit(cli, tmp_path):
-    result = cli("kit", "--seed", "4", "--game", "wotw", "-o", tmp_path / "k")
-    assert result.exit_code == 0, result
-    blank = tmp_path / "k" / "wotw-log-sheet-blank.pdf"
+def test_blank_wotw_log_sheet_in_kit(whole_kit):
+    blank = whole_kit.folder / "wotw-log-sheet-blank.pdf"
     text = pdf_text(blank)
     assert "LOG SHEET" in text and "MISSION ____" in text and "seed" not in text
     assert pages(blank) == 1

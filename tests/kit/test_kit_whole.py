@@ -12,16 +12,9 @@ from visibility import invisible_words
 HEADINGS = {"/H", "/H1", "/H2", "/H3", "/H4", "/H5", "/H6"}
 
 
-@pytest.fixture(scope="module")
-def kit(tmp_path_factory):
-    from typer.testing import CliRunner
-
-    from sheets.cli import app
-
-    out = tmp_path_factory.mktemp("kit") / "kit"
-    result = CliRunner().invoke(app, ["kit", "--seed", "7", "-o", str(out)])
-    assert result.exit_code == 0, result.output
-    return out
+@pytest.fixture
+def kit(whole_kit):
+    return whole_kit.folder
 
 
 def test_every_word_of_every_kit_part_is_visible(kit):

@@ -35,7 +35,7 @@ def filled_sniper(lib):
 
 
 def regiment_reference(lib):
-    from sheets.kit.plan import reference_sheet
+    from sheets.kinds.reference.builder import reference_sheet
 
     return reference_sheet(lib.game("regiment"))
 
@@ -49,7 +49,7 @@ def worked_example_log_sheet(lib):
 
 
 def platoon_reference(lib):
-    from sheets.kit.plan import reference_sheet
+    from sheets.kinds.reference.builder import reference_sheet
 
     return reference_sheet(lib.game("platoon"))
 
@@ -74,8 +74,37 @@ def strategy_cards(lib):
     return card_sheet(game, game.card_sets["strategies"], lib.geometry(), backs=True)
 
 
+def downrange_gauges(lib):
+    from sheets.kinds.gauges.builder import gauge_sheet
+
+    return gauge_sheet(lib.game("downrange"), lib.geometry().papers["a4"])
+
+
+def wotw_campaign_record(lib):
+    from sheets.games.wotw import campaign_io
+    from sheets.games.wotw.sheets import campaign_record
+
+    game = lib.game("wotw")
+    campaign = campaign_io.load(REPO / "tests" / "data" / "wotw-campaign-today.yaml", game.data)
+    return campaign_record(game, campaign, "x.pdf")
+
+
+def regiment_squad_roster(lib):
+    from sheets.games.regiment.characters import resolve_character
+    from sheets.games.regiment.sheets import squad_sheet
+    from sheets.games.regiment.squads import SquadRoster
+    from sheets.library.yaml_source import load_yaml
+
+    game = lib.game("regiment")
+    folder = REPO / "content" / "regiment" / "characters"
+    members = [resolve_character(load_yaml(folder / f"{name}.yaml", f"{name}.yaml"), game.data)
+               for name in ("walter-brzezinski", "ada-mercer")]
+    return squad_sheet(game, SquadRoster("2nd Squad", 1, "Sgt Haines", members), "x.pdf")
+
+
 SHEETS = [blank_medic, filled_sniper, regiment_reference, worked_example_log_sheet, platoon_reference,
-          regiment_trackers, downrange_tokens, strategy_cards]
+          regiment_trackers, downrange_tokens, strategy_cards, downrange_gauges, wotw_campaign_record,
+          regiment_squad_roster]
 
 
 @pytest.mark.parametrize("make", SHEETS, ids=[f.__name__ for f in SHEETS])

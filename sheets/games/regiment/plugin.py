@@ -11,11 +11,17 @@ from sheets.games.regiment.models import (
     BasicMoves, BattlePlans, GmMoves, Lists, Playbook, RegimentData, Tags, Vehicles, Weapons,
 )
 from sheets.games.regiment.squads import SquadFile, is_character, is_squad, read_squad
-from sheets.library.content import FileLoader, GamePlugin
+from sheets.kinds.kind import Kind
+from sheets.library.content import FileLoader
+from sheets.library.plugins import GamePlugin
 
 
 class RegimentPlugin(GamePlugin):
     extra_files = ("characters/*.yaml",)  # examples, read by their own commands and tests
+
+    def kinds(self):
+        return [Kind("regiment.playbook", "a Regiment playbook, blank or filled", ("playbook.html.j2",), "playbook"),
+                Kind("regiment.roster", "the Regiment's squad roster, blank or filled", ("squad.html.j2",), "playbook")]
 
     def sheet_kinds(self, game):
         return [f"playbooks ({', '.join(game.data.playbooks)})", "squad roster (sheets squad FILE; blank in the kit)"]

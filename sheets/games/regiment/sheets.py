@@ -2,14 +2,15 @@
 from __future__ import annotations
 
 from sheets.base.dice import Dice
+from sheets.base.paper import page_size
 from sheets.games.regiment.characters import BOND_ROWS, Character, roll_character
 from sheets.games.regiment.improvements import PROTECTION, TRACKS, markable, protection_note
 from sheets.games.regiment.models import STATS, Playbook
 from sheets.games.regiment.squads import SquadRoster, bond_grid
 from sheets.kinds.trackers.builder import TrackerPage
 from sheets.library.blocks import Block, Section, Term
-from sheets.library.content import Game, KitOptions
-from sheets.pipeline.rendering import page_size
+from sheets.library.content import Game
+from sheets.library.plugins import KitOptions
 from sheets.pipeline.sheet import Sheet
 
 EQUIPMENT_LINES = 12

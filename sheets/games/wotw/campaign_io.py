@@ -14,7 +14,7 @@ from sheets.base.errors import ContentError, SheetsError
 from sheets.games.wotw.campaign import check
 from sheets.games.wotw.ledger import EntryRefused, Replay, describe, flatten, replay, state_dict
 from sheets.games.wotw.models import WotwData
-from sheets.games.wotw.records import Campaign, Entry
+from sheets.games.wotw.records import BaselineEntry, Campaign
 from sheets.library.validation import validate
 from sheets.library.yaml_source import YamlDocument, load_yaml, parse_yaml
 
@@ -66,7 +66,7 @@ def read(doc: YamlDocument, data: WotwData) -> Campaign:
     if problems:
         raise ContentError(problems)
     if not campaign.entries:
-        base = Entry(do="baseline", state=state_dict(campaign))
+        base = BaselineEntry(do="baseline", state=state_dict(campaign))
         return campaign.model_copy(update={"entries": [base]})
     try:
         replayed = replay(campaign.entries, data)

@@ -13,7 +13,7 @@ from sheets.games.wotw import campaign as cp
 from sheets.games.wotw import campaign_io, ledger, offers
 from sheets.games.wotw.crews import crew_messages
 from sheets.games.wotw.preroll import MissionRequest, roll_missions
-from sheets.games.wotw.records import Campaign, Entry, Recruit
+from sheets.games.wotw.records import RECRUIT_ONLY, Campaign, Entry, Recruit, make_entry
 from sheets.games.wotw.sheets import campaign_log_sheet, campaign_record, log_sheet
 from sheets.games.wotw.team import QUALITIES, Member, TeamFile, resolve_team
 from sheets.library.access import game_with_plugin, library, make_dice
@@ -58,10 +58,8 @@ def change(file: Path, entry: Entry, data) -> tuple[Campaign, Campaign]:
 
 
 def _dice_entry(seed: int | None, dice: str | None) -> dict:
-    if seed is not None and dice is not None:
-        raise SheetsError("give either --seed or --dice, not both")
     if dice is not None:
-        return {"dice": dice}
+        return {"seed": seed, "dice": dice}  # with a seed too: the entry refuses both
     return {"seed": make_dice(seed, None).seed}
 
 
@@ -104,9 +102,10 @@ def campaign_new(file: Path, nation: str, theatre: str, team: Path | None = None
             raise SheetsError("; ".join(f"{members[i].name}: {msg}" for i, msg in bad))
         men = [cp.Man(name=m.name, quality=m.quality.capitalize(), weapon=m.weapon, medical=m.medical,
                       engineer=m.engineer, notes=m.notes) for m in members]
-    entry = Entry(do="new", nation=nation, theatre=theatre, optional_rules=[r for r in cp.OPTIONAL_RULES if r in rules],
-                  team=[Recruit(name=m.name, quality=m.quality, weapon=m.weapon, medical=m.medical, engineer=m.engineer,
-                                notes=m.notes) for m in men], rolled=rolled)
+    entry = make_entry(do="new", nation=nation, theatre=theatre,
+                       optional_rules=[r for r in cp.OPTIONAL_RULES if r in rules],
+                       team=[Recruit(name=m.name, quality=m.quality, weapon=m.weapon, medical=m.medical,
+                                     engineer=m.engineer, notes=m.notes) for m in men], rolled=rolled)
     state = ledger.apply(None, entry, game.data)
     campaign = state.model_copy(update={"entries": [entry]})
     campaign_io.save(file, campaign, game.data, new=True)
@@ -135,7 +134,7 @@ def campaign_mission(file: Path, seed: int | None = None, dice: str | None = Non
         raise cp.Refused(f"mission {open_.number} is still in progress: close it first with "
                          f"`sheets campaign debrief {file} --outcome success|aborted` "
                          f"(run `sheets campaign mission {file}` alone to print its log sheet again)")
-    entry = Entry(do="mission", strike=strike_step, **_dice_entry(seed, dice))
+    entry = make_entry(do="mission", strike=strike_step, **_dice_entry(seed, dice))
     state = ledger.apply(campaign.model_copy(update={"entries": []}), entry, game.data)
     mission = ledger.open_mission(state, game.data)
     pdf = _log_sheet(game, state, mission, paper, out)
@@ -152,7 +151,7 @@ def campaign_strike(file: Path, step: int, paper: str = "a4", out: Path | None =
                     content: Path | None = None) -> tuple[list[Path], str]:
     game = _wotw(content)
     campaign = campaign_io.load(Path(file), game.data)
-    entry = Entry(do="strike", step=step)
+    entry = make_entry(do="strike", step=step)
     state = ledger.apply(campaign.model_copy(update={"entries": []}), entry, game.data)
     pdf = _log_sheet(game, state, ledger.open_mission(state, game.data), paper, out)
     _, updated = change(file, entry, game.data)
@@ -164,7 +163,8 @@ def campaign_debrief(file: Path, outcome: str, killed: list[str], wounded: list[
                      dice: str | None = None, enemy_hq: bool = False, content: Path | None = None) -> tuple[Path, str]:
     game = _wotw(content)
     rolled = _dice_entry(seed, dice) if outcome == "success" else {"seed": seed, "dice": dice}
-    entry = Entry(do="debrief", outcome=outcome, killed=list(killed), wounded=list(wounded), enemy_hq=enemy_hq, **rolled)
+    entry = make_entry(do="debrief", outcome=outcome, killed=list(killed), wounded=list(wounded), enemy_hq=enemy_hq,
+                       **rolled)
     _, updated = change(file, entry, game.data)
     rec = updated.missions[-1]
     line = f"mission {rec.number}: {outcome}"
@@ -188,28 +188,17 @@ def campaign_spend(file: Path, promote: str | None = None, skill: str | None = N
                    quality: str | None = None, weapon: str | None = None, medical: bool = False,
                    engineer: bool = False, rearm: str | None = None, make_engineer: str | None = None,
                    content: Path | None = None) -> tuple[Path, str]:
-    actions = [a for a in (promote, skill, recruit or None, rearm, make_engineer) if a is not None]
-    if len(actions) != 1:
-        raise SheetsError("give one of --promote NAME, --skill NAME=SKILL, --recruit NAME --quality Q --weapon W, "
-                          "--rearm NAME=WEAPON or --make-engineer NAME")
-    if (quality or weapon or medical or engineer) and not recruit:
-        raise SheetsError("--quality, --weapon, --medical and --engineer go with --recruit")
-    if promote is not None:
-        entry = Entry(do="spend", promote=promote)
-    elif skill is not None:
-        name, what = _pair("--skill", skill, "SKILL, e.g. --skill 'Hans Weber=Grenadier'")
-        entry = Entry(do="spend", learn=name, skill=what)
-    elif rearm is not None:
-        name, what = _pair("--rearm", rearm, "WEAPON, e.g. --rearm 'Hans Weber=Rifle'")
-        entry = Entry(do="spend", rearm=name, weapon=what)
-    elif make_engineer is not None:
-        entry = Entry(do="spend", make_engineer=make_engineer)
-    else:
-        if not quality or not weapon:
-            raise SheetsError("--recruit needs --quality (Green, Private, Veteran) and --weapon, "
-                              "e.g. --recruit 'Paul Roth' --quality Green --weapon Rifle")
-        entry = Entry(do="spend", recruit=list(recruit), quality=quality.capitalize(), weapon=weapon,
-                      medical=medical, engineer=engineer)
+    # "exactly one purchase" and what goes with --recruit are the entry's rules (records.SpendEntry)
+    learn = what = rearmed = arm = None
+    if skill is not None:
+        learn, what = _pair("--skill", skill, "SKILL, e.g. --skill 'Hans Weber=Grenadier'")
+    if rearm is not None:
+        rearmed, arm = _pair("--rearm", rearm, "WEAPON, e.g. --rearm 'Hans Weber=Rifle'")
+    entry = make_entry(do="spend", promote=promote, learn=learn, skill=what, recruit=list(recruit or []),
+                       quality=quality.capitalize() if quality else quality, weapon=arm or weapon, medical=medical,
+                       engineer=engineer, rearm=rearmed, make_engineer=make_engineer)
+    if rearm is not None and weapon is not None:
+        raise SheetsError(RECRUIT_ONLY)  # --weapon is a recruit's; a rearm names its weapon in --rearm NAME=WEAPON
     game = _wotw(content)
     before, updated = change(file, entry, game.data)
     done = (f"{entry.rearm} now carries {updated.man(entry.rearm).weapon}"
@@ -238,8 +227,8 @@ def campaign_adjust(file: Path, reason: str, cp_delta: int = 0, xp_delta: int = 
         if not n.isdigit():
             raise SheetsError(f"--grenades {text!r}: N is a whole number of grenades")
         counts[name] = int(n)
-    entry = Entry(do="adjust", reason=reason, cp=cp_delta, xp=xp_delta, heal=list(heal or []), set_state=states,
-                  grenades=counts)
+    entry = make_entry(do="adjust", reason=reason, cp=cp_delta, xp=xp_delta, heal=list(heal or []), set_state=states,
+                       grenades=counts)
     game = _wotw(content)
     _, updated = change(file, entry, game.data)
     return Path(file), f"{updated.ledger[-1].what}; now {updated.xp} XP and {updated.cp} CP saved"

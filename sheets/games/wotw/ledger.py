@@ -6,6 +6,7 @@ dispatches to the pure rules of `campaign.py`). It never prints and never touche
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from sheets.base.dice import Dice
@@ -13,7 +14,8 @@ from sheets.base.errors import SheetsError
 from sheets.games.wotw import campaign as cp
 from sheets.games.wotw.mission import Mission, MissionRoller
 from sheets.games.wotw.models import WotwData
-from sheets.games.wotw.records import Campaign, Entry, LedgerEntry, Man, MissionRecord, Refused
+from sheets.games.wotw.records import (AdjustEntry, BaselineEntry, Campaign, DebriefEntry, Entry, LedgerEntry, Man,
+                                       MissionEntry, MissionRecord, NewEntry, Refused, SpendEntry, StrikeEntry)
 
 FIRST = ("new", "baseline")
 
@@ -26,9 +28,8 @@ class EntryRefused(Refused):
         self.index, self.reason = index, reason
 
 
-def entry_dice(e: Entry, what: str) -> Dice:
-    if e.seed is not None and e.dice is not None:
-        raise Refused(f"{what}: give either --seed or --dice, not both")
+def entry_dice(e: MissionEntry | DebriefEntry, what: str) -> Dice:
+    # never both: the entry's model refuses a seed with dice
     if e.seed is not None:
         return Dice.seeded(e.seed)
     if e.dice is None:
@@ -73,26 +74,25 @@ def open_mission(c: Campaign, data: WotwData) -> Mission:
 
 
 # -- the transitions -----------------------------------------------------------
+# One function per kind of entry, in TRANSITIONS at the bottom; what an entry must hold by
+# itself is its model's (records.py), what it needs of the campaign is here.
 
 def apply(c: Campaign | None, e: Entry, data: WotwData) -> Campaign:
     """The state after entry `e`, or `Refused` naming the rule (nothing else changes)."""
-    if c is None:
-        if e.do not in FIRST:
-            raise Refused(f"the first entry must be `new` (or `baseline`), not `{e.do}`")
-        return _baseline(e, data) if e.do == "baseline" else _new(e, data)
-    if e.do in FIRST:
+    if c is None and e.do not in FIRST:
+        raise Refused(f"the first entry must be `new` (or `baseline`), not `{e.do}`")
+    if c is not None and e.do in FIRST:
         raise Refused(f"`{e.do}` may only be the first entry")
-    return {"mission": _mission, "strike": _strike, "debrief": _debrief, "spend": _spend,
-            "adjust": _adjust}[e.do](c, e, data)
+    return TRANSITIONS[e.do](c, e, data)
 
 
-def _new(e: Entry, data: WotwData) -> Campaign:
+def _new(_: None, e: NewEntry, data: WotwData) -> Campaign:
     men = [Man(name=r.name, quality=r.quality, weapon=r.weapon, medical=r.medical, engineer=r.engineer, notes=r.notes)
            for r in e.team]
     return cp.new_campaign(data, e.nation or "", e.theatre or "", men, list(e.optional_rules))
 
 
-def _baseline(e: Entry, data: WotwData) -> Campaign:
+def _baseline(_: None, e: BaselineEntry, data: WotwData) -> Campaign:
     try:
         c = Campaign.model_validate({k: v for k, v in (e.state or {}).items() if k != "entries"})
     except ValueError as exc:
@@ -103,7 +103,7 @@ def _baseline(e: Entry, data: WotwData) -> Campaign:
     return c
 
 
-def _mission(c: Campaign, e: Entry, data: WotwData) -> Campaign:
+def _mission(c: Campaign, e: MissionEntry, data: WotwData) -> Campaign:
     if c.in_progress is not None:
         raise Refused(f"mission {c.in_progress.number} is still in progress: close it first with "
                       f"`sheets campaign debrief FILE --outcome success|aborted`")
@@ -118,7 +118,7 @@ def _mission(c: Campaign, e: Entry, data: WotwData) -> Campaign:
     return cp.start_mission(c, data, record)
 
 
-def _strike(c: Campaign, e: Entry, data: WotwData) -> Campaign:
+def _strike(c: Campaign, e: StrikeEntry, data: WotwData) -> Campaign:
     open_ = c.in_progress
     if open_ is None:
         raise Refused("no mission in progress: the Engineer strikes a step at the end of a mission's briefing "
@@ -139,35 +139,31 @@ def _strike(c: Campaign, e: Entry, data: WotwData) -> Campaign:
     return new
 
 
-def _debrief(c: Campaign, e: Entry, data: WotwData) -> Campaign:
-    if e.outcome == "aborted" and (e.seed is not None or e.dice is not None):
-        raise Refused(f"--{'seed' if e.seed is not None else 'dice'}: an aborted mission rolls no XP "
-                      f"(seed 004, Post-mission debriefing); leave it out")
+def _debrief(c: Campaign, e: DebriefEntry, data: WotwData) -> Campaign:
+    # an aborted mission's dice are refused by the entry's model
     dice = entry_dice(e, "a successful mission's 1d3 XP") if e.outcome == "success" and c.in_progress else None
     return cp.debrief(c, data, e.outcome or "", list(e.killed), list(e.wounded), dice, e.enemy_hq)
 
 
-def _spend(c: Campaign, e: Entry, data: WotwData) -> Campaign:
-    if e.promote:
-        return cp.promote(c, data, e.promote)
-    if e.learn:
-        return cp.learn(c, data, e.learn, e.skill or "")
-    if e.rearm:
-        return cp.rearm(c, data, e.rearm, e.weapon or "")
-    if e.make_engineer:
-        return cp.make_engineer(c, data, e.make_engineer)
-    if e.recruit:
-        return cp.recruit(c, data, list(e.recruit), (e.quality or "").capitalize(), e.weapon or "", e.medical, e.engineer)
-    raise Refused("a spend names one of promote, learn, recruit, rearm or make_engineer")
+#: a spend's one purchase (the entry's model sees to it that it names exactly one)
+SPENDS: dict[str, Callable[[Campaign, SpendEntry, WotwData], Campaign]] = {
+    "promote": lambda c, e, data: cp.promote(c, data, e.promote),
+    "learn": lambda c, e, data: cp.learn(c, data, e.learn, e.skill or ""),
+    "rearm": lambda c, e, data: cp.rearm(c, data, e.rearm, e.weapon or ""),
+    "make_engineer": lambda c, e, data: cp.make_engineer(c, data, e.make_engineer),
+    "recruit": lambda c, e, data: cp.recruit(c, data, list(e.recruit), (e.quality or "").capitalize(), e.weapon or "",
+                                             e.medical, e.engineer),
+}
 
 
-def _adjust(c: Campaign, e: Entry, data: WotwData) -> Campaign:
-    """What the rules leave to the table: each change is the player's, with its reason."""
-    reason = (e.reason or "").strip()
-    if not reason:
-        raise Refused("--reason: say why (it is printed in the record's ledger)")
-    if not (e.cp or e.xp or e.heal or e.set_state or e.grenades):
-        raise Refused("adjust what? give --cp, --xp, --heal NAME, --set-state NAME=STATE or --grenades NAME=N")
+def _spend(c: Campaign, e: SpendEntry, data: WotwData) -> Campaign:
+    return SPENDS[e.action](c, e, data)
+
+
+def _adjust(c: Campaign, e: AdjustEntry, data: WotwData) -> Campaign:
+    """What the rules leave to the table: each change is the player's, with its reason (the
+    entry's model refuses a blank reason and an adjustment of nothing)."""
+    reason = e.reason.strip()
     new = c.model_copy(deep=True)
     new.cp, new.xp = c.cp + e.cp, c.xp + e.xp
     if new.cp < 0 or new.xp < 0:
@@ -200,6 +196,13 @@ def _adjust(c: Campaign, e: Entry, data: WotwData) -> Campaign:
     if problems:
         raise Refused("; ".join(msg for _, msg in problems))
     return new
+
+
+#: kind -> transition: (the state before, or None for a first entry; the entry; the game's data) -> the state after
+TRANSITIONS: dict[str, Callable[[Campaign | None, Entry, WotwData], Campaign]] = {
+    "new": _new, "baseline": _baseline, "mission": _mission, "strike": _strike, "debrief": _debrief,
+    "spend": _spend, "adjust": _adjust,
+}
 
 
 # -- replay ----------------------------------------------------------------------
@@ -259,30 +262,36 @@ def replay(entries: list[Entry], data: WotwData) -> Replay:
     return Replay(states, last)
 
 
+def _describe_debrief(e: DebriefEntry) -> str:
+    parts = [f"debrief: {e.outcome}" + (f" ({e.rolled_with})" if e.rolled_with else "")
+             + (" +Enemy HQ" if e.enemy_hq else "")]
+    parts += [f"killed {', '.join(e.killed)}"] if e.killed else []
+    parts += [f"wounded {', '.join(e.wounded)}"] if e.wounded else []
+    return "; ".join(parts)
+
+
+DESCRIBE_SPEND: dict[str, Callable[[SpendEntry], str]] = {
+    "promote": lambda e: f"spend: promote {e.promote}",
+    "learn": lambda e: f"spend: {e.learn} learns {e.skill}",
+    "rearm": lambda e: f"spend: rearm {e.rearm} with {e.weapon}",
+    "make_engineer": lambda e: f"spend: make {e.make_engineer} Engineer",
+    "recruit": lambda e: (f"spend: recruit {', '.join(e.recruit)} "
+                          f"({e.quality} {e.weapon}{', medical' if e.medical else ''})"),
+}
+
+#: kind -> how an entry of that kind reads in a few words
+DESCRIBE: dict[str, Callable[[Entry], str]] = {
+    "new": lambda e: (f"new: {e.nation} team of {len(e.team)} in {e.theatre}"
+                      + (f" (rolled with {e.rolled})" if e.rolled else "")),
+    "baseline": lambda e: "baseline: the file as it stood before the ledger",
+    "mission": lambda e: f"mission ({e.rolled_with}" + (f", step {e.strike} struck" if e.strike else "") + ")",
+    "strike": lambda e: f"strike step {e.step}",
+    "debrief": _describe_debrief,
+    "spend": lambda e: DESCRIBE_SPEND[e.action](e),
+    "adjust": lambda e: f"adjust: {e.reason}",
+}
+
+
 def describe(e: Entry) -> str:
     """One entry in a few words (history, validate)."""
-    dice = f"seed {e.seed}" if e.seed is not None else f"dice {e.dice}" if e.dice else ""
-    if e.do == "new":
-        return f"new: {e.nation} team of {len(e.team)} in {e.theatre}" + (f" (rolled with {e.rolled})" if e.rolled else "")
-    if e.do == "baseline":
-        return "baseline: the file as it stood before the ledger"
-    if e.do == "mission":
-        return f"mission ({dice}" + (f", step {e.strike} struck" if e.strike else "") + ")"
-    if e.do == "strike":
-        return f"strike step {e.step}"
-    if e.do == "debrief":
-        parts = [f"debrief: {e.outcome}" + (f" ({dice})" if dice else "") + (" +Enemy HQ" if e.enemy_hq else "")]
-        parts += [f"killed {', '.join(e.killed)}"] if e.killed else []
-        parts += [f"wounded {', '.join(e.wounded)}"] if e.wounded else []
-        return "; ".join(parts)
-    if e.do == "spend":
-        if e.promote:
-            return f"spend: promote {e.promote}"
-        if e.learn:
-            return f"spend: {e.learn} learns {e.skill}"
-        if e.rearm:
-            return f"spend: rearm {e.rearm} with {e.weapon}"
-        if e.make_engineer:
-            return f"spend: make {e.make_engineer} Engineer"
-        return f"spend: recruit {', '.join(e.recruit)} ({e.quality} {e.weapon}{', medical' if e.medical else ''})"
-    return f"adjust: {e.reason}"
+    return DESCRIBE[e.do](e)

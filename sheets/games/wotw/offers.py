@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from sheets.games.wotw import ledger
 from sheets.games.wotw.campaign import PROMOTIONS
 from sheets.games.wotw.models import WotwData
-from sheets.games.wotw.records import Campaign, Entry, Man, Refused
+from sheets.games.wotw.records import Campaign, Man, Refused, SpendEntry
 
 PLENTY = 10**6  # XP and CP no price reaches: the trial that finds what the rules allow
 
@@ -26,7 +26,7 @@ class Offer:
     kind: str  # promote, skill, rearm, engineer (the desk's spend form's names)
     label: str  # "promote to Private", "learn Camouflage", "rearm with SMG", "make Engineer"
     detail: str  # the skill or the weapon ('' for the others)
-    entry: Entry  # the ledger entry a purchase writes
+    entry: SpendEntry  # the ledger entry a purchase writes
     xp: int
     cp: int
     refused: str | None = None  # why the team cannot pay for it now (None: it can)
@@ -41,15 +41,15 @@ class Offer:
         return ", ".join(parts) or "free"
 
 
-def candidates(c: Campaign, data: WotwData, man: Man) -> list[tuple[str, str, str, Entry]]:
+def candidates(c: Campaign, data: WotwData, man: Man) -> list[tuple[str, str, str, SpendEntry]]:
     """Every purchase one could ask for this man (the rules then sort out which they allow)."""
     out = [("promote", f"promote to {PROMOTIONS.get(man.quality, 'a higher quality')}", "",
-            Entry(do="spend", promote=man.name))]
-    out += [("skill", f"learn {s.name}", s.name, Entry(do="spend", learn=man.name, skill=s.name))
+            SpendEntry(do="spend", promote=man.name))]
+    out += [("skill", f"learn {s.name}", s.name, SpendEntry(do="spend", learn=man.name, skill=s.name))
             for s in data.rules.skills.list]
     weapons = dict.fromkeys(r.weapon for r in data.nation(c.nation).recruits)
-    out += [("rearm", f"rearm with {w}", w, Entry(do="spend", rearm=man.name, weapon=w)) for w in weapons]
-    out.append(("engineer", "make Engineer", "", Entry(do="spend", make_engineer=man.name)))
+    out += [("rearm", f"rearm with {w}", w, SpendEntry(do="spend", rearm=man.name, weapon=w)) for w in weapons]
+    out.append(("engineer", "make Engineer", "", SpendEntry(do="spend", make_engineer=man.name)))
     return out
 
 

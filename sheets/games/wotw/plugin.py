@@ -8,7 +8,9 @@ from sheets.games.wotw.crews import crew_messages
 from sheets.games.wotw.models import Events, Rules, Tables, Teams, Theatres, WotwData
 from sheets.games.wotw.records import Campaign
 from sheets.games.wotw.team import TeamFile, resolve_team
-from sheets.library.content import FileLoader, GamePlugin
+from sheets.kinds.kind import Kind
+from sheets.library.content import FileLoader
+from sheets.library.plugins import GamePlugin
 from sheets.library.tables import parse_roll
 
 #: payload keys each kind of table needs (by table id or id prefix)
@@ -92,6 +94,11 @@ def _check(files: FileLoader, data: WotwData) -> None:
 
 class WotwPlugin(GamePlugin):
     extra_files = ("examples/*.yaml",)  # examples, read by their own commands and tests
+
+    def kinds(self):
+        return [Kind("wotw.logsheet", "a mission log sheet, rolled or blank", ("logsheet.html.j2", "logsheet_blank.html.j2"),
+                     "logsheet"),
+                Kind("wotw.record", "a campaign's record", ("campaign.html.j2",), "record")]
 
     def sheet_kinds(self, game):
         theatres = ", ".join(t.id for t in game.data.theatres.theatres)

@@ -1,14 +1,17 @@
 """A Way of the Warrior campaign file's records: the team, the missions, the ledger.
 
-The shape of the YAML file (`kind: campaign`); the rules it must satisfy and the changes
-between missions are `campaign.py`.
+The shape of the YAML file (`kind: campaign`), its ledger's entries with the rules an entry
+holds by itself (one model per kind of change); the rules the campaign must satisfy and the
+changes between missions are `campaign.py`, the transition each entry makes is `ledger.py`.
 """
 from __future__ import annotations
 
 import unicodedata
-from typing import Literal
+from typing import Annotated, Literal, Union, get_args
 
-from pydantic import ConfigDict, Field
+from pydantic import (BaseModel, ConfigDict, Discriminator, Field, Tag, TypeAdapter, ValidationError, model_serializer,
+                      model_validator)
+from pydantic.json_schema import SkipJsonSchema
 
 from sheets.base.errors import SheetsError
 from sheets.library.validation import Strict
@@ -82,35 +85,116 @@ class Recruit(Record):
     notes: str = ""
 
 
-class Entry(Record):
-    """One change, as the command that made it was given: replaying the entries gives the state.
+# -- the ledger's entries: one model per kind of change, told apart by `do` -------------------
+# Each holds what its command was given, no more; the rules that need only the entry itself
+# (exactly one purchase per spend, a seed or dice but not both, ...) are its validators, so a
+# command and a hand-edited file are refused alike. The rules that need the campaign are
+# ledger.py's.
 
-    `new` (or `baseline`, for a file from before the ledger) comes first; then `mission`
-    (its dice; `strike` when struck at the roll), `strike` (STEP), `debrief`, `spend` (one of
-    promote, learn+skill, recruit, rearm+weapon, make_engineer) and `adjust` (reason and
-    what the table changed)."""
+#: the order of an entry's keys in the file: the order they had when one model held every kind,
+#: so that files written before keep their bytes (campaign_io.dump writes what model_dump gives)
+FILE_ORDER = ("do", "nation", "theatre", "optional_rules", "team", "rolled", "state", "outcome", "killed", "wounded",
+              "enemy_hq", "seed", "dice", "strike", "step", "promote", "learn", "skill", "recruit", "quality", "weapon",
+              "medical", "engineer", "rearm", "make_engineer", "reason", "cp", "xp", "heal", "set_state", "grenades")
 
-    do: EntryKind
-    # new
+ONE_SPEND = ("give one of --promote NAME, --skill NAME=SKILL, --recruit NAME --quality Q --weapon W, "
+             "--rearm NAME=WEAPON or --make-engineer NAME")
+RECRUIT_ONLY = "--quality, --weapon, --medical and --engineer go with --recruit"
+RECRUIT_NEEDS = ("--recruit needs --quality (Green, Private, Veteran) and --weapon, "
+                 "e.g. --recruit 'Paul Roth' --quality Green --weapon Rifle")
+BOTH_DICE = "give either --seed or --dice, not both"
+
+
+class _Kind(Record):
+    """What every entry shares: its `do` (each kind narrows it), and its keys in FILE_ORDER."""
+
+    do: EntryKind  # declared here so that it comes first in every kind's schema
+
+    @model_serializer(mode="wrap")
+    def _in_file_order(self, handler):
+        out = handler(self)
+        return {k: out[k] for k in FILE_ORDER if k in out}
+
+
+class _Rolls(_Kind):
+    """An entry that rolls dice: a seed, or the faces rolled at the table; never both."""
+
+    seed: int | None = None
+    dice: str | None = None
+
+    @model_validator(mode="after")
+    def _rolls(self):
+        self._one_way_to_roll()
+        return self
+
+    def _one_way_to_roll(self) -> None:
+        if self.seed is not None and self.dice is not None:
+            raise ValueError(BOTH_DICE)
+
+    @property
+    def rolled_with(self) -> str:
+        return f"seed {self.seed}" if self.seed is not None else f"dice {self.dice}" if self.dice else ""
+
+
+class NewEntry(_Kind):
+    """The first team: comes first."""
+
+    do: Literal["new"]
     nation: str | None = None
     theatre: str | None = None
     optional_rules: list[str] = []
     team: list[Recruit] = []
     rolled: str | None = None
-    # baseline: the state a file from before the ledger held, trusted as it was
+
+
+class BaselineEntry(_Kind):
+    """The state a file from before the ledger held, trusted as it was: comes first."""
+
+    do: Literal["baseline"]
     state: dict | None = None
-    # debrief
+
+
+class MissionEntry(_Rolls):
+    """A mission rolled (`strike`: the step struck at the roll)."""
+
+    do: Literal["mission"]
+    strike: int | None = Field(None, ge=1)
+
+
+class StrikeEntry(_Kind):
+    """An Engineer strikes a step of the mission in progress."""
+
+    do: Literal["strike"]
+    step: int | None = Field(None, ge=1)
+
+
+class DebriefEntry(_Rolls):
+    """The mission in progress closed: its outcome, casualties and (after a success) its XP dice."""
+
+    do: Literal["debrief"]
     outcome: Outcome | None = None
     killed: list[str] = []
     wounded: list[str] = []
     enemy_hq: bool = False
-    # mission, debrief: the dice as given (a seed, or the faces rolled at the table)
-    seed: int | None = None
-    dice: str | None = None
-    strike: int | None = Field(None, ge=1)
-    # strike
-    step: int | None = Field(None, ge=1)
-    # spend
+
+    @model_validator(mode="after")
+    def _rolls(self):  # in place of _Rolls's: after an abort, any dice at all is what is said first
+        if self.outcome == "aborted" and (self.seed is not None or self.dice is not None):
+            raise ValueError(f"--{'seed' if self.seed is not None else 'dice'}: an aborted mission rolls no XP "
+                             f"(seed 004, Post-mission debriefing); leave it out")
+        self._one_way_to_roll()
+        return self
+
+
+SpendAction = Literal["promote", "learn", "recruit", "rearm", "make_engineer"]
+
+
+class SpendEntry(_Kind):
+    """One purchase between missions: exactly one of promote, learn, recruit, rearm or make_engineer.
+
+    learn names its skill; recruit its quality, weapon and whether medical or engineer; rearm its weapon."""
+
+    do: Literal["spend"]
     promote: str | None = None
     learn: str | None = None
     skill: str | None = None
@@ -121,13 +205,91 @@ class Entry(Record):
     engineer: bool = False
     rearm: str | None = None
     make_engineer: str | None = None
-    # adjust
+
+    @property
+    def given(self) -> list[SpendAction]:
+        named = {"promote": self.promote, "learn": self.learn, "recruit": self.recruit or None,
+                 "rearm": self.rearm, "make_engineer": self.make_engineer}
+        return [k for k, v in named.items() if v is not None]
+
+    @property
+    def action(self) -> SpendAction:
+        return self.given[0]
+
+    @model_validator(mode="after")
+    def _one_purchase(self):
+        if len(self.given) != 1:
+            raise ValueError(ONE_SPEND)
+        if (self.quality or (self.weapon and self.rearm is None) or self.medical or self.engineer) and not self.recruit:
+            raise ValueError(RECRUIT_ONLY)
+        if self.recruit and (not self.quality or not self.weapon):
+            raise ValueError(RECRUIT_NEEDS)
+        return self
+
+
+class AdjustEntry(_Kind):
+    """What the rules leave to the table, with its reason."""
+
+    do: Literal["adjust"]
     reason: str | None = None
     cp: int = 0
     xp: int = 0
     heal: list[str] = []
     set_state: dict[str, Status] = {}
     grenades: dict[str, int] = {}
+
+    @model_validator(mode="after")
+    def _a_reason_and_a_change(self):
+        if not (self.reason or "").strip():
+            raise ValueError("--reason: say why (it is printed in the record's ledger)")
+        if not (self.cp or self.xp or self.heal or self.set_state or self.grenades):
+            raise ValueError("adjust what? give --cp, --xp, --heal NAME, --set-state NAME=STATE or --grenades NAME=N")
+        return self
+
+
+class _NoKind(Record):
+    """An entry whose `do` is missing or unknown: only its `do` is reported (as when one model held
+    every kind), never the keys no kind was chosen for. It never validates."""
+
+    model_config = ConfigDict(extra="allow")
+    do: EntryKind
+
+
+KINDS = (NewEntry, BaselineEntry, MissionEntry, StrikeEntry, DebriefEntry, SpendEntry, AdjustEntry)
+_TAGS = {get_args(k.model_fields["do"].annotation)[0]: k.__name__ for k in KINDS}  # "spend": "SpendEntry"
+
+
+def _kind_of(value) -> str:
+    # The tags are the class names: a located error then names the entry's keys only
+    # (sheets.library.validation drops capitalised parts of a loc, as it drops union members).
+    if isinstance(value, BaseModel):
+        return type(value).__name__
+    if isinstance(value, dict):
+        return _TAGS.get(value.get("do"), "NoKind")
+    return "NoKind"  # not a mapping: said as for any model
+
+
+#: one change, as the command that made it was given: replaying the entries gives the state.
+#: `new` (or `baseline`, for a file from before the ledger) comes first; then `mission`,
+#: `strike`, `debrief`, `spend` and `adjust`.
+Entry = Annotated[Union[tuple(Annotated[k, Tag(k.__name__)] for k in KINDS)
+                        + (Annotated[SkipJsonSchema[_NoKind], Tag("NoKind")],)], Discriminator(_kind_of)]
+_ENTRY = TypeAdapter(Entry)
+
+
+def make_entry(**fields) -> Entry:
+    """The entry a command gives, checked by its kind's model: refused (`Refused`, the message a
+    hand-edited file gets too) before anything is read or written."""
+    try:
+        return _ENTRY.validate_python(fields)
+    except ValidationError as exc:
+        raise Refused("; ".join(_said(err) for err in exc.errors())) from None
+
+
+def _said(err) -> str:
+    message = err["msg"].removeprefix("Value error, ")
+    keys = [str(p) for p in err["loc"] if not str(p)[:1].isupper()]
+    return f"{'.'.join(keys)}: {message}" if keys and err["type"] != "value_error" else message
 
 
 #: characters the command syntax uses in a name (NAME=SKILL, NAME=WEAPON, NAME=STATE)

@@ -2,12 +2,13 @@
 from __future__ import annotations
 
 from sheets.base.dice import Dice
+from sheets.base.paper import page_size
 from sheets.games.wotw.crews import crew_notes
 from sheets.games.wotw.mission import Mission, roll_missions  # noqa: F401 - roll_missions re-exported
 from sheets.games.wotw.team import Team, TeamRules, soldier_row
 from sheets.library.blocks import Block, Section, TableBlock
-from sheets.library.content import Game, KitOptions
-from sheets.pipeline.rendering import page_size
+from sheets.library.content import Game
+from sheets.library.plugins import KitOptions
 from sheets.pipeline.sheet import Sheet, render_html
 
 

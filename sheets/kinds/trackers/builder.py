@@ -17,8 +17,8 @@ from pydantic import ValidationError
 
 from sheets.base.dice import Dice
 from sheets.base.errors import SheetsError
+from sheets.base.paper import page_size
 from sheets.kinds.trackers.model import BoxTracker, ClockTracker, GridTracker, TrackerKind
-from sheets.pipeline.rendering import page_size
 from sheets.pipeline.sheet import Sheet
 
 if TYPE_CHECKING:

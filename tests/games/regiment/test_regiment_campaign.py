@@ -428,11 +428,9 @@ def test_squad_file_problems(cli, tmp_path):
 
 
 # -- the kit -----------------------------------------------------------------------------------
-def test_kit_has_a_blank_squad_roster(cli, tmp_path):
-    result = cli("kit", "--seed", "3", "--game", "regiment", "-o", tmp_path / "kit")
-    assert result.exit_code == 0, result
-    roster = tmp_path / "kit" / "regiment-squad-roster.pdf"
-    assert roster.is_file() and "regiment-squad-roster.pdf" in result.stdout
+def test_kit_has_a_blank_squad_roster(whole_kit):
+    roster = whole_kit.folder / "regiment-squad-roster.pdf"
+    assert roster.is_file() and "regiment-squad-roster.pdf" in whole_kit.stdout
     assert pages(roster) == 1
     lines = page_lines(roster)[0]
     assert "SQUAD ROSTER" in lines[0] and "✔" not in "".join(lines)

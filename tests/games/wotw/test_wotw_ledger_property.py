@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from sheets.base.errors import SheetsError
 from sheets.games.wotw import campaign_io, commands, ledger
-from sheets.games.wotw.records import Entry, Recruit
+from sheets.games.wotw.records import Recruit, make_entry
 from sheets.games.wotw.team import TeamRules
 
 EXAMPLES = int(os.environ.get("WOTW_LEDGER_EXAMPLES", "20"))
@@ -33,9 +33,9 @@ KINDS = ["mission", "mission", "strike", "debrief", "debrief", "promote", "learn
 STATS = {"sequences": 0, "steps": 0, "applied": 0, "refused": 0, "undone": 0}
 
 
-def _entry(d, c, data, fresh: list[str]) -> Entry | int:
-    """The next command, drawn against the campaign as it stands (mostly one the rules allow, one
-    in six anything at all); an int is `undo --steps N`."""
+def _entry(d, c, data, fresh: list[str]) -> dict | int:
+    """The next command's entry, drawn against the campaign as it stands (mostly one the rules allow,
+    one in six anything at all); an int is `undo --steps N`."""
     wild = d.draw(st.integers(0, 5)) == 0
     everyone = [m.name for m in c.team] + ["Nobody"]
     living = [m.name for m in c.living] or everyone
@@ -51,41 +51,41 @@ def _entry(d, c, data, fresh: list[str]) -> Entry | int:
     kind = d.draw(st.sampled_from(kinds))
     if kind == "mission":
         strike = d.draw(st.integers(1, 40)) if (wild or ledger.has_engineer(c)) and d.draw(st.booleans()) else None
-        return Entry(do="mission", seed=d.draw(st.integers(0, 10_000)), strike=strike)
+        return dict(do="mission", seed=d.draw(st.integers(0, 10_000)), strike=strike)
     if kind == "strike":
         top = 40 if wild or c.in_progress is None else c.in_progress.steps - 1
-        return Entry(do="strike", step=d.draw(st.integers(1, max(top, 1))))
+        return dict(do="strike", step=d.draw(st.integers(1, max(top, 1))))
     if kind == "debrief":
         outcome = d.draw(st.sampled_from(["success", "aborted"]))
         hit = d.draw(st.lists(st.sampled_from(names), max_size=3, unique=not wild))
         cut = d.draw(st.integers(0, len(hit)))
         dice = str(d.draw(st.integers(1, 6))) if outcome == "success" or (wild and d.draw(st.booleans())) else None
-        return Entry(do="debrief", outcome=outcome, killed=hit[:cut], wounded=hit[cut:], dice=dice,
-                     enemy_hq=(outcome == "success" or wild) and d.draw(st.integers(0, 3)) == 0)
+        return dict(do="debrief", outcome=outcome, killed=hit[:cut], wounded=hit[cut:], dice=dice,
+                    enemy_hq=(outcome == "success" or wild) and d.draw(st.integers(0, 3)) == 0)
     if kind == "promote":
         green = [m.name for m in c.living if m.quality != "Veteran"]
-        return Entry(do="spend", promote=d.draw(st.sampled_from(green if green and not wild else names)))
+        return dict(do="spend", promote=d.draw(st.sampled_from(green if green and not wild else names)))
     if kind == "learn":
         skill = d.draw(st.sampled_from(sorted(TeamRules.of(data.rules).skill_names.values())))
-        return Entry(do="spend", learn=d.draw(st.sampled_from(names)), skill=skill)
+        return dict(do="spend", learn=d.draw(st.sampled_from(names)), skill=skill)
     if kind == "recruit":
         rows = nation.recruits if wild else [r for r in nation.recruits if r.cp <= c.cp] or nation.recruits
         row = d.draw(st.sampled_from(rows))
         count = d.draw(st.integers(1, 2)) if wild else row.crew
         recruits = [fresh.pop() if fresh and not wild else d.draw(st.sampled_from(everyone)) for _ in range(count)]
-        return Entry(do="spend", recruit=recruits, quality=row.quality, weapon=row.weapon,
-                     medical=d.draw(st.integers(0, 4)) == 0)
+        return dict(do="spend", recruit=recruits, quality=row.quality, weapon=row.weapon,
+                    medical=d.draw(st.integers(0, 4)) == 0)
     if kind == "rearm":
         weapon = d.draw(st.sampled_from(sorted({r.weapon for r in nation.recruits})))
         free = [m.name for m in c.living if m.quality != "Green"]
-        return Entry(do="spend", rearm=d.draw(st.sampled_from(free if free and not wild else names)), weapon=weapon)
+        return dict(do="spend", rearm=d.draw(st.sampled_from(free if free and not wild else names)), weapon=weapon)
     if kind == "engineer":
-        return Entry(do="spend", make_engineer=d.draw(st.sampled_from(names)))
+        return dict(do="spend", make_engineer=d.draw(st.sampled_from(names)))
     if kind == "adjust":
         wounded = [m.name for m in c.team if m.status == "wounded"]
         heal = d.draw(st.lists(st.sampled_from(wounded if wounded and not wild else everyone), max_size=1, unique=True))
-        return Entry(do="adjust", reason="table ruling", cp=d.draw(st.integers(0 if not wild else -2, 2)),
-                     xp=d.draw(st.integers(0 if not wild else -1, 2)), heal=heal)
+        return dict(do="adjust", reason="table ruling", cp=d.draw(st.integers(0 if not wild else -2, 2)),
+                    xp=d.draw(st.integers(0 if not wild else -1, 2)), heal=heal)
     return d.draw(st.integers(1, min(3, max(len(c.entries) - 1, 1)) if not wild else 9))
 
 
@@ -96,9 +96,9 @@ def test_random_command_sequences(library, tmp_path_factory, d):
     data = library.game("wotw").data
     path = tmp_path_factory.mktemp("ledger") / "ww.yaml"
     team, rules = d.draw(st.sampled_from(TEAMS))
-    first = Entry(do="new", nation="german", theatre="france-1944", optional_rules=rules,
-                  team=[Recruit(name=n, quality=q, weapon=w, engineer=bool(rules) and i == 0)
-                        for i, (n, q, w) in enumerate(team)])
+    first = make_entry(do="new", nation="german", theatre="france-1944", optional_rules=rules,
+                       team=[Recruit(name=n, quality=q, weapon=w, engineer=bool(rules) and i == 0)
+                             for i, (n, q, w) in enumerate(team)])
     state = ledger.apply(None, first, data)
     campaign_io.save(path, state.model_copy(update={"entries": [first]}), data, new=True)
     versions = [path.read_bytes()]  # versions[i]: the file with i + 1 entries
@@ -113,7 +113,7 @@ def test_random_command_sequences(library, tmp_path_factory, d):
             if isinstance(step, int):
                 commands.campaign_undo(path, step)
             else:
-                commands.change(path, step, data)
+                commands.change(path, make_entry(**step), data)  # its model may refuse it first
         except SheetsError as exc:
             STATS["refused"] += 1
             if os.environ.get("WOTW_LEDGER_STATS"):

@@ -7,7 +7,7 @@ import pytest
 from sheets.games.wotw import campaign as cp
 from sheets.games.wotw import commands, ledger
 from sheets.games.wotw.campaign import Man, Refused
-from sheets.games.wotw.records import Entry
+from sheets.games.wotw.records import SpendEntry
 from sheets.games.wotw.team import Member, TeamRules, first_team, weapons_for
 
 from wotwfixtures import TEAM, data  # noqa: F401 - the fixture
@@ -99,7 +99,7 @@ def test_an_offer_and_the_commands_refusal_cannot_disagree(data, campaign, cli):
     result = cli("campaign", "spend", campaign, "--promote", "Karl Brandt")
     assert result.exit_code == 1
     assert refused.refused in " ".join(result.stderr.split())
-    assert refused.entry == Entry(do="spend", promote="Karl Brandt")
+    assert refused.entry == SpendEntry(do="spend", promote="Karl Brandt")
 
 
 def test_campaign_spend_list_prints_the_offers(campaign, cli):

@@ -1,0 +1,34 @@
+"""What a printable kind is (`Kind`): the record the registry holds, one per kind.
+
+A module of its own, importing nothing heavy, so that a game's plug-in (loaded with the
+content, for `validate` and `--json`) can declare its kinds without loading any builder.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+    from sheets.library.content import Game, Library
+    from sheets.pipeline.sheet import Sheet
+
+#: (library, game, paper, id or None for all) -> the kind's sheets for that game
+Make = Callable[["Library", "Game", str, "str | None"], "list[Sheet]"]
+
+
+@dataclass(frozen=True)
+class Kind:
+    name: str  # the command and the watch target's KIND ("cards"); a plug-in's kinds are "<game>.<kind>"
+    about: str  # what its file is, as the schema describes it
+    templates: tuple[str, ...]  # the templates its sheets are made from
+    printing: str  # its key in content/_print/printing.yaml: the contents page's printing advice
+    model: type[BaseModel] | None = None  # what its content file says (None: made from other content)
+    files: str | None = None  # its content files, a glob below a game's folder
+    present: Callable[[Game], bool] | None = None  # does a game have this kind? (None: the plug-in decides)
+    make: Make | None = None  # its sheets, for the kit and `sheets watch` (None: the plug-in's kit_sheets)
+    listed: Callable[[Game], str] | None = None  # its line in `sheets list`, for a game that has it
+    takes_id: bool = False  # `watch KIND:GAME:ID` names one of them (a card set, a tracker)
+    kit_rank: int = 0  # its place in a game's kit section: the reference, what is used in play, what is cut

@@ -1,0 +1,30 @@
+"""A game's reference pages as one Sheet: its reference.yaml, then the sections its plug-in adds."""
+from __future__ import annotations
+
+from sheets.base.errors import SheetsError
+from sheets.base.paper import page_size
+from sheets.library.content import Game
+from sheets.pipeline.sheet import Sheet
+
+
+def has_reference(game: Game) -> bool:
+    return game.reference is not None or bool(game.plugin and game.plugin.reference_sections(game))
+
+
+def reference_sheet(game: Game, paper: str = "a4") -> Sheet:
+    """The game's reference pages: its reference.yaml plus what its plugin adds."""
+    parts: list[dict] = []
+    landscape = False
+    if game.reference is not None:
+        layout = game.reference.layout
+        landscape = layout.orientation == "landscape"
+        parts.append({"kind": "doc", "title": game.reference.title, "sections": game.reference.sections,
+                      "layout": layout})
+    if game.plugin is not None:
+        parts += game.plugin.reference_sections(game)
+    if not parts:
+        raise SheetsError(f"{game.info.title} has no reference sheet (no reference.yaml)")
+    context = {"title": f"{game.info.title} reference", "page_size": page_size(paper, landscape), "parts": parts,
+               "footer": f"{game.info.title} · reference · warsheets"}
+    return Sheet(filename=f"{game.id}-reference.pdf", template="reference.html.j2", context=context,
+                 game=game.id, label=f"{game.info.title} reference")

@@ -1,0 +1,130 @@
+"""The game plug-in interface, declared in one place, and the one way plug-ins are found.
+
+A game whose content cannot say everything (playbooks, a mission generator) names a
+plug-in in its game.yaml (`plugin: <name>`): the package `sheets/games/<name>/`. Its
+`plugin.py` holds `plugin`, an instance of a `GamePlugin` subclass that overrides the hooks
+below; its optional `cli.py` (`register(app)`, `register_new(new)`) and `web.py` (`routes(desk)`,
+`NAV`) add the game's commands and desk pages. The core never imports a game by name:
+`find`, `every` and `parts` look them up where they live.
+
+Plug-ins sit above the core's layers, so this module imports them by name at run time only
+(importlib), and names the types of its hooks for the type checker only.
+"""
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import pkgutil
+from dataclasses import dataclass
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+from sheets.base import paths
+from sheets.base.errors import Problem
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+    from sheets.kinds.cards.model import CardSet
+    from sheets.kinds.kind import Kind
+    from sheets.library.content import FileLoader, Game
+    from sheets.library.yaml_source import YamlDocument
+    from sheets.pipeline.sheet import Sheet
+
+GAMES_PACKAGE = "sheets.games"
+
+
+@dataclass
+class KitOptions:
+    """What a plug-in's kit sheets depend on: the kit's dice seed and paper."""
+    seed: int
+    paper: str = "a4"
+
+
+class GamePlugin:
+    """What a game adds beyond generic content. Subclasses override the hooks they need;
+    each default says "nothing to add"."""
+
+    #: files in the game folder the plugin knows but does not load (glob patterns, e.g.
+    #: example files that their own commands read); `validate` reports any other unread file
+    extra_files: tuple[str, ...] = ()
+
+    def kinds(self) -> list[Kind]:
+        """The printable kinds this game makes (playbooks, log sheets...), for the registry."""
+        return []
+
+    def sheet_kinds(self, game: Game) -> list[str]:
+        """Lines for `sheets list`: what the game prints beyond its generic content."""
+        return []
+
+    def load(self, files: FileLoader) -> Any:
+        """Load and validate the game's own files; record problems in `files`."""
+        return None
+
+    def card_sets(self, game: Game) -> dict[str, CardSet]:
+        """Card sets built from the game's structured data."""
+        return {}
+
+    def reference_sections(self, game: Game) -> list[dict]:
+        """Extra reference pages, as render contexts for `reference` templates."""
+        return []
+
+    def kit_sheets(self, game: Game, options: KitOptions) -> list[Sheet]:
+        """Game-specific sheets for the kit."""
+        return []
+
+    def player_packets(self, game: Game, options: KitOptions, players: int) -> list[list[Sheet]]:
+        """`sheets kit --players N`: one list of sheets per player, stapled into one PDF."""
+        return []
+
+    def file_kinds(self) -> dict[str, tuple[type[BaseModel], str | None, str]]:
+        """The YAML kinds this game reads beyond the generic ones, for `sheets schema`:
+        kind -> (the model that validates it, a glob of its files in the game folder or None
+        for the user's own files, what it is)."""
+        return {}
+
+    def check_user_file(self, game: Game, doc: YamlDocument) -> list[Problem] | None:
+        """Problems in a user's file (a campaign, a squad) if it is one of this game's; else None."""
+        return None
+
+    def user_file_notes(self, game: Game, doc: YamlDocument) -> list[str] | None:
+        """What a valid user file of this game's deserves to be told beyond validity (a crew short
+        of a man), or None when the file is not this game's."""
+        return None
+
+
+def names() -> list[str]:
+    """Every game package under sheets/games/, in the order of their names."""
+    return sorted(m.name for m in pkgutil.iter_modules([str(paths.PACKAGE_DIR / "games")]) if m.ispkg)
+
+
+def part(name: str, which: str) -> ModuleType | None:
+    """A game package's module `which` ("plugin", "cli", "web"), or None when it has none."""
+    module = f"{GAMES_PACKAGE}.{name}.{which}"
+    if importlib.util.find_spec(module) is None:
+        return None
+    return importlib.import_module(module)
+
+
+def find(name: str) -> GamePlugin:
+    """The plug-in game.yaml names; ImportError when there is no such plug-in."""
+    if name not in names():
+        raise ImportError(f"no game plugin named {name!r}")
+    module = part(name, "plugin")
+    if module is None:
+        raise ImportError(f"no game plugin named {name!r}")
+    return module.plugin
+
+
+def every() -> dict[str, GamePlugin]:
+    """Every plug-in in sheets/games/, by its name."""
+    return {name: find(name) for name in names() if part_exists(name, "plugin")}
+
+
+def parts(which: str) -> list[ModuleType]:
+    """The `which` module ("cli", "web") of every game package that has one, in name order."""
+    return [module for name in names() if (module := part(name, which)) is not None]
+
+
+def part_exists(name: str, which: str) -> bool:
+    return importlib.util.find_spec(f"{GAMES_PACKAGE}.{name}.{which}") is not None
