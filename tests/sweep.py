@@ -101,7 +101,7 @@ def outputs(case: Case, where: Path) -> dict[str, str]:
 
 
 def caches(case: Case, where: Path) -> list[Path]:
-    return [where / "out" / ".cache", where / "cache"]
+    return [where / "cache"]  # the one cache (SHEETS_CACHE_DIR); never inside the output folder
 
 
 def reference(case: Case, where: Path) -> Reference:

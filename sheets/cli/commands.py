@@ -336,8 +336,26 @@ def serve(
              echo=lambda text, file=None: typer.echo(text, err=file is not None))
 
 
+class CacheAction(str, Enum):
+    clear = "clear"
+
+
+@user_errors
+def cache(action: Optional[CacheAction] = typer.Argument(None, help="clear: empty the cache.")) -> None:
+    """Where the cache is and its size; `sheets cache clear` empties it.
+
+    One cache for every command, in your user cache folder (or $SHEETS_CACHE_DIR), never in an output
+    folder, kept under $SHEETS_CACHE_MAX_MB megabytes (default 500): the entries used longest ago go first.
+
+    Example: sheets cache clear
+    """
+    from sheets.base import cachedir  # noqa: PLC0415 - only this command needs it
+
+    typer.echo(cachedir.clear_report() if action is CacheAction.clear else cachedir.report())
+
+
 #: `sheets --help` lists these first, then the games' own commands, then LATER (as it always has)
 FIRST = {"list": list_cmd, "validate": validate}
 LATER = {"kit": kit, "reference": reference, "cards": cards, "layouts": layouts, "trackers": trackers,
          "tokens": tokens, "gauges": gauges, "watch": watch, "schema": schema, "config": config_cmd,
-         "serve": serve}
+         "serve": serve, "cache": cache}

@@ -76,7 +76,7 @@ def build_kit(out_dir: Path, *, seed: int | None, paper: str, game: str | None, 
               unchanged=sum(b.cached for b in built))
     if state_key is not None:
         interrupts.phase("recording the build")
-        uptodate.record(cache, state_key, out_dir, kit.files(),
+        uptodate.record(uptodate.state_dir(cache, out_dir), state_key, out_dir, kit.files(),
                         {"parts": len(kit.parts), "packets": len(packet_paths), "previews": len(previews)})
     return kit
 

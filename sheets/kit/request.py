@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable
 
-from sheets.base import paths
+from sheets.base import cachedir, paths
 from sheets.base.errors import SheetsError
 from sheets.base.limits import MAX_PLAYERS
 from sheets.base.options import PrintOptions
@@ -25,20 +25,20 @@ def make_kit(options: PrintOptions = PrintOptions(), *, seed: int | None = None,
     if not 0 <= players <= MAX_PLAYERS:
         raise SheetsError(f"--players {players}: give a number from 1 to {MAX_PLAYERS}")
     out_dir = Path(options.output) if options.output else paths.default_output_dir() / "kit"
-    cache = (out_dir / ".cache") if use_cache else None
+    cache = cachedir.root() if use_cache else None  # the one cache, never inside the kit's folder
     state_key = None
     if cache is not None and seed is not None:
         # the same request from the same sources makes the same bytes: nothing to do
         state_key = uptodate.fingerprint({"build": "kit", "seed": seed, "paper": paper, "game": game,
                                           "players": players, "preview": preview, "ink_saver": ink_saver},
                                          content)
-        done = uptodate.up_to_date(cache, state_key, out_dir)
+        done = uptodate.up_to_date(uptodate.state_dir(cache, out_dir), state_key, out_dir)
         if done is not None:
             try:
                 return recorded_kit(done, seed)
             except (KeyError, IndexError, TypeError):
                 pass  # a record this version cannot read: build
-        uptodate.forget(cache)
+        uptodate.forget(uptodate.state_dir(cache, out_dir))
 
     # lazy: an up-to-date kit is answered without loading the pipeline (warm kit < 0.5 s)
     from sheets.kit import build as kit_build  # noqa: PLC0415

@@ -10,6 +10,9 @@ content, laying out a page or importing WeasyPrint. Anything else (a changed con
 file or template, another seed, an edited or deleted output file) builds again.
 
 A build with no fixed seed rolls new dice each time, so it is never up to date.
+
+The record lives in the one cache (`sheets.base.cachedir`), in a folder named by a hash
+of the output folder's full path (`state_dir`), never in the output folder itself.
 """
 from __future__ import annotations
 
@@ -20,7 +23,7 @@ from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
-from sheets.base import fontdirs, output, paths
+from sheets.base import cachedir, fontdirs, output, paths
 
 STATE_FILE = "build-state.json"
 STATE_VERSION = 1
@@ -63,6 +66,12 @@ def fingerprint(request: dict, content_root: Path | None = None) -> str:
     _tree(h, paths.templates_dir())
     _tree(h, paths.PACKAGE_DIR, (".py",))
     return h.hexdigest()
+
+
+def state_dir(cache: Path, out_dir: Path) -> Path:
+    """Where the record of the build into `out_dir` lives in the cache `cache`."""
+    name = hashlib.sha256(str(Path(out_dir).resolve()).encode("utf-8", "surrogateescape")).hexdigest()[:32]
+    return Path(cache) / cachedir.KITS / name
 
 
 @dataclass

@@ -45,9 +45,12 @@ def build(sheets: list[Sheet], out_dir: Path, *, cache_dir: Path | None = None,
     """
     output.ensure_dir(out_dir)
     if shared is not None:
-        return _build(sheets, out_dir, cache_dir, workers, progress, shared, own=False)
-    with Workers(workers) as own:
-        return _build(sheets, out_dir, cache_dir, workers, progress, own, own=True)
+        built = _build(sheets, out_dir, cache_dir, workers, progress, shared, own=False)
+    else:
+        with Workers(workers) as own:
+            built = _build(sheets, out_dir, cache_dir, workers, progress, own, own=True)
+    cache.trim(cache_dir if cache_dir is not None else cache.default_dir())  # under its size bound
+    return built
 
 
 def _build(sheets: list[Sheet], out_dir: Path, cache_dir: Path | None, workers: int | None,

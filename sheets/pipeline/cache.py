@@ -9,18 +9,19 @@ not match (a file cut short by a crash, a disk error, an old format), is a miss:
 deleted and made again, never used.
 
 Kinds: `sheet` (a laid-out PDF), `blank` (a blank to stamp on: PDF + field layout),
-`stamped` (a whole stamped sheet, in a kit's cache), `contents` (the kit's contents page).
+`stamped` (a whole stamped sheet), `contents` (the kit's contents page). They all live in
+the one cache folder (`sheets.base.cachedir`: the user's cache folder, never an output
+folder), which keeps itself under its size bound (`trim`, after each build).
 """
 from __future__ import annotations
 
 import hashlib
 import json
 import os
-import shutil
 from functools import lru_cache
 from pathlib import Path
 
-from sheets.base import fontdirs, output
+from sheets.base import cachedir, fontdirs, output
 from sheets.base.errors import SheetsError
 from sheets.pipeline import rendering
 from sheets.pipeline.sheet import Finisher, Sheet, render_html
@@ -67,12 +68,8 @@ def stamped_key(sheet: Sheet) -> str:
 
 # -- where entries live ---------------------------------------------------------
 def default_dir() -> Path:
-    """The user's cache of blanks (`SHEETS_CACHE_DIR`, else the XDG cache folder)."""
-    env = os.environ.get("SHEETS_CACHE_DIR")
-    if env:
-        return Path(env)
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "warsheets"
+    """The one cache (`SHEETS_CACHE_DIR`, else the user's cache folder: sheets.base.cachedir)."""
+    return cachedir.root()
 
 
 def sheet_path(cache: Path, key: str) -> Path:
@@ -123,6 +120,8 @@ def read(path: Path) -> bytes | None:
     data = _unsealed(raw)
     if data is None:
         discard(path)
+    else:
+        cachedir.touch(path)  # used now: trimming drops it last
     return data
 
 
@@ -161,4 +160,10 @@ def write_blank(cache: Path | None, key: str, pdf: bytes, layout: dict) -> None:
 
 
 def clear(cache: Path | None = None) -> None:
-    shutil.rmtree(cache or default_dir(), ignore_errors=True)
+    cachedir.clear(cache or default_dir())
+
+
+def trim(cache: Path | None) -> None:
+    """Keep the cache under its size bound (the entries used longest ago go first)."""
+    if cache is not None:
+        cachedir.trim(cache)

@@ -300,7 +300,10 @@ def write_stamped(parts: list[StampPart], target: Path, *, title: str = "", cach
     except OSError:
         where = None  # a cache we cannot make is only slower
     if shared is not None:  # the caller's pool (a kit's: its workers have WeasyPrint imported already)
-        return StampJob(parts, target, title, where, workers, shared, progress, stats, own_pool=False).run()
-    with Workers(workers) as own:  # started once, for every phase that needs them
-        return StampJob(parts, target, title, where, workers, own, progress, stats).run()
+        written = StampJob(parts, target, title, where, workers, shared, progress, stats, own_pool=False).run()
+    else:
+        with Workers(workers) as own:  # started once, for every phase that needs them
+            written = StampJob(parts, target, title, where, workers, own, progress, stats).run()
+    cache.trim(where)  # under its size bound
+    return written
 

@@ -1,0 +1,43 @@
+"""`sheets cache` names the one cache and its size; `sheets cache clear` empties it; a kit leaves none
+in its folder."""
+from __future__ import annotations
+
+from sheets.base import cachedir
+
+
+def test_sheets_cache_names_the_folder_and_its_size_and_clear_empties_it(cli, tmp_path, monkeypatch):
+    folder = tmp_path / "the-cache"
+    monkeypatch.setenv("SHEETS_CACHE_DIR", str(folder))
+    folder.mkdir()
+    (folder / ("ab" * 32 + ".pdf")).write_bytes(b"x" * 1_500_000)
+    shown = cli("cache")
+    assert shown.exit_code == 0, shown
+    assert f"cache: {folder}\n" in shown.stdout
+    assert "size: 1.5 MB in 1 files" in shown.stdout and "kept under 500 MB" in shown.stdout
+    cleared = cli("cache", "clear")
+    assert cleared.exit_code == 0 and f"cleared {folder}: 1 files, 1.5 MB" in cleared.stdout
+    assert cachedir.size(folder) == (0, 0)
+    assert "size: 0.0 MB in 0 files" in cli("cache").stdout
+    wrong = cli("cache", "empty")
+    assert wrong.exit_code == 1 and "Traceback" not in wrong.stderr
+
+
+def test_a_kit_folder_holds_no_cache_and_the_kit_is_still_up_to_date(cli, tmp_path, monkeypatch):
+    folder = tmp_path / "the-cache"
+    monkeypatch.setenv("SHEETS_CACHE_DIR", str(folder))
+    kit = tmp_path / "kit"
+    first = cli("kit", "--seed", "3", "--game", "platoon", "-o", kit)
+    assert first.exit_code == 0, first
+    printed = {line.split(" ", 1)[1] for line in first.stdout.splitlines() if line.startswith("wrote ")}
+    inside = {f"kit/{p.relative_to(kit).as_posix()}" for p in kit.rglob("*")}
+    assert inside == printed  # the kit's files, nothing hidden, no .cache folder
+    assert not (kit / ".cache").exists()
+    records = list((folder / cachedir.KITS).glob("*/build-state.json"))
+    assert len(records) == 1 and next(folder.glob("*.pdf"), None) is not None  # the cache is where it says
+    again = cli("kit", "--seed", "3", "--game", "platoon", "-o", kit)
+    assert "up to date" in again.stdout
+    assert {f"kit/{p.relative_to(kit).as_posix()}" for p in kit.rglob("*")} == printed
+    # another folder is another kit: its own record, the same cached sheets
+    other = cli("kit", "--seed", "3", "--game", "platoon", "-o", tmp_path / "other")
+    assert other.exit_code == 0 and "up to date" not in other.stdout and "unchanged, taken from the cache" in other.stdout
+    assert len(list((folder / cachedir.KITS).glob("*/build-state.json"))) == 2
