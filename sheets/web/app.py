@@ -7,7 +7,9 @@ traceback goes to the server's log.
 """
 from __future__ import annotations
 
+import errno
 import logging
+import socket
 import sys
 import webbrowser
 from pathlib import Path
@@ -66,9 +68,62 @@ def create_app(workspace: Path, *, content: Path | None = None, hosts: tuple[str
     return Guard(app, allowed_hosts=tuple(hosts), token=token)
 
 
+#: how many ports above a busy one are tried for the one to suggest
+PORTS_TRIED = 50
+
+
+def _bound(host: str, port: int) -> socket.socket:
+    """A socket listening-ready on host:port, as uvicorn binds it; OSError when it cannot be had."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family=family)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+    except OSError:
+        sock.close()
+        raise
+    return sock
+
+
+def free_port(host: str, busy: int) -> int | None:
+    """The first port above `busy` that can be bound on `host` (None if none of the next few can)."""
+    for port in range(busy + 1, min(busy + 1 + PORTS_TRIED, 65536)):
+        try:
+            _bound(host, port).close()
+            return port
+        except OSError:
+            continue
+    return None
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """The desk's socket, bound before anything is printed: a busy port is one line, not uvicorn's
+    ERROR and exit 3."""
+    try:
+        return _bound(host, port)
+    except OSError as exc:
+        if exc.errno in (errno.EADDRINUSE, errno.EACCES):
+            other = free_port(host, port)
+            hint = f"; try --port {other}" if other else ""
+            what = "is in use" if exc.errno == errno.EADDRINUSE else "cannot be opened by this user"
+            raise SheetsError(f"port {port} {what}{hint}") from None
+        raise SheetsError(f"cannot listen on {host} port {port}: {exc.strerror or exc}") from None
+
+
 def serve(workspace: Path, *, host: str = "127.0.0.1", port: int = 8000, open_browser: bool = True,
           content: Path | None = None, echo=print) -> None:
     """Run the desk until Ctrl-C: print its URL, open the browser (unless told not to)."""
+    sock = listen(host, port)  # before anything is printed: a busy port is one line and exit 1
+    try:
+        _serve_on(sock, workspace, host, port, open_browser, content, echo)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        sock.close()
+
+
+def _serve_on(sock: socket.socket, workspace: Path, host: str, port: int, open_browser: bool,
+              content: Path | None, echo) -> None:
     token = None
     hosts = LOOPBACK
     if host not in LOOPBACK:
@@ -82,4 +137,4 @@ def serve(workspace: Path, *, host: str = "127.0.0.1", port: int = 8000, open_br
     echo(f"warsheets desk on {url} (workspace {Path(workspace).resolve()}); Ctrl-C stops it")
     if open_browser:
         webbrowser.open(url)
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning")).run(sockets=[sock])
