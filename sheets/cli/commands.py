@@ -336,6 +336,22 @@ def serve(
              echo=lambda text, file=None: typer.echo(text, err=file is not None))
 
 
+@user_errors
+def doctor() -> None:
+    """Check this machine (Python, WeasyPrint, Pango, the bundled fonts, a CJK fallback font, HarfBuzz's subsetter,
+    the cache folder), each finding with what to install; exit 1 when something required is missing.
+
+    Example: sheets doctor
+    """
+    from sheets.app.doctor import report  # noqa: PLC0415 - imports WeasyPrint: not for --help
+
+    lines, verdict, ok = report()
+    typer.echo("\n".join(lines))
+    typer.echo(verdict, err=not ok)
+    if not ok:
+        raise typer.Exit(1)
+
+
 class CacheAction(str, Enum):
     clear = "clear"
 
@@ -358,4 +374,4 @@ def cache(action: Optional[CacheAction] = typer.Argument(None, help="clear: empt
 FIRST = {"list": list_cmd, "validate": validate}
 LATER = {"kit": kit, "reference": reference, "cards": cards, "layouts": layouts, "trackers": trackers,
          "tokens": tokens, "gauges": gauges, "watch": watch, "schema": schema, "config": config_cmd,
-         "serve": serve, "cache": cache}
+         "serve": serve, "doctor": doctor, "cache": cache}
