@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: kit test test-latest lock bench docs clean serve browser
+.PHONY: kit test test-latest lock bench docs clean serve browser dist
 
 # Installs come from requirements.txt: every package, direct and transitive, at one version
 # with its hashes (and the build backend, for the editable install), so an upstream release
@@ -51,6 +51,13 @@ browser:
 	    || echo "note: chromium not installed; the browser tests cannot run"; \
 	fi
 
+# The sdist and the wheel a GM installs (pipx install dist/warsheets-*.whl, or uv tool install),
+# built by the lock's hatchling; LICENSE and the fonts' license go inside both.
+dist: $(STAMP)
+	rm -rf dist
+	$(BIN)/python -m hatchling build -d dist
+	@ls dist
+
 # The desk in your browser, on the current folder's files (Ctrl-C stops it).
 serve: $(STAMP)
 	$(BIN)/sheets serve
@@ -91,4 +98,4 @@ test-latest:
 	  || echo "test-latest: the newest releases break the tests above (the lock still holds; CI is not affected)"
 
 clean:
-	rm -rf output $(VENV) $(LATEST) $(LOCK_VENV)
+	rm -rf output dist $(VENV) $(LATEST) $(LOCK_VENV)
