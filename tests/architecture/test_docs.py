@@ -55,3 +55,20 @@ def test_the_field_reference_is_what_the_models_say():
 def test_the_readme_points_to_the_guide():
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     assert "docs/authoring.md" in readme and "make kit" in readme and "make test" in readme
+
+
+def test_the_readme_opens_with_the_install_and_names_every_command():
+    from sheets.cli import app
+    from typer.main import get_command
+
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    first = readme.split("\n## ", 2)[1]
+    assert first.startswith("Install\n") and "pipx install ." in first and "uv tool install ." in first
+    assert "make dist" in first and "docs/install.md" in first and (REPO / "docs" / "install.md").is_file()
+    assert "make kit     #" in readme and "make test    #" in readme  # a clone's two commands stay
+    for name in get_command(app).commands:
+        assert f"| `sheets {name}" in readme, name
+    install = (REPO / "docs" / "install.md").read_text(encoding="utf-8")
+    for system in ("## Debian and Ubuntu", "## Fedora", "## macOS (Homebrew)", "## Windows"):
+        section = install.split(system, 1)[1].split("\n## ", 1)[0]
+        assert "tried here" in section.lower() or "from WeasyPrint's documentation" in section, system
