@@ -77,4 +77,8 @@ def ink_save(sheets: list[Sheet], on: bool = True) -> list[Sheet]:
 def pdf_of_html(html: str, forms: bool, finish: Finisher | None = None) -> bytes:
     """WeasyPrint's PDF of `html`, finished (runs in a worker: WeasyPrint is imported there)."""
     pdf = rendering.html_to_pdf(html, forms=forms)
+    if forms:  # a form every reader fills and shows alike (appearances, field tree, tooltips)
+        from sheets.pipeline.stamp.forms import finish_form  # noqa: PLC0415 - pikepdf, for forms only
+
+        pdf = finish_form(pdf)
     return finish(pdf) if finish is not None else pdf
