@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Protocol
 
 from sheets.pipeline import rendering
+from sheets.pipeline.stamp.forms import finish_form  # light: pikepdf is imported when a form is finished
 
 
 class Finisher(Protocol):
@@ -78,7 +79,5 @@ def pdf_of_html(html: str, forms: bool, finish: Finisher | None = None) -> bytes
     """WeasyPrint's PDF of `html`, finished (runs in a worker: WeasyPrint is imported there)."""
     pdf = rendering.html_to_pdf(html, forms=forms)
     if forms:  # a form every reader fills and shows alike (appearances, field tree, tooltips)
-        from sheets.pipeline.stamp.forms import finish_form  # noqa: PLC0415 - pikepdf, for forms only
-
         pdf = finish_form(pdf)
     return finish(pdf) if finish is not None else pdf
