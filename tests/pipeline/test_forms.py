@@ -121,6 +121,13 @@ def test_every_field_has_an_appearance_a_font_in_dr_and_a_partial_name_without_p
     for page in pdf.pages:
         if "/Annots" in page:
             assert page["/Tabs"] == "/S"
+    # the tab order (the widgets' order) is the page's: down the first column, then on
+    order = {a.idnum: i for i, a in enumerate(pdf.pages[0]["/Annots"])}
+    full = dict(fields)
+    column = ["c0.name", "c0.rank.text", "c0.rank.Pfc", "c0.profile", "c0.background", "c0.deployment",
+              "c0.statset.1", "c0.stat.battle", "c0.squad"]
+    positions = [order[full[n].indirect_reference.idnum] for n in column]
+    assert positions == sorted(positions), dict(zip(column, positions))
 
 
 def test_a_parent_holds_no_value_and_every_name_is_unique(fillable):
