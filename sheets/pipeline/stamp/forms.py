@@ -117,7 +117,7 @@ def _text_appearance(pdf, field, fonts: dict, dr_fonts) -> None:
     font_name = found.group(1) if found else None
     size = float(found.group(2)) if found else 9.0
     colour = color.group(1) if color else "0 g"
-    field.DA = pikepdf.String(f"{colour} /{font_name} {_fmt(size)} Tf" if font_name else f"{colour} /Helv 0 Tf")
+    field.DA = pikepdf.String(f"{colour} /{font_name} {_fmt(size)} Tf" if font_name else colour)
     value = str(field.get("/V", ""))
     body = ""
     resources = pikepdf.Dictionary()
