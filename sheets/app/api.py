@@ -152,6 +152,9 @@ def make_card_images(game_id: str, options: PrintOptions = PrintOptions(), *, wh
     game = lib.game(game_id)
     geometry = lib.geometry()
     chosen = pick_sets(game, which)
+    sizes = [geometry.card_sizes[s.size] for s in chosen if s.size in geometry.card_sizes]
+    for size in sizes:
+        card_export.image_size((size.width_mm + 2 * bleed, size.height_mm + 2 * bleed), int(dpi))
     sheets = ink_save([card_export.export_sheet(game, s, geometry, bleed=bleed, backs=backs) for s in chosen],
                       options.ink_saver)
     pdfs = make_pdfs([(render_html(s), s.forms, s.finish) for s in sheets])

@@ -164,7 +164,7 @@ def test_dpi_and_bleed_change_the_size(cli, tmp_path):
     (["--export", "png", "-o", "deck.pdf"], "not one file"),
     (["--export", "png"], "-o DIR"),
     (["--export", "png", "--dpi", "20", "-o", "DIR"], "--dpi 20"),
-    (["--export", "png", "--dpi", "5000", "-o", "DIR"], "--dpi 5000"),
+    (["--export", "png", "--dpi", "1200", "-o", "DIR"], "--dpi 1200"),
     (["--export", "png", "--bleed", "-1", "-o", "DIR"], "--bleed -1"),
     (["--export", "png", "--bleed", "25", "-o", "DIR"], "--bleed 25"),
     (["--dpi", "300", "-o", "DIR"], "add --export png"),

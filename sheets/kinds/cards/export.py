@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from sheets.base import interrupts, output
+from sheets.base import interrupts, limits, output
 from sheets.base.errors import SheetsError
 from sheets.kinds.cards.builder import card_sheet
 from sheets.kinds.cards.impose import Imposition, preflight
@@ -36,10 +36,10 @@ if TYPE_CHECKING:
 
 FORMATS = ("png",)
 DPI = 300
-DPI_RANGE = (72, 1200)
+DPI_RANGE = (72, limits.MAX_CARD_DPI)
 BLEED_MM = 3.0
-BLEED_RANGE = (0.0, 10.0)
-MAX_PIXELS = 60_000_000  # one card image (a full-page card at 1200 dpi would be 80 million)
+BLEED_RANGE = (0.0, limits.MAX_BLEED_MM)
+MAX_PIXELS = limits.MAX_CARD_PIXELS
 MM_PER_INCH = 25.4
 SAFE_PAD_MM = 0.12  # text a little inside the safe line: letters (italics, J) overhang their box by ~0.1 mm
 FOOT_MM = 3.3  # the footer's band (card.html.j2 has 2.6): its letters then end inside the safe zone
@@ -129,14 +129,20 @@ def image_names(card_set: CardSet, spec: Imposition) -> list[tuple[str, int]]:
     return names
 
 
+def image_size(size_mm: tuple[float, float], dpi: int) -> tuple[int, int]:
+    """The pixels of one image of `size_mm` (card and bleed) at `dpi`, within MAX_PIXELS."""
+    width, height = pixels(size_mm[0], dpi), pixels(size_mm[1], dpi)
+    if width * height > MAX_PIXELS:
+        raise SheetsError(f"--dpi {dpi}: one card would be {width}×{height} pixels; give a lower --dpi")
+    return width, height
+
+
 def render_pngs(pdf: bytes, dpi: int, size_mm: tuple[float, float]) -> list[bytes]:
     """Every page of `pdf` as PNG bytes at `dpi`, each exactly `size_mm` in whole pixels,
     the resolution stored (pHYs) and nothing that changes from run to run."""
     import pypdfium2 as pdfium  # noqa: PLC0415 - PDFium: only when images are asked for
 
-    width, height = pixels(size_mm[0], dpi), pixels(size_mm[1], dpi)
-    if width * height > MAX_PIXELS:
-        raise SheetsError(f"--dpi {dpi}: one card would be {width}×{height} pixels; give a lower --dpi")
+    width, height = image_size(size_mm, dpi)
     with interrupts.held():
         doc = pdfium.PdfDocument(pdf)
     try:
