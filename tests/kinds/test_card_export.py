@@ -178,3 +178,16 @@ def test_a_bad_option_is_one_error_and_nothing_written(cli, tmp_path, args, says
     assert "Traceback" not in result.stderr + result.stdout
     assert sorted(p.name for p in tmp_path.iterdir()) == ["FILE"]
     assert (tmp_path / "FILE").read_text() == "a file"
+
+
+def test_a_card_with_its_own_back_gets_it_under_its_number(cli, fixture_content, tmp_path):
+    cards = fixture_content / "skirmish" / "cards" / "units.yaml"
+    cards.write_text(cards.read_text().replace(
+        '    blocks: [{p: "Gunners may not move and shoot."}]',
+        '    blocks: [{p: "Gunners may not move and shoot."}]\n    back: {title: "Heavy weapons"}'))
+    out = tmp_path / "units"
+    result = cli("cards", "skirmish", "--content", fixture_content, "--export", "png", "--backs", "-o", out)
+    assert result.exit_code == 0, result
+    assert sorted(p.name for p in out.iterdir()) == ["001-back.png", "001-scouts.png", "002-back.png", "002-gunners.png"]
+    set_back, own_back = pixels(out / "001-back.png"), pixels(out / "002-back.png")
+    assert set_back.shape == own_back.shape and (np.abs(set_back - own_back) > 100).any()
