@@ -153,7 +153,7 @@ def cards(
                                          help="For a print shop: one PNG per card face into the folder -o DIR "
                                               "(001-<card>.png ..., with --backs 001-back.png ...; several sets: "
                                               "a folder per set), with bleed, instead of n-up sheets."),
-    dpi: Optional[float] = typer.Option(None, "--dpi", help="With --export: resolution of the images (default 300)."),
+    dpi: Optional[float] = typer.Option(None, "--dpi", metavar="N", help="With --export: resolution of the images (default 300)."),
     bleed: Optional[float] = typer.Option(None, "--bleed", metavar="MM",
                                           help="With --export: bleed on every side, in mm (default 3); text keeps "
                                                "as far inside the cut line."),
