@@ -150,7 +150,8 @@ class Guard:
         origin = headers.get("origin")
         if scope["method"] not in SAFE_METHODS and origin and origin != "null" \
                 and not self.known_host(host_name(urlsplit(origin).netloc), scope):
-            return PlainTextResponse(f"403: a request from {origin[:200]} may not change anything here", status_code=403)
+            return PlainTextResponse(f"403: a request from {origin[:200]} may not change anything here",
+                                     status_code=403)
         site, mode = headers.get("sec-fetch-site", ""), headers.get("sec-fetch-mode", "")
         if site in ("cross-site", "same-site") and not (scope["method"] == "GET" and mode == "navigate"):
             return PlainTextResponse("403: another site's page may not make requests to the desk in the background "

@@ -334,7 +334,8 @@ def test_the_calibration_wizard_stores_the_offset_in_sheets_toml(page, live, tmp
 
 PHONE = {"width": 390, "height": 844}
 WIDER = ("() => [...document.querySelectorAll('body *')].filter(e => e.getBoundingClientRect().right > 391)"
-         ".slice(0, 3).map(e => e.tagName + (e.id ? '#' + e.id : '') + ' ' + Math.round(e.getBoundingClientRect().right))")
+         ".slice(0, 3).map(e => e.tagName + (e.id ? '#' + e.id : '') + ' '"
+         " + Math.round(e.getBoundingClientRect().right))")
 
 
 def test_no_page_is_wider_than_a_phone(browser, live):

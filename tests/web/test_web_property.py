@@ -23,7 +23,8 @@ from sheets.games.wotw import commands as wotw_commands
 
 REPO = Path(__file__).parents[2]
 KEYS = ["file", "playbook", "name", "rank", "profile", "background", "stat_set", "stat_guts", "moves", "loadout",
-        "xp", "conditions", "notes", "bond_name_0", "bond_value_0", "bond_name_4", "bond_name_99", "bond_value_²", "bond_name_²", "bond_name_" + "7" * 5000,
+        "xp", "conditions", "notes", "bond_name_0", "bond_value_0", "bond_name_4", "bond_name_99", "bond_value_²",
+        "bond_name_²", "bond_name_" + "7" * 5000,
         "improvements", "take", "action", "version", "seed", "count", "folder", "squad", "game", "paper",
         "players", "ink_saver", "set", "duplex", "copies", "backs", "back_offset", "fold", "step", "x", "y",
         "printed_with", "nation", "theatre", "team", "airborne", "engineers", "outcome", "killed", "wounded",
