@@ -51,7 +51,7 @@ def readme_examples(text: str) -> list[Example]:
             console = stripped.startswith("$ ")
             command = stripped[2:] if console else stripped
             if command.startswith("sheets ") or command == "sheets":
-                last = Example(number, " ".join(shlex.split(command, comments=True)))
+                last = Example(number, shlex.join(shlex.split(command, comments=True)))
                 found.append(last)
                 if not console:
                     last = None  # a plain block: comments, no output shown
@@ -71,7 +71,7 @@ def test_the_reader_finds_table_cells_code_blocks_and_what_they_print():
             "```\nsheets e --y   # plain\nsheets serve\n```\n")
     examples = readme_examples(text)
     assert [(e.command, e.shown) for e in examples] == [
-        ("sheets a --x 1|2", []), ("sheets a b", []), ("sheets c Otto Lenz", ["said this"]),
+        ("sheets a --x 1|2", []), ("sheets a b", []), ("sheets c 'Otto Lenz'", ["said this"]),
         ("sheets d", ["error: no"]), ("sheets e --y", [])]
     assert examples[3].refused and not examples[2].refused
 
