@@ -98,12 +98,12 @@ def kit(
         typer.echo(f"{verb} {len(result.previews) - 1} page previews in {show(result.previews[0].parent)}")
         wrote(result.previews[-1], verb)
     wrote(result.kit_pdf, verb)
-    count = len(result.parts)
     if result.up_to_date:
-        reused = " (up to date: nothing changed since the last build with this seed; --no-cache rebuilds)"
+        reused = "; up to date: nothing changed since the last build with this seed, --no-cache rebuilds"
     else:
-        reused = f" ({result.unchanged} unchanged, taken from the cache)" if result.unchanged else ""
-    typer.echo(f"kit: {count} files{reused}, dice seed {result.seed} (repeat with --seed {result.seed})")
+        reused = f"; {result.unchanged} parts unchanged, taken from the cache" if result.unchanged else ""
+    typer.echo(f"kit: {len(result.files())} files ({result.breakdown()}{reused}), dice seed {result.seed} "
+               f"(repeat with --seed {result.seed})")
     typer.echo(f"print it: open {show(result.kit_pdf)}; page 1 says how to print each part")
 
 

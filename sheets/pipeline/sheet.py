@@ -37,6 +37,7 @@ class Sheet:
     game: str | None = None
     forms: bool = False
     label: str = ""
+    copies: str | None = None  # how many, for whom, when it differs from its kind's printing advice
     html: str | None = field(default=None, repr=False)
     finish: Finisher | None = None  # e.g. card imposition; None: WeasyPrint's PDF is the sheet
     # stamped: (blank, filled) sheet pairs, one per character/mission, in order. The PDF is
