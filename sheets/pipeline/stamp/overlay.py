@@ -14,6 +14,7 @@ from reportlab import rl_config
 from reportlab.lib.utils import simpleSplit
 from reportlab.pdfgen.canvas import Canvas
 
+from sheets.base import fonts
 from sheets.base.colors import MIN_SHEET_PT
 from sheets.pipeline.stamp.fields import Fields
 from sheets.pipeline.stamp.fonts import drawable, face_for, text_width
@@ -211,11 +212,16 @@ def margin_ops(margins: list[dict], footer: str, blank_footer: str, number: int,
     return ops
 
 
+_PLAIN = {"family": [fonts.SANS], "weight": 400, "style": "normal", "stretch": "normal"}
+
+
 def draw_overlay(pages: list[tuple[float, float, list[Op]]]) -> bytes:
     """One reportlab document: a transparent page per entry (size, ops)."""
     rl_config.useA85 = 0  # binary streams: smaller, and faster to write and read
     buf = io.BytesIO()
-    canvas = Canvas(buf, invariant=1, pageCompression=1)
+    # a bundled TrueType font as the canvas's first font: reportlab's default (Helvetica, not
+    # embedded) would be named on every page without drawing a letter
+    canvas = Canvas(buf, invariant=1, pageCompression=1, initialFontName=face_for(_PLAIN)[0])
     canvas.setProducer("warsheets")
     for width, height, ops in pages:
         canvas.setPageSize((width, height))
