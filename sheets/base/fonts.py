@@ -84,7 +84,7 @@ def bundled_hash() -> str:
 #: files): text made of these alone needs no look at the fonts' tables
 _SURELY = ("\t\n\r -~\u00a0-\u024f\u0370-\u0377\u037a-\u037f\u0384-\u038a\u038c\u038e-\u03a1"
            "\u03a3-\u03ff\u0400-\u045f\u2013\u2014\u2018\u2019\u201c\u201d\u2020\u2022\u2026"
-           "\u2032\u2033\u2190-\u2193\u2212")
+           "\u2032\u2033\u2190-\u2193\u2212\u221e\u2264\u2265\u25a1\u25cb\u2610\u2714\u2716")
 _OUTSIDE_SURELY = re.compile(f"[^{_SURELY}]")
 _TAG = re.compile(r"<[^>]*>")
 _IGNORED = re.compile(r"[\s\u00ad\u200b-\u200f\u2028-\u202e\u2060-\u2064\ufeff]")
