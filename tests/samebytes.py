@@ -9,15 +9,17 @@ import pypdf
 #: fontconfig with no font folder at all: only the fonts the sheets bring can be used
 NO_FONTS = """<?xml version="1.0"?>
 <!DOCTYPE fontconfig SYSTEM "urn:fontconfig:fonts.dtd">
-<fontconfig><cachedir>{cache}</cachedir></fontconfig>
+<fontconfig>{dirs}<cachedir>{cache}</cachedir></fontconfig>
 """
 
 
-def hidden_fonts_env(folder: Path, env: dict | None = None) -> dict:
-    """The environment with the system's fonts hidden from fontconfig (and a cache of our own)."""
+def hidden_fonts_env(folder: Path, env: dict | None = None, only: Path | None = None) -> dict:
+    """The environment with the system's fonts hidden from fontconfig (and a cache of our own);
+    `only`: the one font folder it shows."""
     folder.mkdir(parents=True, exist_ok=True)
     conf = folder / "fonts.conf"
-    conf.write_text(NO_FONTS.format(cache=folder / "fc-cache"), encoding="utf-8")
+    dirs = f"<dir>{only}</dir>" if only is not None else ""
+    conf.write_text(NO_FONTS.format(dirs=dirs, cache=folder / "fc-cache"), encoding="utf-8")
     env = dict(os.environ if env is None else env)
     env["FONTCONFIG_FILE"] = str(conf)
     env.pop("FONTCONFIG_PATH", None)
