@@ -25,8 +25,10 @@ from sheets.base import fontdirs, fonts, output
 from sheets.base.errors import SheetsError
 from sheets.pipeline import rendering
 from sheets.pipeline.sheet import Finisher, Sheet, render_html
+from sheets.pipeline.stamp.forms import KEY as FORMS_KEY
 
-VERSION = "2"  # the format of entries (raise it when what a key names changes meaning); 2: sealed
+VERSION = "3"  # the format of entries (raise it when what a key names changes meaning); 2: sealed;
+# 3: font subsets tagged by their program (stamp/embed.py), no unembedded font
 SEAL = b"\n%warsheets-cache-sha256 "  # then the 64 hex digits of the sha256, and a newline
 
 
@@ -53,7 +55,7 @@ def _key(kind: str, *inputs: bytes, fallback: bool = False) -> str:
 
 def sheet_key(html: str, forms: bool, finish: Finisher | None = None) -> str:
     """A laid-out sheet (or the kit's contents page): its HTML, forms or flat, finish step."""
-    return _key("sheet", b"forms" if forms else b"flat", (finish.key if finish is not None else "").encode(),
+    return _key("sheet", FORMS_KEY.encode() if forms else b"flat", (finish.key if finish is not None else "").encode(),
                 html.encode("utf-8"), fallback=fonts.needs_fallback(html))
 
 

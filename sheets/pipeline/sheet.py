@@ -12,6 +12,7 @@ from typing import Protocol
 
 from sheets.base import fonts
 from sheets.pipeline import rendering
+from sheets.pipeline.stamp.forms import finish_form  # light: pikepdf is imported when a form is finished
 
 
 class Finisher(Protocol):
@@ -79,4 +80,6 @@ def ink_save(sheets: list[Sheet], on: bool = True) -> list[Sheet]:
 def pdf_of_html(html: str, forms: bool, finish: Finisher | None = None) -> bytes:
     """WeasyPrint's PDF of `html`, finished (runs in a worker: WeasyPrint is imported there)."""
     pdf = rendering.html_to_pdf(html, forms=forms)
+    if forms:  # a form every reader fills and shows alike (appearances, field tree, tooltips)
+        pdf = finish_form(pdf)
     return finish(pdf) if finish is not None else pdf

@@ -14,8 +14,8 @@ from reportlab import rl_config
 from reportlab.lib.utils import simpleSplit
 from reportlab.pdfgen.canvas import Canvas
 
-from sheets.base import fonts
 from sheets.base.colors import MIN_SHEET_PT
+from sheets.pipeline.stamp.embed import finish_fonts
 from sheets.pipeline.stamp.fields import Fields
 from sheets.pipeline.stamp.fonts import drawable, face_for, text_width
 
@@ -212,16 +212,11 @@ def margin_ops(margins: list[dict], footer: str, blank_footer: str, number: int,
     return ops
 
 
-_PLAIN = {"family": [fonts.SANS], "weight": 400, "style": "normal", "stretch": "normal"}
-
-
 def draw_overlay(pages: list[tuple[float, float, list[Op]]]) -> bytes:
     """One reportlab document: a transparent page per entry (size, ops)."""
     rl_config.useA85 = 0  # binary streams: smaller, and faster to write and read
     buf = io.BytesIO()
-    # a bundled TrueType font as the canvas's first font: reportlab's default (Helvetica, not
-    # embedded) would be named on every page without drawing a letter
-    canvas = Canvas(buf, invariant=1, pageCompression=1, initialFontName=face_for(_PLAIN)[0])
+    canvas = Canvas(buf, invariant=1, pageCompression=1)
     canvas.setProducer("warsheets")
     for width, height, ops in pages:
         canvas.setPageSize((width, height))
@@ -229,6 +224,6 @@ def draw_overlay(pages: list[tuple[float, float, list[Op]]]) -> bytes:
             _draw(canvas, height, op)
         canvas.showPage()
     canvas.save()
-    return buf.getvalue()
+    return finish_fonts(buf.getvalue(), reportlab=True)  # no unembedded Helvetica, subsets tagged by content
 
 
