@@ -4,7 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable
 
-from sheets.base import interrupts
+from sheets.base import fonts, interrupts
 from sheets.base.errors import SheetsError
 from sheets.base.paper import page_size
 from sheets.kit import assemble, folder, uptodate
@@ -15,7 +15,7 @@ from sheets.library.content import Library
 from sheets.library.plugins import KitOptions
 from sheets.pipeline import preview as previewer
 from sheets.pipeline.build import build
-from sheets.pipeline.sheet import ink_save
+from sheets.pipeline.sheet import ink_save, render_html
 from sheets.pipeline.workers import Workers
 
 
@@ -82,8 +82,15 @@ def build_kit(out_dir: Path, *, seed: int | None, paper: str, game: str | None, 
     if state_key is not None:
         interrupts.phase("recording the build")
         uptodate.record(cache, state_key, out_dir, kit.files(),
-                        {"parts": len(kit.parts), "packets": len(packet_paths), "previews": len(previews)})
+                        {"parts": len(kit.parts), "packets": len(packet_paths), "previews": len(previews)},
+                        fallback=_needs_fallback(sheets + extra))
     return kit
+
+
+def _needs_fallback(sheets: list) -> bool:
+    """Has any sheet text that only installed fonts draw (then the kit depends on them)?"""
+    pages = [p for s in sheets for p in ([p for pair in s.parts for p in pair if p is not None] if s.stamped else [s])]
+    return any(fonts.needs_fallback(render_html(p)) for p in pages)
 
 
 def player_packets(lib: Library, seed: int, paper: str, games: list[str] | None, players: int,

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
+from sheets.base import fonts
 from sheets.pipeline import rendering
 from sheets.pipeline.stamp.forms import finish_form  # light: pikepdf is imported when a form is finished
 
@@ -62,6 +63,7 @@ def render_html(sheet: Sheet) -> str:
     """The sheet's HTML (Jinja), rendered once and kept on the sheet."""
     if sheet.html is None:
         sheet.html = rendering.render_html(sheet.template, sheet.context, sheet.game)
+        fonts.check_text(sheet.html)  # letters no font here has: the command says so once
     return sheet.html
 
 
