@@ -122,8 +122,8 @@ def free_port(host: str, busy: int) -> int | None:
 
 
 def listen(host: str, port: int) -> socket.socket:
-    """The desk's socket, bound before anything is printed: a busy port is one line, not uvicorn's
-    ERROR and exit 3."""
+    """A socket bound to host:port as uvicorn binds it, tried before anything is printed: a busy port
+    is one line naming a free one, not uvicorn's ERROR and exit 3 after the desk's URL."""
     try:
         return _bound(host, port)
     except OSError as exc:
@@ -138,17 +138,7 @@ def listen(host: str, port: int) -> socket.socket:
 def serve(workspace: Path, *, host: str = "127.0.0.1", port: int = 8000, open_browser: bool = True,
           content: Path | None = None, echo=print) -> None:
     """Run the desk until Ctrl-C: print its URL, open the browser (unless told not to)."""
-    sock = listen(host, port)  # before anything is printed: a busy port is one line and exit 1
-    try:
-        _serve_on(sock, workspace, host, port, open_browser, content, echo)
-    except KeyboardInterrupt:
-        pass
-    finally:
-        sock.close()
-
-
-def _serve_on(sock: socket.socket, workspace: Path, host: str, port: int, open_browser: bool,
-              content: Path | None, echo) -> None:
+    listen(host, port).close()  # before anything is printed: a busy port is one line and exit 1
     token = None
     hosts = LOOPBACK
     if host not in LOOPBACK:
@@ -163,4 +153,4 @@ def _serve_on(sock: socket.socket, workspace: Path, host: str, port: int, open_b
     echo(f"warsheets desk on {url} (workspace {Path(workspace).resolve()}); Ctrl-C stops it")
     if open_browser:
         webbrowser.open(url)
-    uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning")).run(sockets=[sock])
+    uvicorn.run(app, host=host, port=port, log_level="warning")
