@@ -160,6 +160,14 @@ def random_team(data: WotwData, nation_id: str, dice: Dice, optional_rules: list
 
 # -- missions ----------------------------------------------------------------
 
+def ready_for_mission(c: Campaign, data: WotwData) -> None:
+    """Three men alive for a new mission (asked by the command, not the replay: older files keep loading)."""
+    alive, least = len(c.living), TeamRules.of(data.rules).min_size
+    if alive < least:
+        raise Refused(f"{alive} m{'a' if alive == 1 else 'e'}n alive, but a mission needs at least {least} (the rules, "
+                      f"Equipment: “You must select at least three men”): recruit first with `sheets campaign spend`")
+
+
 def start_mission(c: Campaign, data: WotwData, record: MissionRecord) -> Campaign:
     """Record a rolled mission as in progress; grenades are refilled at the Equipment phase."""
     if c.in_progress is not None:

@@ -113,6 +113,16 @@ def disagreements(doc: YamlDocument, campaign: Campaign, replayed: Replay) -> li
     return problems
 
 
+def unused_dice(doc: YamlDocument, campaign: Campaign, data: WotwData) -> list[str]:
+    """Each entry whose stored dice were not all rolled, with its line (a warning: the file is valid)."""
+    if campaign.entries and campaign.entries[0].do == "baseline" and "entries" not in (doc.data or {}):
+        return []
+    found = replay(campaign.entries, data).unused
+    return [f"line {doc.line_of(('entries', i, 'dice'))}: entries[{i}].dice: {left} of the {given} dice given "
+            f"{'was' if left == 1 else 'were'} not used (the rolls needed {given - left})"
+            for i, (left, given) in sorted(found.items())]
+
+
 def load(path: Path, data: WotwData) -> Campaign:
     return read(load_yaml(Path(path)), data)
 

@@ -7,7 +7,8 @@ dispatches to the pure rules of `campaign.py`). It never prints and never touche
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from contextvars import ContextVar
+from dataclasses import dataclass, field
 
 from sheets.base.dice import Dice
 from sheets.base.errors import SheetsError
@@ -28,6 +29,15 @@ class EntryRefused(Refused):
         self.index, self.reason = index, reason
 
 
+#: the scripted dice the entry being applied rolled (`rolled`): replay and the commands count the unused
+_ROLLED: ContextVar[Dice | None] = ContextVar("wotw_rolled", default=None)
+
+
+def rolled() -> Dice | None:
+    """The scripted dice the last `apply` rolled (None: a seed, or no dice)."""
+    return _ROLLED.get()
+
+
 def entry_dice(e: MissionEntry | DebriefEntry, what: str) -> Dice:
     # never both: the entry's model refuses a seed with dice
     if e.seed is not None:
@@ -35,9 +45,11 @@ def entry_dice(e: MissionEntry | DebriefEntry, what: str) -> Dice:
     if e.dice is None:
         raise Refused(f"{what} rolls dice: give --seed or --dice")
     try:
-        return Dice.parse_script(e.dice)
+        dice = Dice.parse_script(e.dice, given=False)  # the command counts what it was given (commands.change)
     except SheetsError as exc:
         raise Refused(str(exc)) from None
+    _ROLLED.set(dice)
+    return dice
 
 
 def has_engineer(c: Campaign) -> bool:
@@ -60,7 +72,7 @@ def roll(c: Campaign, data: WotwData, dice: Dice, number: int, strike: int | Non
 def record_dice(record: MissionRecord) -> Dice:
     if record.seed is not None:
         return Dice.seeded(record.seed)
-    return Dice.parse_script((record.dice or "").removeprefix("dice "))
+    return Dice.parse_script((record.dice or "").removeprefix("dice "), given=False)
 
 
 def track_text(mission: Mission) -> str:
@@ -83,6 +95,7 @@ def apply(c: Campaign | None, e: Entry, data: WotwData) -> Campaign:
         raise Refused(f"the first entry must be `new` (or `baseline`), not `{e.do}`")
     if c is not None and e.do in FIRST:
         raise Refused(f"`{e.do}` may only be the first entry")
+    _ROLLED.set(None)
     return TRANSITIONS[e.do](c, e, data)
 
 
@@ -139,8 +152,27 @@ def _strike(c: Campaign, e: StrikeEntry, data: WotwData) -> Campaign:
     return new
 
 
+ENEMY_HQ = "Enemy HQ"
+
+
+def _enemy_hq_possible(c: Campaign, data: WotwData) -> None:
+    """The Enemy HQ is an event of a Building (H) step (the rules, Event Table: Building, 11): refused
+    when no step of the mission's track (a struck step apart) has it."""
+    open_ = c.in_progress
+    mission = open_mission(c, data)
+    for step in mission.track:
+        resolved = data.terrain(step.group, step.terrain)
+        if not step.struck and resolved and resolved.terrain and any(
+                ev.text.startswith(ENEMY_HQ) for ev in resolved.terrain.events):
+            return
+    raise Refused(f"--enemy-hq: the Enemy HQ is an event of a Building (H) step (the rules, Event Table: Building, "
+                  f"11), and mission {open_.number}'s track has none ({track_text(mission)}); leave --enemy-hq out")
+
+
 def _debrief(c: Campaign, e: DebriefEntry, data: WotwData) -> Campaign:
     # an aborted mission's dice are refused by the entry's model
+    if e.enemy_hq and e.outcome == "success" and c.in_progress is not None:
+        _enemy_hq_possible(c, data)
     dice = entry_dice(e, "a successful mission's 1d3 XP") if e.outcome == "success" and c.in_progress else None
     return cp.debrief(c, data, e.outcome or "", list(e.killed), list(e.wounded), dice, e.enemy_hq)
 
@@ -211,6 +243,7 @@ TRANSITIONS: dict[str, Callable[[Campaign | None, Entry, WotwData], Campaign]] =
 class Replay:
     states: list[Campaign]          # the state after each entry
     last_set: dict[tuple, int]      # flattened field -> index of the entry that last changed it
+    unused: dict[int, tuple[int, int]] = field(default_factory=dict)  # entry -> (dice not rolled, dice given)
 
     @property
     def state(self) -> Campaign:
@@ -246,11 +279,15 @@ def replay(entries: list[Entry], data: WotwData) -> Replay:
     last: dict[tuple, int] = {}
     before: dict[tuple, object] = {}
     c = None
+    unused: dict[int, tuple[int, int]] = {}
     for i, e in enumerate(entries):
         try:
             c = apply(c, e, data)
         except SheetsError as exc:  # a rule, or an id the content does not know (a hand-edited entry)
             raise EntryRefused(i, str(exc)) from None
+        dice = rolled()
+        if dice is not None and dice.unused:
+            unused[i] = (dice.unused, len(dice.script))
         flat = flatten(state_dict(c))
         for k, v in flat.items():
             if k not in before or before[k] != v:
@@ -259,7 +296,7 @@ def replay(entries: list[Entry], data: WotwData) -> Replay:
         states.append(c)
     if not states:
         raise Refused("a campaign file needs its first entry (`new`)")
-    return Replay(states, last)
+    return Replay(states, last, unused)
 
 
 def _describe_debrief(e: DebriefEntry) -> str:

@@ -262,7 +262,7 @@ def resolve_team(doc: YamlDocument, nation: Nation, rules: Rules, engineers_rule
     tr = TeamRules.of(rules)
     problems: list[Problem] = []
     if sheet.nation is not None and sheet.nation.lower() not in (nation.id, nation.name.lower()):
-        problems.append(doc.problem(("nation",), f"this team is {sheet.nation!r} but the mission's nation is {nation.id!r}"))
+        problems.append(doc.problem(("nation",), f"this team is {sheet.nation!r}, but --nation is {nation.id!r}"))
     loc = lambda i: ("members", i)  # noqa: E731
     team = first_team(sheet.members, nation, tr, engineers_rule, loc)
     # quality and weapon were checked against the recruit rows just above
