@@ -15,6 +15,7 @@ from sheets.base.errors import SheetsError
 from sheets.games.wotw import campaign as cp
 from sheets.games.wotw.mission import Mission, MissionRoller
 from sheets.games.wotw.models import WotwData
+from sheets.games.wotw.proof import prove
 from sheets.games.wotw.records import (AdjustEntry, BaselineEntry, Campaign, DebriefEntry, Entry, LedgerEntry, Man,
                                        MissionEntry, MissionRecord, NewEntry, Refused, SpendEntry, StrikeEntry)
 
@@ -110,7 +111,7 @@ def _baseline(_: None, e: BaselineEntry, data: WotwData) -> Campaign:
         c = Campaign.model_validate({k: v for k, v in (e.state or {}).items() if k != "entries"})
     except ValueError as exc:
         raise Refused(f"the baseline state is not a campaign: {exc}") from None
-    problems = cp.check(c, data)
+    problems = cp.check(c, data) + prove(c, data)  # trusted only when it proves itself
     if problems:
         raise Refused("; ".join(msg for _, msg in problems))
     return c
