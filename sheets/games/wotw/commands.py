@@ -9,7 +9,7 @@ from pathlib import Path
 
 from sheets.base import output, paths
 from sheets.base.dice import count_given
-from sheets.base.errors import ContentError, SheetsError
+from sheets.base.errors import SheetsError
 from sheets.games.wotw import campaign as cp
 from sheets.games.wotw import campaign_io, ledger, offers
 from sheets.games.wotw.crews import crew_messages
