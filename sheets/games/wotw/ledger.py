@@ -122,7 +122,7 @@ def _mission(c: Campaign, e: MissionEntry, data: WotwData) -> Campaign:
         raise Refused(f"mission {c.in_progress.number} is still in progress: close it first with "
                       f"`sheets campaign debrief FILE --outcome success|aborted`")
     if e.strike is not None and not has_engineer(c):
-        raise Refused("--strike-step: only a team with an Engineer may strike a step (seed 004, optional rule #3)")
+        raise Refused("--strike-step: only a team with an Engineer may strike a step (the rules, optional rule #3)")
     dice = entry_dice(e, "a mission")
     number = len(c.missions) + 1
     mission = roll(c, data, dice, number, e.strike)
@@ -136,16 +136,16 @@ def _strike(c: Campaign, e: StrikeEntry, data: WotwData) -> Campaign:
     open_ = c.in_progress
     if open_ is None:
         raise Refused("no mission in progress: the Engineer strikes a step at the end of a mission's briefing "
-                      "(seed 004, optional rule #3); roll one with `sheets campaign mission FILE`")
+                      "(the rules, optional rule #3); roll one with `sheets campaign mission FILE`")
     if not has_engineer(c):
-        raise Refused("only a team with an Engineer may strike a step (seed 004, optional rule #3: "
+        raise Refused("only a team with an Engineer may strike a step (the rules, optional rule #3: "
                       "start the campaign with --engineers and make a man Engineer)")
     if e.step is None or not 1 <= e.step < open_.steps:
         raise Refused(f"step {e.step}: choose a step from 1 to {open_.steps - 1}; the last step is the objective "
-                      f"and is never struck (seed 004, optional rule #3)")
+                      f"and is never struck (the rules, optional rule #3)")
     if open_.struck_step is not None:
         raise Refused(f"mission {open_.number}: step {open_.struck_step} is struck already; an Engineer removes "
-                      f"one step (seed 004, optional rule #3)")
+                      f"one step (the rules, optional rule #3)")
     mission = roll(c, data, record_dice(open_), open_.number, e.step)
     new = c.model_copy(deep=True)
     record = new.missions[-1]

@@ -1,6 +1,6 @@
 """The Way of the Warrior's team checker: one set of rules for a team file and a campaign.
 
-The rules (seed 004, "Equipment", "Post-mission debriefing", optional rule #3):
+The rules (The Way of the Warrior rules, "Equipment", "Post-mission debriefing", optional rule #3):
 
 - every new man is a row of the nation's team table (quality + weapon) and costs its CP;
   Medical expertise adds the nation's medical CP to a new member's cost;
@@ -198,19 +198,19 @@ class FirstTeam:
 
 def first_team(men: list, nation: Nation, rules: TeamRules, engineers_rule: bool,
                loc_of=lambda i: (i,)) -> FirstTeam:
-    """The starting CP and team size (seed 004, Equipment): "You must select at least three men in
+    """The starting CP and team size (the rules, Equipment): "You must select at least three men in
     the [Team Table] using these CP"; "the max team size is given in the [Team Table]"."""
     costs, problems = recruit_costs(men, nation, rules, engineers_rule, loc_of)
     spent, size = sum(costs), len(men)
     if spent > nation.starting_cp:
         problems.append(((), f"starting CP: the team costs {spent} CP but a {nation.name} team starts with "
-                             f"{nation.starting_cp} CP (seed 004, Equipment)"))
+                             f"{nation.starting_cp} CP (the rules, Equipment)"))
     if size > nation.max_team_size:
         problems.append(((), f"team size: {size} men but a {nation.name} team has at most {nation.max_team_size} "
-                             f"(seed 004, Equipment)"))
+                             f"(the rules, Equipment)"))
     if size < rules.min_size:
         problems.append(((), f"team size: {size} men, but a team starts with at least {rules.min_size} "
-                             f"(seed 004, Equipment)"))
+                             f"(the rules, Equipment)"))
     return FirstTeam(nation.starting_cp, costs, problems)
 
 
