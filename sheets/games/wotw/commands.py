@@ -5,11 +5,12 @@ The missions themselves are rolled by `sheets.games.wotw.preroll` (all `--json` 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from sheets.base import output, paths
 from sheets.base.dice import count_given
-from sheets.base.errors import SheetsError
+from sheets.base.errors import ContentError, SheetsError
 from sheets.games.wotw import campaign as cp
 from sheets.games.wotw import campaign_io, ledger, offers
 from sheets.games.wotw.crews import crew_messages
@@ -92,12 +93,17 @@ def campaign_new(file: Path, nation: str, theatre: str, team: Path | None = None
         note = f"team rolled with {rolled}"
     else:
         # one checker for a team (team.resolve_team): what `validate` and `mission --team` refuse, refused here
+        engineers = "engineers" in rules
         if members is None:
             doc = load_yaml(Path(team))
-        else:
+            resolve_team(doc, game.data.nation(nation), game.data.rules, engineers_rule=engineers)
+            members = validate(TeamFile, doc).members
+        else:  # the desk's rows: each problem said with the man's name
             doc = YamlDocument("the team", {"members": [m.model_dump(exclude_defaults=True) for m in members]})
-        resolve_team(doc, game.data.nation(nation), game.data.rules, engineers_rule="engineers" in rules)
-        members = validate(TeamFile, doc).members
+            try:
+                resolve_team(doc, game.data.nation(nation), game.data.rules, engineers_rule=engineers)
+            except ContentError as exc:
+                raise SheetsError("; ".join(_whose(members, p) for p in exc.problems)) from None
         men = [cp.Man(name=m.name, quality=m.quality.capitalize(), weapon=m.weapon, medical=m.medical,
                       engineer=m.engineer, notes=m.notes) for m in members]
     entry = make_entry(do="new", nation=nation, theatre=theatre,
@@ -111,6 +117,11 @@ def campaign_new(file: Path, nation: str, theatre: str, team: Path | None = None
     summary = (f"{game.data.nation(nation).name} team of {len(campaign.team)} in {game.data.theatre(theatre).name}: "
                f"{spent} CP spent, {campaign.cp} CP saved")
     return file, "\n".join(x for x in (note, summary) if x)
+
+
+def _whose(members: list[Member], problem) -> str:
+    row = re.match(r"members\[(\d+)\]", problem.field)
+    return f"{members[int(row[1])].name}: {problem.message}" if row else problem.message
 
 
 def _log_sheet(game, campaign, mission, paper: str, out: Path | None) -> Path:
