@@ -4,7 +4,8 @@ The replay (`ledger.py`) proves a file that keeps its entries. A file whose `ent
 from before the ledger) or whose first entry is a `baseline` is held to these checks instead, so that a
 hand edit cannot pass as history:
 
-- the ledger's rows add up to `cp` and `xp` (every CP and XP gained or spent is a row);
+- the ledger's rows add up to `cp` and `xp` (every CP and XP gained or spent is a row), and pay for
+  every man of the team (the first team's row, a row per recruit);
 - each man's status is what his history says, his history's wounds and deaths are the ones the
   missions list, and every change the table made by hand has its `adjusted` row in the ledger;
 - every mission is the one its seed or dice roll on the tables (objective, steps, track, weather), and
@@ -25,6 +26,8 @@ from sheets.games.wotw.records import Campaign, MissionRecord, name_key
 
 STATUS_LINE = re.compile(r"^(?:(?P<hit>wounded|killed) M(?P<n>\d+)|healed after M\d+"
                          r"|(?:fit|wounded|killed) to (?P<set>fit|wounded|killed) after M\d+ \(adjusted\))$")
+FIRST_TEAM = re.compile(r"^first team: (\d+) m[ae]n$")
+RECRUITED = re.compile(r"^recruited (.+?) \(")
 XP_ROLL = re.compile(r"^d6 (?P<face>[1-6]) -> 1d3 (?P<d3>[1-3])(?P<hq> \+1 Enemy HQ)? \((?:seed -?\d+|dice [\d,]+)\)$")
 DEBRIEFING = "the rules, Post-mission debriefing"
 REINFORCEMENTS = "the rules, Equipment: 2 CP after a mission, 1 CP if you've aborted it"
@@ -32,7 +35,7 @@ REINFORCEMENTS = "the rules, Equipment: 2 CP after a mission, 1 CP if you've abo
 
 def prove(c: Campaign, data: WotwData) -> list[tuple[tuple, str]]:
     """Every way the state disagrees with itself, located (loc, message)."""
-    problems = _sums(c) + _statuses(c)
+    problems = _sums(c) + _joined(c) + _statuses(c)
     for i, record in enumerate(c.missions):
         problems += _mission(c, data, i, record)
     return problems
@@ -46,6 +49,18 @@ def _sums(c: Campaign) -> list[tuple[tuple, str]]:
             problems.append(((key,), f"{key} {getattr(c, key)}, but the ledger's rows add up to {total} {unit} "
                                      f"(every {unit} gained or spent is a row of `ledger`)"))
     return problems
+
+
+def _joined(c: Campaign) -> list[tuple[tuple, str]]:
+    """Every man was paid for: the first team's row counts its men, each recruit has a 'recruited' row."""
+    first = [int(m[1]) for row in c.ledger if (m := FIRST_TEAM.match(row.what))]
+    recruits = [m[1].split(", ") for row in c.ledger if (m := RECRUITED.match(row.what))]
+    paid = sum(first) + sum(len(names) for names in recruits)
+    if len(c.team) == paid:
+        return []
+    return [(("team",), f"{len(c.team)} men in the team, but the ledger pays for {paid}: the first team's "
+                        f"{sum(first)} and {paid - sum(first)} recruited (a man joins with `sheets campaign spend "
+                        f"--recruit`, and its row says so)")]
 
 
 def _adjusted(c: Campaign, what: str) -> bool:

@@ -52,6 +52,9 @@ def test_a_file_without_entries_that_agrees_with_itself_is_valid(cli, played):
      "you've aborted it)"),
     (lambda t: t.replace("killed: [Lenz]", "killed: []"), r"  history: \[joined before M1, killed M1\]",
      "team[2].history[1]: 'killed M1', but mission 1 does not list Lenz killed"),
+    (lambda t: t.replace("missions:", "- {name: Free Man, quality: Veteran, weapon: SMG}\nmissions:"), r"team:",
+     "team: 4 men in the team, but the ledger pays for 3: the first team's 3 and 0 recruited (a man joins with "
+     "`sheets campaign spend --recruit`, and its row says so)"),
 ])
 def test_a_file_without_entries_is_refused_where_it_disagrees_with_itself(cli, played, edit, where, message):
     text = edit(played)
