@@ -23,7 +23,7 @@ from pydantic import Field
 
 from sheets.base.errors import ContentError, Problem
 from sheets.games.wotw.models import Nation, Rules
-from sheets.library.validation import Strict, validate
+from sheets.library.validation import Strict, validate_each
 from sheets.library.yaml_source import YamlDocument
 
 GRENADIER = "grenadier"
@@ -258,11 +258,17 @@ def check_men(men: list, nation: Nation, rules: TeamRules, engineers_rule: bool,
 
 def resolve_team(doc: YamlDocument, nation: Nation, rules: Rules, engineers_rule: bool = False) -> Team:
     """Check a team file against the nation's recruits, CP budget and team size; all problems at once."""
-    sheet = validate(TeamFile, doc)
+    sheet, failed, problems = validate_each(TeamFile, doc)
+    if sheet is None:
+        raise ContentError(problems)
     tr = TeamRules.of(rules)
-    problems: list[Problem] = []
     if sheet.nation is not None and sheet.nation.lower() not in (nation.id, nation.name.lower()):
         problems.append(doc.problem(("nation",), f"this team is {sheet.nation!r}, but --nation is {nation.id!r}"))
+    if "members" in failed:  # a member of the wrong shape: the others' own rules are still checked
+        rows = [(i, Member.model_validate(m)) for i, m in enumerate(_listed(doc.data.get("members")))
+                if _fits(Member, m)]
+        found = check_men([m for _, m in rows], nation, tr, engineers_rule, lambda k: ("members", rows[k][0]))
+        raise ContentError(problems + [doc.problem(l, msg) for l, msg in found if l])
     loc = lambda i: ("members", i)  # noqa: E731
     team = first_team(sheet.members, nation, tr, engineers_rule, loc)
     # quality and weapon were checked against the recruit rows just above
@@ -273,6 +279,18 @@ def resolve_team(doc: YamlDocument, nation: Nation, rules: Rules, engineers_rule
         raise ContentError(problems)
     soldiers = [soldier_row(m, nation, tr, engineers_rule) for m in sheet.members]
     return Team(nation, soldiers, team.spent)
+
+
+def _listed(value) -> list:
+    return value if isinstance(value, list) else []
+
+
+def _fits(model, value) -> bool:
+    try:
+        model.model_validate(value)
+    except ValueError:
+        return False
+    return True
 
 
 def soldier_row(m, nation: Nation, rules: TeamRules, engineers_rule: bool, state: str = "") -> Soldier:

@@ -144,3 +144,16 @@ def test_leftover_dice_are_counted_once_and_validate_names_file_and_line(cli):
     assert r.exit_code == 0 and "warning" not in r.stderr
     assert (f"note: d.yaml: line {line}: entries[1].dice: 3 of the 14 dice given were not used (the rolls needed 11)"
             in r.stdout)
+
+
+def test_a_team_file_with_a_type_error_still_reports_every_other_member(cli):
+    Path("t.yaml").write_text("nation: german\nmembers:\n- {name: A, quality: Green, weapon: Rifle, grenades: six}\n"
+                              "- {name: B, quality: Green, weapon: Rifle, grenades: 6}\n"
+                              "- {name: C, quality: Green, weapon: Bazooka}\n", encoding="utf-8")
+    r = cli("validate", "t.yaml")
+    assert r.exit_code == 1 and r.stderr == (
+        "error: 3 problems found:\n"
+        "  t.yaml:3: members[0].grenades: 'six' is not a whole number\n"
+        "  t.yaml:4: members[1].grenades: 6 grenades, but a man carries 4 (5 with Grenadier): B may carry 4\n"
+        "  t.yaml:5: members[2].weapon: German recruits carry Assault Rifle, Flame-thrower, LMG, Mortar, Rifle, SMG, "
+        "not 'Bazooka'\n")
