@@ -109,10 +109,12 @@ def printing_kind(printing: Printing, template: str | None) -> str:
 
 
 def describe(path: Path, *, title: str, game: str | None, game_title: str, template: str | None,
-             printing: Printing, kind: str | None = None) -> Part:
+             printing: Printing, kind: str | None = None, copies: str | None = None) -> Part:
     pages, (width, height) = _pages_and_size(path)
     kind = kind or printing_kind(printing, template)
     how = printing.kinds[kind]
+    if copies:  # this sheet's own (e.g. one squad of filled playbooks, shared out among the players)
+        how = how.model_copy(update={"copies": copies})
     landscape = width > height
     if how.sides == "two" and pages == 1:
         how = how.model_copy(update={"sides": "one", "flip": None})  # nothing to print on the back
@@ -151,7 +153,8 @@ def content_fingerprint(root: Path) -> str:
 
 # -- kit.pdf -----------------------------------------------------------------
 def _contents_pdf(parts: list[Part], *, title: str, subtitle: str, paper_size: str,
-                  cache_dir: Path | None = None, pages: int = 1, shared: Workers | None = None) -> bytes:
+                  cache_dir: Path | None = None, pages: int = 1, shared: Workers | None = None,
+                  separate: tuple[Part, ...] = ()) -> bytes:
     """The contents page(s), cached by a hash of their HTML (laid out by `shared`'s workers
     when they are running)."""
     groups: list[tuple[str, list[Part]]] = []
@@ -160,7 +163,7 @@ def _contents_pdf(parts: list[Part], *, title: str, subtitle: str, paper_size: s
             groups.append((part.game_title, []))
         groups[-1][1].append(part)
     context = {"title": title, "subtitle": subtitle, "page_size": paper_size, "groups": groups,
-               "total": sum(p.pages for p in parts) + pages, "label": part_label}
+               "total": sum(p.pages for p in parts) + pages, "label": part_label, "separate": list(separate)}
     html = rendering.render_html("kit_contents.html.j2", context)
     if cache_dir is None:  # --no-cache: the same bytes, made from a blank laid out now
         with tempfile.TemporaryDirectory(prefix="sheets-contents-") as tmp:
@@ -192,21 +195,22 @@ def _number(parts: list[Part], contents_pages: int) -> None:
 
 
 def assemble(parts: list[Part], target: Path, *, title: str, subtitle: str, paper_size: str,
-             cache_dir: Path | None = None, shared: Workers | None = None) -> Path:
+             cache_dir: Path | None = None, shared: Workers | None = None, separate: tuple[Part, ...] = ()) -> Path:
     """Write the one-file kit: contents page(s), then every part, with an outline.
 
     The outline has one entry per game with one child per part, each pointing at the
-    part's first page (the page the contents page names).
+    part's first page (the page the contents page names). `separate` parts (the player
+    packets) are files of their own beside kit.pdf: the contents page lists them too.
     """
 
     _number(parts, 1)
     contents = _contents_pdf(parts, title=title, subtitle=subtitle, paper_size=paper_size, cache_dir=cache_dir,
-                             shared=shared)
+                             shared=shared, separate=separate)
     n = len(PdfReader(io.BytesIO(contents)).pages)
     if n != 1:  # a long kit: the contents run over, so every page number moves on
         _number(parts, n)
         contents = _contents_pdf(parts, title=title, subtitle=subtitle, paper_size=paper_size, cache_dir=cache_dir,
-                                 pages=n, shared=shared)
+                                 pages=n, shared=shared, separate=separate)
     outline: list[tuple[str, int, int | None]] = [("Contents", 0, None)]
     current = None
     for part in parts:
@@ -251,6 +255,15 @@ def manifest(parts: list[Part], out_dir: Path, *, seed: int, content_root: Path)
         })
     return {"seed": seed, "content_fingerprint": content_fingerprint(content_root),
             "warsheets_version": __version__, "files": files}
+
+
+def with_previews(data: dict, previews: list[Path], out_dir: Path) -> dict:
+    """The manifest with the page previews it wrote (so that the next build knows them)."""
+    root = Path(out_dir).resolve()
+    if previews:
+        data["previews"] = [{"path": Path(p).resolve().relative_to(root).as_posix(), "sha256": sha256(p)}
+                            for p in previews]
+    return data
 
 
 def write_manifest(data: dict, target: Path) -> Path:
