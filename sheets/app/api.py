@@ -26,6 +26,7 @@ from sheets.library.access import library, make_dice, slug
 from sheets.library.content import Game, Library
 from sheets.library.yaml_source import load_yaml
 from sheets.pipeline.build import build, build_one
+from sheets.pipeline.finish import finish_pdf
 from sheets.pipeline.sheet import Sheet, ink_save
 
 
@@ -143,7 +144,8 @@ def make_cards(game_id: str, options: PrintOptions = PrintOptions(), *, which: s
 def make_calibration(options: PrintOptions = PrintOptions(), *, duplex: str = "long",
                      back_offset: str | None = None) -> Path:
     """`sheets cards calibrate`: the two-sided sheet that measures a printer's back offset."""
-    data = calibration_pdf(options.paper, duplex, parse_back_offset(back_offset))
+    data = finish_pdf(calibration_pdf(options.paper, duplex, parse_back_offset(back_offset)),
+                      f"Duplex calibration sheet ({options.paper}, flip on the {duplex} edge)")
     return output.write_atomic(options.target(f"cards-calibration-{options.paper}-{duplex}.pdf"), data)
 
 
