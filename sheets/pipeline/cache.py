@@ -25,7 +25,7 @@ from sheets.base.errors import SheetsError
 from sheets.pipeline import rendering
 from sheets.pipeline.sheet import Finisher, Sheet, render_html
 
-VERSION = "3"  # the format of entries (raise it when what a key names changes meaning); 2: sealed; 3: tagged, finished PDFs
+VERSION = "3-tagged"  # the format of entries (raise it when what a key names changes meaning); 2: sealed; 3-tagged: tagged, finished PDFs (issue 29)
 SEAL = b"\n%warsheets-cache-sha256 "  # then the 64 hex digits of the sha256, and a newline
 
 

@@ -9,6 +9,7 @@
   Every page then has `/StructParents`.
 - **Document.** `/Lang`, a title (`/Title`, XMP `dc:title`) shown by the viewer
   (`/ViewerPreferences /DisplayDocTitle`), XMP metadata with fixed dates (FIXED_EPOCH).
+- **Words.** Letter-spaced runs carry their text as `/ActualText` (`sheets.pipeline.spacing`).
 - **Boxes.** Every page has a `/TrimBox` (its MediaBox, where the page is the sheet).
 
 The same bytes in give the same bytes out.
@@ -24,6 +25,7 @@ from pikepdf import Array, Dictionary, Name, Operator
 
 from sheets.base.paths import FIXED_EPOCH
 from sheets.base.pdfstruct import KEY
+from sheets.pipeline.spacing import mark_spacing
 
 _STRUCT_KEY = Name(KEY)
 _DONE = Name("/WSStructDone")  # a form's description kept while its file is tagged (for copies)
@@ -290,6 +292,7 @@ def save(pdf: pikepdf.Pdf) -> bytes:
 def finish_pdf(data: bytes, title: str | None = None, lang: str = "en") -> bytes:
     """A finished PDF's bytes: its tagged forms tagged, described, boxed (see above)."""
     with pikepdf.open(io.BytesIO(data)) as pdf:
+        mark_spacing(pdf)
         tag_forms(pdf)
         describe(pdf, title, lang)
         return save(pdf)

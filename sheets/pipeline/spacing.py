@@ -1,0 +1,119 @@
+"""Letter-spaced text that copies and searches as words (pikepdf).
+
+CSS `letter-spacing` (the sheets' headings: "OPERATOR", "SQUAD ROSTER") makes WeasyPrint
+draw each glyph followed by an empty string and a gap (`[<0032> -59 <> -61.4 <0033> …] TJ`);
+poppler, PDFium and the viewers built on them read the gaps as spaces ("O P E R A T O R"),
+so find-in-page misses the word. Each such run is wrapped in a marked-content sequence
+whose `/ActualText` is the run's text (decoded with its font's ToUnicode map): what is
+drawn stays exactly as it was, what is read is the words.
+"""
+from __future__ import annotations
+
+import re
+
+import pikepdf
+from pikepdf import Dictionary, Name, Operator
+
+_BFCHAR = re.compile(rb"beginbfchar(.*?)endbfchar", re.S)
+_BFRANGE = re.compile(rb"beginbfrange(.*?)endbfrange", re.S)
+_HEX = re.compile(rb"<([0-9a-fA-F]*)>")
+
+
+def _utf16(hex_bytes: bytes) -> str:
+    return bytes.fromhex(hex_bytes.decode("ascii")).decode("utf-16-be", errors="replace")
+
+
+def to_unicode(font) -> dict[int, str] | None:
+    """Code -> text of a Type0 (Identity-H) font's ToUnicode map; None when it has none."""
+    cmap = font.get("/ToUnicode")
+    if not isinstance(cmap, pikepdf.Stream) or font.get("/Subtype") != Name.Type0:
+        return None
+    data = cmap.read_bytes()
+    out: dict[int, str] = {}
+    for block in _BFCHAR.findall(data):
+        codes = _HEX.findall(block)
+        for src, dst in zip(codes[::2], codes[1::2]):
+            out[int(src, 16)] = _utf16(dst)
+    for block in _BFRANGE.findall(data):
+        for line in block.splitlines():
+            codes = _HEX.findall(line)
+            if len(codes) == 3 and b"[" not in line:
+                lo, hi, first = int(codes[0], 16), int(codes[1], 16), _utf16(codes[2])
+                if first:
+                    base = ord(first[-1])
+                    for i in range(hi - lo + 1):
+                        out[lo + i] = first[:-1] + chr(base + i)
+    return out
+
+
+def _text(array, cmap: dict[int, str]) -> str | None:
+    text = []
+    for item in array:
+        if isinstance(item, pikepdf.String):
+            raw = bytes(item)
+            for i in range(0, len(raw) - 1, 2):
+                char = cmap.get(int.from_bytes(raw[i:i + 2], "big"))
+                if char is None:
+                    return None  # a code the map does not know: leave the run as it is
+                text.append(char)
+    return "".join(text)
+
+
+def _spaced(array) -> bool:
+    """WeasyPrint's letter spacing: empty strings between the glyphs."""
+    strings = [item for item in array if isinstance(item, pikepdf.String)]
+    return len(strings) > 2 and any(len(bytes(s)) == 0 for s in strings)
+
+
+def mark_stream(stream: pikepdf.Object, resources) -> bool:
+    """Wrap the letter-spaced runs of one content stream (a page's or a form's); True when
+    something was wrapped."""
+    holder = stream if isinstance(stream, pikepdf.Stream) else None
+    if holder is None or b"<>" not in holder.read_bytes():
+        return False
+    fonts = resources.get("/Font", Dictionary()) if resources is not None else Dictionary()
+    maps: dict[str, dict | None] = {}
+    ops = pikepdf.parse_content_stream(holder)
+    out, font, changed = [], None, False
+    for operands, op in ops:
+        name = str(op)
+        if name == "Tf":
+            font = str(operands[0])
+        if name == "TJ" and font is not None and _spaced(operands[0]):
+            if font not in maps:
+                maps[font] = to_unicode(fonts[font]) if font in fonts else None
+            text = _text(operands[0], maps[font]) if maps[font] else None
+            if text:
+                out.append(([Name.Span, Dictionary(ActualText=pikepdf.String(text))], Operator("BDC")))
+                out.append((operands, op))
+                out.append(([], Operator("EMC")))
+                changed = True
+                continue
+        out.append((operands, op))
+    if changed:
+        holder.write(pikepdf.unparse_content_stream(out))
+    return changed
+
+
+def mark_spacing(pdf: pikepdf.Pdf) -> int:
+    """Every page's and every form's letter-spaced runs; returns how many streams changed."""
+    seen: set = set()
+    changed = 0
+
+    def visit(stream, resources) -> None:
+        nonlocal changed
+        if isinstance(stream, pikepdf.Stream):
+            if stream.objgen in seen:
+                return
+            seen.add(stream.objgen)
+        changed += mark_stream(stream, resources)
+        for form in (resources or Dictionary()).get("/XObject", Dictionary()).values():
+            if isinstance(form, pikepdf.Stream) and form.get("/Subtype") == Name.Form:
+                visit(form, form.get("/Resources", resources))
+
+    for page in pdf.pages:
+        contents = page.obj.get("/Contents")
+        resources = page.obj.get("/Resources")
+        for stream in (contents if isinstance(contents, pikepdf.Array) else [contents]):
+            visit(stream, resources)
+    return changed
