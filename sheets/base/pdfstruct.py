@@ -4,7 +4,8 @@ Stamped sheets (`pdfstream`) and imposed cards (`kinds/cards/impose`) draw the p
 WeasyPrint laid out as form XObjects, and the source's structure tree stays behind. So
 each such form carries the structure of its page as plain direct objects under
 `/WSStruct`: the structure elements that own marked content on that page, nested as in
-the source tree, each `{/S type, /K [kids: MCIDs of the form's content, or elements],
+the source tree (found from the page's parent-tree entry, so that every MCID of the page
+has its element), each `{/S type, /K [kids: MCIDs of the form's content, or elements],
 /Alt, /ActualText, /Lang, /A …}`. `sheets.pipeline.finish` turns those into a real
 structure tree (marked-content references into the form, `/Stm`) and drops the key.
 """
@@ -27,69 +28,71 @@ def _direct(obj):
     return obj
 
 
-def _kids(elem) -> list:
-    kids = elem.get("/K")
-    if kids is None:
-        return []
-    kids = kids.get_object() if isinstance(kids, IndirectObject) else kids
-    return list(kids) if isinstance(kids, ArrayObject) else [kids]
+def _number_tree(node, out: dict) -> None:
+    node = node.get_object()
+    nums = node.get("/Nums")
+    if nums is not None:
+        for i in range(0, len(nums) - 1, 2):
+            out[int(nums[i])] = nums[i + 1]
+    for kid in node.get("/Kids", []):
+        _number_tree(kid, out)
 
 
-def _walk(elem, page: int | None, pages: dict[int, int], out: dict[int, list]) -> None:
-    """Add `elem`, cut page by page, to `out` {page index: [element descriptions]}."""
-    elem = elem.get_object()
-    pg = elem.get("/Pg")
-    if isinstance(pg, IndirectObject):
-        page = pages.get(pg.idnum, page)
-    per_page: dict[int, list] = {}
-    for kid in _kids(elem):
-        obj = kid.get_object() if isinstance(kid, IndirectObject) else kid
-        if isinstance(obj, int):
-            if page is not None:
-                per_page.setdefault(page, []).append(NumberObject(obj))
-        elif isinstance(obj, DictionaryObject):
-            kind = obj.get("/Type")
-            if kind == "/MCR":
-                where = obj.get("/Pg")
-                p = pages.get(where.idnum, page) if isinstance(where, IndirectObject) else page
-                if p is not None and "/MCID" in obj:
-                    per_page.setdefault(p, []).append(NumberObject(int(obj["/MCID"])))
-            elif kind == "/OBJR":
-                continue  # an annotation's element: annotations do not travel with a form
-            else:
-                sub: dict[int, list] = {}
-                _walk(obj, page, pages, sub)
-                for p, elems in sub.items():
-                    per_page.setdefault(p, []).extend(elems)
-    for p, kids in per_page.items():
-        desc = DictionaryObject({NameObject("/S"): NameObject(str(elem.get("/S", "/NonStruct"))),
-                                 NameObject("/K"): ArrayObject(kids)})
-        for key in _KEPT:
-            if key in elem:
-                desc[NameObject(key)] = _direct(elem[key])
-        out.setdefault(p, []).append(desc)
+def _describe(elem) -> DictionaryObject:
+    desc = DictionaryObject({NameObject("/S"): NameObject(str(elem.get("/S", "/NonStruct"))),
+                             NameObject("/K"): ArrayObject()})
+    for key in _KEPT:
+        if key in elem:
+            desc[NameObject(key)] = _direct(elem[key])
+    return desc
+
+
+def _page_structure(owners) -> ArrayObject | None:
+    """The elements owning a page's marked content (its parent-tree array, by MCID), nested as
+    in the tree up to (not including) the Document; kids in the order of their first MCID."""
+    nodes: dict[int, DictionaryObject] = {}
+    tops = ArrayObject()
+
+    def node_for(ref) -> tuple[DictionaryObject, bool]:
+        key = ref.idnum if isinstance(ref, IndirectObject) else id(ref)
+        if key in nodes:
+            return nodes[key], False
+        nodes[key] = _describe(ref.get_object())
+        return nodes[key], True
+
+    for mcid, ref in enumerate(owners.get_object()):
+        if not isinstance(ref, IndirectObject) or not isinstance(ref.get_object(), DictionaryObject):
+            continue
+        node, new = node_for(ref)
+        node["/K"].append(NumberObject(mcid))
+        elem = ref.get_object()
+        while new:  # a new element: hang it on its parent (a new parent climbs on)
+            parent_ref = elem.get("/P")
+            parent = parent_ref.get_object() if parent_ref is not None else None
+            if (not isinstance(parent_ref, IndirectObject) or not isinstance(parent, DictionaryObject)
+                    or parent.get("/Type") == "/StructTreeRoot" or parent.get("/S") == "/Document"):
+                tops.append(node)
+                break
+            parent_node, new = node_for(parent_ref)
+            parent_node["/K"].append(node)
+            node, elem = parent_node, parent
+    return tops if len(tops) else None
 
 
 def page_structures(reader) -> list[ArrayObject | None]:
     """For each page of a pypdf reader: its structure (see above), None when untagged."""
     pages = reader.pages
     tree = reader.trailer["/Root"].get("/StructTreeRoot")
-    if tree is None:
+    if tree is None or "/ParentTree" not in tree.get_object():
         return [None] * len(pages)
-    tree = tree.get_object()
-    index = {p.indirect_reference.idnum: i for i, p in enumerate(pages) if p.indirect_reference is not None}
-    out: dict[int, list] = {}
-    for top in _kids(tree):
-        top = top.get_object()
-        if not isinstance(top, DictionaryObject):
-            continue
-        if top.get("/S") == "/Document":  # its children: the form's element joins the file's Document
-            for kid in _kids(top):
-                if isinstance(kid.get_object(), DictionaryObject):
-                    _walk(kid, None, index, out)
-        else:
-            _walk(top, None, index, out)
-    return [ArrayObject(out[i]) if i in out else None for i in range(len(pages))]
+    entries: dict = {}
+    _number_tree(tree.get_object()["/ParentTree"], entries)
+    out: list[ArrayObject | None] = []
+    for page in pages:
+        key = page.get("/StructParents")
+        owners = entries.get(int(key)) if key is not None else None
+        out.append(_page_structure(owners) if owners is not None else None)
+    return out
 
 
 _CACHE: dict[int, tuple[object, list]] = {}

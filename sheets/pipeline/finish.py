@@ -249,9 +249,9 @@ def tag_forms(pdf: pikepdf.Pdf) -> bool:
 
 
 # -- the document ------------------------------------------------------------------
-def _xmp(title: str, lang: str) -> bytes:
+def _xmp(title: str, lang: str, producer: str) -> bytes:
     when = datetime.datetime.fromtimestamp(int(FIXED_EPOCH), datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-    t, lg = escape(title), escape(lang)
+    t, lg, pr = escape(title), escape(lang), escape(producer)
     return (
         '<?xpacket begin="\ufeff" id="W5M0MpCehiHzreSzNTczkc9d"?>\n'
         '<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">'
@@ -263,7 +263,7 @@ def _xmp(title: str, lang: str) -> bytes:
         '<dc:format>application/pdf</dc:format>'
         f'<xmp:CreateDate>{when}</xmp:CreateDate><xmp:ModifyDate>{when}</xmp:ModifyDate>'
         f'<xmp:MetadataDate>{when}</xmp:MetadataDate><xmp:CreatorTool>warsheets</xmp:CreatorTool>'
-        '<pdf:Producer>warsheets</pdf:Producer>'
+        f'<pdf:Producer>{pr}</pdf:Producer>'
         '</rdf:Description></rdf:RDF></x:xmpmeta>\n<?xpacket end="w"?>').encode("utf-8")
 
 
@@ -277,7 +277,7 @@ def describe(pdf: pikepdf.Pdf, title: str | None = None, lang: str = "en") -> No
     prefs = pdf.Root.get("/ViewerPreferences", Dictionary())
     prefs.DisplayDocTitle = True
     pdf.Root.ViewerPreferences = prefs
-    pdf.Root.Metadata = pdf.make_stream(_xmp(title, str(pdf.Root.Lang)), Type=Name.Metadata, Subtype=Name.XML)
+    pdf.Root.Metadata = pdf.make_stream(_xmp(title, str(pdf.Root.Lang), str(info.get("/Producer", "warsheets"))), Type=Name.Metadata, Subtype=Name.XML)
     for page in pdf.pages:
         if "/TrimBox" not in page.obj:
             page.obj.TrimBox = Array(page.obj.get("/CropBox", page.mediabox))
@@ -285,7 +285,9 @@ def describe(pdf: pikepdf.Pdf, title: str | None = None, lang: str = "en") -> No
 
 def save(pdf: pikepdf.Pdf) -> bytes:
     buf = io.BytesIO()
-    pdf.save(buf, deterministic_id=True, object_stream_mode=pikepdf.ObjectStreamMode.generate)
+    # fix_metadata_version off: pikepdf would rewrite the XMP packet (our bytes, our dates)
+    pdf.save(buf, deterministic_id=True, object_stream_mode=pikepdf.ObjectStreamMode.generate,
+             fix_metadata_version=False)
     return buf.getvalue()
 
 
