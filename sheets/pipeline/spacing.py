@@ -3,7 +3,8 @@
 CSS `letter-spacing` (the sheets' headings: "OPERATOR", "SQUAD ROSTER") makes WeasyPrint
 draw each glyph followed by an empty string and a gap (`[<0032> -59 <> -61.4 <0033> …] TJ`);
 poppler, PDFium and the viewers built on them read the gaps as spaces ("O P E R A T O R"),
-so find-in-page misses the word. Each such run is wrapped in a marked-content sequence
+so find-in-page misses the word. Each such run (spaced WIDE or more: narrower spacing
+already reads as words) is wrapped in a marked-content sequence
 whose `/ActualText` is the run's text (decoded with its font's ToUnicode map): what is
 drawn stays exactly as it was, what is read is the words.
 """
@@ -59,10 +60,32 @@ def _text(array, cmap: dict[int, str]) -> str | None:
     return "".join(text)
 
 
+#: the gap (thousandths of an em) from which readers take letter spacing for word breaks
+#: (poppler breaks words at 0.1 em); narrower spacing reads as words already, and is left alone
+WIDE = 80
+
+
 def _spaced(array) -> bool:
-    """WeasyPrint's letter spacing: empty strings between the glyphs."""
+    """WeasyPrint's letter spacing (empty strings between the glyphs), wide enough to be read
+    as spaces: most gaps between glyphs of at least WIDE."""
     strings = [item for item in array if isinstance(item, pikepdf.String)]
-    return len(strings) > 2 and any(len(bytes(s)) == 0 for s in strings)
+    if len(strings) <= 2 or not any(len(bytes(s)) == 0 for s in strings):
+        return False
+    gaps, gap, started = [], 0.0, False
+    for item in array:
+        if isinstance(item, pikepdf.String):
+            raw = bytes(item)
+            if not raw:
+                continue
+            if started:
+                gaps.append(gap)
+            # within one string the glyphs are unspaced: count them as gaps of none
+            gaps.extend([0.0] * (len(raw) // 2 - 1))
+            gap, started = 0.0, True
+        else:
+            gap -= float(item)
+    gaps.sort()
+    return bool(gaps) and gaps[len(gaps) // 2] >= WIDE
 
 
 def mark_stream(stream: pikepdf.Object, resources) -> bool:
