@@ -24,9 +24,10 @@ import pikepdf
 from pikepdf import Array, Dictionary, Name, Operator
 
 from sheets.base.paths import FIXED_EPOCH
-from sheets.base.pdfstruct import KEY
 from sheets.pipeline.spacing import mark_spacing
 
+#: sheets.base.pdfstruct.KEY, spelled out: importing that module would bring pypdf into the workers
+KEY = "/WSStruct"
 _STRUCT_KEY = Name(KEY)
 _DONE = Name("/WSStructDone")  # a form's description kept while its file is tagged (for copies)
 _KEPT = ("/Alt", "/ActualText", "/Lang", "/E", "/T", "/A", "/C", "/ID")

@@ -77,9 +77,4 @@ def ink_save(sheets: list[Sheet], on: bool = True) -> list[Sheet]:
 def pdf_of_html(html: str, forms: bool, finish: Finisher | None = None) -> bytes:
     """WeasyPrint's PDF of `html`, finished (runs in a worker: WeasyPrint is imported there)."""
     pdf = rendering.html_to_pdf(html, forms=forms)
-    pdf = finish(pdf) if finish is not None else pdf
-    # lazy: pikepdf is only needed where PDFs are made (a worker that lays out blanks only
-    # does not import it)
-    from sheets.pipeline.finish import finish_pdf  # noqa: PLC0415
-
-    return finish_pdf(pdf)
+    return finish(pdf) if finish is not None else pdf
