@@ -43,7 +43,8 @@ class _Tree:
         self.kids = Array()
         self.nums = Array()
         self.key = 0
-        self.used: set = set()  # forms already adopted (drawn again: copied)
+        self.used: set = set()  # forms already adopted (drawn again: copied, or a twin for cards)
+        self.twins: dict = {}  # card form -> its artifact twin
 
     def _element(self, desc, parent, page, form, owners: dict) -> Dictionary:
         elem = self.pdf.make_indirect(Dictionary(Type=Name.StructElem, S=desc.S, P=parent, Pg=page))
@@ -148,12 +149,18 @@ def _tag_page(tree: _Tree, page: pikepdf.Page) -> None:
                 form = forms.pop(name, None)
                 if form is None:
                     continue
-                if form.objgen in tree.used:
-                    # drawn before (copies of a card; a blank stamped twice): its own copy here
-                    form = _copy_form(tree.pdf, page, name, form)
+                card = name.startswith(("/Card", "/Back"))
+                if form.objgen in tree.used and card:
+                    # a card drawn again (the same back behind every card, --copies): its
+                    # tagged drawing came first; this one is an artifact (one twin per card)
+                    _draw(page, name, _twin(tree, form))
+                    continue
+                if form.objgen in tree.used:  # a blank stamped again: a page of its own, tagged
+                    form = _copy_form(tree.pdf, form)
+                    _draw(page, name, form)
                 tree.used.add(form.objgen)
                 holder = tree.document
-                if name.startswith(("/Card", "/Back")):  # one card: one division
+                if card:  # one card: one division
                     holder = tree.pdf.make_indirect(Dictionary(Type=Name.StructElem, S=Name.Div,
                                                                P=tree.document, Pg=page.obj))
                     holder.K = Array(tree.adopt(page, form, holder))
@@ -209,19 +216,37 @@ def _tag_links(tree: _Tree, page: pikepdf.Page, first: int) -> None:
         elem.K.append(Dictionary(Type=Name.OBJR, Obj=annot, Pg=page.obj))
 
 
-def _copy_form(pdf: pikepdf.Pdf, page: pikepdf.Page, name: str, form: pikepdf.Stream) -> pikepdf.Stream:
+def _copy_form(pdf: pikepdf.Pdf, form: pikepdf.Stream) -> pikepdf.Stream:
     copy = pdf.make_stream(form.read_raw_bytes())
     for key, value in form.items():
         if key not in ("/Length", "/StructParents"):
             copy[key] = value
     copy[_STRUCT_KEY] = form[_DONE]
-    resources = page.obj.Resources
+    return copy
+
+
+def _twin(tree: _Tree, form: pikepdf.Stream) -> pikepdf.Stream:
+    """The form as an artifact: its marked content without MCIDs, all of it inside one
+    `/Artifact` sequence (made once per form)."""
+    twin = tree.twins.get(form.objgen)
+    if twin is None:
+        ops = [([operands[0]], Operator("BMC")) if str(op) == "BDC" else (operands, op)
+               for operands, op in pikepdf.parse_content_stream(form)]
+        data = b"/Artifact BMC\n" + pikepdf.unparse_content_stream(ops) + b"\nEMC\n"
+        twin = tree.twins[form.objgen] = tree.pdf.make_stream(data)
+        for key, value in form.items():
+            if key not in ("/Length", "/Filter", "/DecodeParms", "/StructParents", KEY, "/WSStructDone"):
+                twin[key] = value
+    return twin
+
+
+def _draw(page: pikepdf.Page, name: str, form: pikepdf.Stream) -> None:
+    """Let the page's XObject `name` be `form` (the page's resources copied, not shared)."""
+    resources = Dictionary({k: v for k, v in page.obj.Resources.items()})
     xobjects = Dictionary({k: v for k, v in resources.XObject.items()})
-    xobjects[name] = copy
-    resources = Dictionary({k: v for k, v in resources.items()})
+    xobjects[name] = form
     resources.XObject = xobjects
     page.obj.Resources = resources
-    return copy
 
 
 def tag_forms(pdf: pikepdf.Pdf) -> bool:
