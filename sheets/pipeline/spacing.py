@@ -10,10 +10,11 @@ drawn stays exactly as it was, what is read is the words.
 """
 from __future__ import annotations
 
+import bisect
 import re
 
 import pikepdf
-from pikepdf import Dictionary, Name, Operator
+from pikepdf import Dictionary, Name
 
 _BFCHAR = re.compile(rb"beginbfchar(.*?)endbfchar", re.S)
 _BFRANGE = re.compile(rb"beginbfrange(.*?)endbfrange", re.S)
@@ -47,13 +48,23 @@ def to_unicode(font) -> dict[int, str] | None:
     return out
 
 
-def _text(array, cmap: dict[int, str]) -> str | None:
+_TJ = re.compile(rb"\[((?:\s*(?:<[0-9A-Fa-f]*>|[-+]?\d*\.?\d+))+)\s*\]\s*TJ")
+_ITEM = re.compile(rb"<([0-9A-Fa-f]*)>|([-+]?\d*\.?\d+)")
+_TF = re.compile(rb"/([^\s/\[\]<>()]+)\s+[-+]?\d*\.?\d+\s+Tf")
+
+
+def _items(array: bytes) -> list:
+    """A TJ array of hex strings and numbers (WeasyPrint writes no other): bytes or float."""
+    return [bytes.fromhex(m.group(1).decode()) if m.group(1) is not None else float(m.group(2))
+            for m in _ITEM.finditer(array)]
+
+
+def _text(items: list, cmap: dict[int, str]) -> str | None:
     text = []
-    for item in array:
-        if isinstance(item, pikepdf.String):
-            raw = bytes(item)
-            for i in range(0, len(raw) - 1, 2):
-                char = cmap.get(int.from_bytes(raw[i:i + 2], "big"))
+    for item in items:
+        if isinstance(item, bytes):
+            for i in range(0, len(item) - 1, 2):
+                char = cmap.get(int.from_bytes(item[i:i + 2], "big"))
                 if char is None:
                     return None  # a code the map does not know: leave the run as it is
                 text.append(char)
@@ -65,57 +76,64 @@ def _text(array, cmap: dict[int, str]) -> str | None:
 WIDE = 80
 
 
-def _spaced(array) -> bool:
+def _spaced(items: list) -> bool:
     """WeasyPrint's letter spacing (empty strings between the glyphs), wide enough to be read
     as spaces: most gaps between glyphs of at least WIDE."""
-    strings = [item for item in array if isinstance(item, pikepdf.String)]
-    if len(strings) <= 2 or not any(len(bytes(s)) == 0 for s in strings):
+    strings = [item for item in items if isinstance(item, bytes)]
+    if len(strings) <= 2 or not any(not s for s in strings):
         return False
     gaps, gap, started = [], 0.0, False
-    for item in array:
-        if isinstance(item, pikepdf.String):
-            raw = bytes(item)
-            if not raw:
+    for item in items:
+        if isinstance(item, bytes):
+            if not item:
                 continue
             if started:
                 gaps.append(gap)
-            # within one string the glyphs are unspaced: count them as gaps of none
-            gaps.extend([0.0] * (len(raw) // 2 - 1))
+            gaps.extend([0.0] * (len(item) // 2 - 1))  # glyphs within one string: no gap
             gap, started = 0.0, True
         else:
-            gap -= float(item)
+            gap -= item
     gaps.sort()
     return bool(gaps) and gaps[len(gaps) // 2] >= WIDE
 
 
 def mark_stream(stream: pikepdf.Object, resources) -> bool:
     """Wrap the letter-spaced runs of one content stream (a page's or a form's); True when
-    something was wrapped."""
-    holder = stream if isinstance(stream, pikepdf.Stream) else None
-    if holder is None or b"<>" not in holder.read_bytes():
+    something was wrapped. Works on the bytes (a parse of every stream would cost seconds
+    a kit): WeasyPrint's TJ arrays hold hex strings and numbers only."""
+    if not isinstance(stream, pikepdf.Stream):
+        return False
+    data = stream.read_bytes()
+    if b"<>" not in data:
         return False
     fonts = resources.get("/Font", Dictionary()) if resources is not None else Dictionary()
     maps: dict[str, dict | None] = {}
-    ops = pikepdf.parse_content_stream(holder)
-    out, font, changed = [], None, False
-    for operands, op in ops:
-        name = str(op)
-        if name == "Tf":
-            font = str(operands[0])
-        if name == "TJ" and font is not None and _spaced(operands[0]):
-            if font not in maps:
-                maps[font] = to_unicode(fonts[font]) if font in fonts else None
-            text = _text(operands[0], maps[font]) if maps[font] else None
-            if text:
-                out.append(([Name.Span, Dictionary(ActualText=pikepdf.String(text))], Operator("BDC")))
-                out.append((operands, op))
-                out.append(([], Operator("EMC")))
-                changed = True
-                continue
-        out.append((operands, op))
-    if changed:
-        holder.write(pikepdf.unparse_content_stream(out))
-    return changed
+    tfs = [(m.start(), "/" + m.group(1).decode("latin-1")) for m in _TF.finditer(data)]
+    starts = [pos for pos, _ in tfs]
+    out, last = [], 0
+    for match in _TJ.finditer(data):
+        if b"<>" not in match.group(1):
+            continue
+        items = _items(match.group(1))
+        if not _spaced(items):
+            continue
+        at = bisect.bisect_left(starts, match.start()) - 1
+        if at < 0:
+            continue
+        font = tfs[at][1]
+        if font not in maps:
+            maps[font] = to_unicode(fonts[font]) if font in fonts else None
+        text = _text(items, maps[font]) if maps[font] else None
+        if not text:
+            continue
+        actual = ("\ufeff" + text).encode("utf-16-be").hex().encode()
+        out += [data[last:match.start()], b"/Span <</ActualText <", actual, b">>> BDC ", match.group(0), b" EMC"]
+        last = match.end()
+    if not out:
+        return False
+    out.append(data[last:])
+    stream.write(b"".join(out))
+    return True
 
 
 def mark_spacing(pdf: pikepdf.Pdf) -> int:
