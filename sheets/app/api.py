@@ -27,6 +27,7 @@ from sheets.library.access import library, make_dice, slug
 from sheets.library.content import Game, Library
 from sheets.library.yaml_source import load_yaml
 from sheets.pipeline.build import build, build_one, make_pdfs, render_html
+from sheets.pipeline.finish import finish_pdf
 from sheets.pipeline.sheet import Sheet, ink_save
 
 
@@ -171,7 +172,8 @@ def make_card_images(game_id: str, options: PrintOptions = PrintOptions(), *, wh
 def make_calibration(options: PrintOptions = PrintOptions(), *, duplex: str = "long",
                      back_offset: str | None = None) -> Path:
     """`sheets cards calibrate`: the two-sided sheet that measures a printer's back offset."""
-    data = calibration_pdf(options.paper, duplex, parse_back_offset(back_offset))
+    data = finish_pdf(calibration_pdf(options.paper, duplex, parse_back_offset(back_offset)),
+                      f"Duplex calibration sheet ({options.paper}, flip on the {duplex} edge)")
     return output.write_atomic(options.target(f"cards-calibration-{options.paper}-{duplex}.pdf"), data)
 
 

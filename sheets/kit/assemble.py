@@ -27,6 +27,7 @@ from sheets.kinds import registry
 from sheets.library.validation import Strict, collect
 from sheets.library.yaml_source import load_yaml
 from sheets.pipeline import cache, rendering
+from sheets.pipeline.finish import finish_pdf
 from sheets.pipeline.sheet import Sheet
 from sheets.pipeline.stamp.write import write_stamped
 from sheets.pipeline.tagging import merge_pdfs
@@ -163,7 +164,8 @@ def _contents_pdf(parts: list[Part], *, title: str, subtitle: str, paper_size: s
             groups.append((part.game_title, []))
         groups[-1][1].append(part)
     context = {"title": title, "subtitle": subtitle, "page_size": paper_size, "groups": groups,
-               "total": sum(p.pages for p in parts) + pages, "label": part_label, "separate": list(separate)}
+               "total": sum(p.pages for p in parts) + pages, "label": part_label, "separate": list(separate),
+               "link": part_link}
     html = rendering.render_html("kit_contents.html.j2", context)
     if cache_dir is None:  # --no-cache: the same bytes, made from a blank laid out now
         with tempfile.TemporaryDirectory(prefix="sheets-contents-") as tmp:
@@ -182,7 +184,7 @@ def _contents_pdf_in(cache_dir: Path, context: dict, html: str, title: str, shar
         with tempfile.TemporaryDirectory(prefix="sheets-contents-") as tmp:
             made = write_stamped([(blank, filled)], Path(tmp) / "contents.pdf", title=title, cache_dir=cache_dir,
                                  workers=1, shared=shared)
-            data = made.read_bytes()
+            data = finish_pdf(made.read_bytes(), title)
         cache.write(hit, data)
     return data
 
@@ -219,8 +221,9 @@ def assemble(parts: list[Part], target: Path, *, title: str, subtitle: str, pape
             game_item = len(outline)
             outline.append((current, part.first_page - 1, None))
         outline.append((part_label(part), part.first_page - 1, game_item))
+    links = {part_link(part): part.first_page - 1 for part in parts}
     merged = merge_pdfs([contents, *(part.path for part in parts)], title=title, outline=outline,
-                        page_mode="/UseOutlines")
+                        page_mode="/UseOutlines", links=links)
     return output.write_atomic(target, merged)
 
 
@@ -228,6 +231,11 @@ def page_labels(parts: list[Part]) -> list[str]:
     """A title for every page of kit.pdf, in order: the contents page(s), then each part's pages."""
     contents_pages = parts[0].first_page - 1 if parts else 1  # a long kit's contents run over a page
     return ["Contents"] * contents_pages + [f"{p.game_title}: {part_label(p)}" for p in parts for _ in range(p.pages)]
+
+
+def part_link(part: Part) -> str:
+    """The URI the contents page links a part with; kit.pdf links it to the part's first page."""
+    return f"warsheets-part:{part.path.name}"
 
 
 def part_label(part: Part) -> str:

@@ -1,6 +1,6 @@
 """The kit folder holds one kit: what the previous build wrote there and this one did not is removed.
 
-A GM prints "the parts beside kit.pdf": after `sheets kit --game wotw` in a folder that held the
+A GM prints "the parts beside kit.pdf": after `sheets kit --game GAME` in a folder that held the
 whole kit, the other games' PDFs must not be there to print. The previous build's manifest.json
 says what it wrote (its parts, packets and previews, each with its sha256); a file is removed
 only when it is in that list, is a plain file inside the folder, is not written again by this

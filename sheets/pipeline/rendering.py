@@ -280,12 +280,12 @@ def html_to_pdf(html: str, forms: bool = False, base_url: Path | None = None, ta
 
     Pre-flight: a laid-out box that runs out of its column or off the page is an
     error naming the page and the box, never a PDF with text printed over text.
-    `tags` None: tagged when the HTML carries TAGGED_MARK (reference sheets do).
+    Tagged (structure for screen readers and reflow) unless `tags` is False.
     """
     weasyprint, fonts, fetcher_cls, fatal = _weasy()
     base = str(base_url or paths.templates_dir()) + "/"
     if tags is None:
-        tags = TAGGED_MARK in html
+        tags = True  # every sheet is tagged (issue 29); TAGGED_MARK is kept for templates that name it
     options = {"pdf_forms": forms, "uncompressed_pdf": False, "pdf_tags": tags}
     try:
         # what HTML.write_pdf does, with the check between layout and drawing
