@@ -4,7 +4,7 @@ from __future__ import annotations
 from sheets.base.dice import Dice
 from sheets.base.paper import page_size
 from sheets.games.wotw.crews import crew_notes
-from sheets.games.wotw.mission import Mission, roll_missions  # noqa: F401 - roll_missions re-exported
+from sheets.games.wotw.mission import Mission, longest_track, roll_missions  # noqa: F401 - roll_missions re-exported
 from sheets.games.wotw.team import Team, TeamRules, soldier_row
 from sheets.library.blocks import Block, Section, TableBlock
 from sheets.library.content import Game
@@ -265,8 +265,6 @@ def reference_parts(game: Game, nations: list[str] | None = None) -> list[dict]:
     return parts
 
 
-BLANK_TRACK_ROWS = 18  # room for 3+1D3 approach groups, the objective and airborne/beachhead steps
-
 
 def blank_log_sheet(game: Game, paper: str = "a4") -> Sheet:
     """A log sheet with nothing rolled, for a mission rolled at the table."""
@@ -275,7 +273,9 @@ def blank_log_sheet(game: Game, paper: str = "a4") -> Sheet:
         "title": f"{game.info.title} log sheet (blank)", "page_size": page_size(paper), "campaign": False,
         "columns": data.rules.log_sheet.roster_columns, "morale": data.rules.morale.values,
         "roster_rows": max((n.max_team_size for n in data.teams.nations), default=8),
-        "track_rows": BLANK_TRACK_ROWS,
+        # rows for the longest mission the tables can roll (optional rules included), numbered
+        # throughout: the track runs on to a second page
+        "track_rows": longest_track(data),
         "footer": f"{game.info.title} · log sheet (blank) · warsheets",
     }
     return Sheet(filename="wotw-log-sheet-blank.pdf", template="logsheet_blank.html.j2", context=context,
