@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from sheets.base.dice import Dice
-from sheets.base.paper import page_size
+from sheets.base.paper import SIZES_MM, page_size
 from sheets.games.wotw.crews import crew_notes
 from sheets.games.wotw.mission import Mission, longest_track, roll_missions  # noqa: F401 - roll_missions re-exported
 from sheets.games.wotw.team import Team, TeamRules, soldier_row
@@ -136,11 +136,17 @@ def stamped_missions(game: Game, missions: list[Mission], team: Team | None, fil
     return parts
 
 
+def short_page(paper: str) -> bool:
+    """Letter is 18 mm shorter than A4: the log sheet's track rows are a little lower on it, so
+    that a mission still takes two pages (its fire factors not alone on a third)."""
+    return SIZES_MM[paper][1] < SIZES_MM["a4"][1]
+
+
 def _log_sheet(game: Game, contexts: list[dict], filename: str, paper: str, campaign: bool, footer: str,
                mission_pages: bool = True) -> Sheet:
     context = {
         "title": f"{game.info.title} log sheet",
-        "page_size": page_size(paper),
+        "page_size": page_size(paper), "short_page": short_page(paper),
         "missions": contexts,
         "mission_pages": mission_pages,
         "campaign": campaign,
@@ -307,7 +313,7 @@ def campaign_log_sheet(game: Game, campaign, mission: Mission, paper: str = "a4"
     origin = f"seed {mission.seed}" if mission.seed is not None else mission.dice
     context = {
         "title": f"{game.info.title} log sheet",
-        "page_size": page_size(paper),
+        "page_size": page_size(paper), "short_page": short_page(paper),
         "missions": [mission_context(game, mission, team, campaign)],
         "campaign": False,
         "campaign_rules": game.data.rules.campaign,

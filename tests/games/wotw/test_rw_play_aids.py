@@ -124,10 +124,21 @@ def test_log_sheet_has_room_for_weather_regrouping_and_the_engineer(cli, tmp_pat
     assert cli("mission", "--theatre", "sicily-1943", "--nation", "us", "--seed", "3", "-o", out).exit_code == 0
     text = squash(text_of(out))
     assert squash("Weather changes (step: condition)") in text
-    assert squash("Regrouping steps (Airborne)") in text
+    assert squash("Regrouping steps") not in text  # not an airborne mission: no Regrouping boxes
     assert squash("Explosive Charge, FF 10/-/-, once, never in a Fire Group: carried") in text
     # the Italian enemy's fire factors carry the swap row with the SMG's fire factors
     assert squash("Flame-thrower → SMG* 3 - - no Flame-thrower in the Italian team table") in text
+
+
+def test_regrouping_boxes_only_on_an_airborne_mission(cli, tmp_path):
+    out = tmp_path / "a.pdf"
+    args = ("mission", "--theatre", "sicily-1943", "--nation", "us", "--airborne", "--json")
+    for seed in range(1, 40):
+        if cli(*args, "--seed", str(seed)).stdout.count('"airborne": true'):
+            break
+    assert cli(*args[:-1], "--seed", str(seed), "-o", out).exit_code == 0
+    text = squash(text_of(out))
+    assert squash("Airborne: yes") in text and squash("Regrouping steps (Airborne)") in text
 
 
 def test_log_sheet_boxes_are_named_fields(cli, tmp_path):
