@@ -27,7 +27,7 @@ def card_id(name: str) -> str:
 
 
 def ranges_text(ranges: list[str]) -> str | None:
-    """['near', 'far'] -> 'Near / Far' (as the seed prints 'near/far')."""
+    """['near', 'far'] -> 'Near / Far' (as the rules print 'near/far')."""
     return " / ".join(r.capitalize() for r in ranges) or None
 
 

@@ -253,7 +253,7 @@ def reference_parts(game: Game, nations: list[str] | None = None) -> list[dict]:
     patrol = data.table("patrol")
     event_sections.append(Section(id="patrol", title=patrol.title, blocks=[
         Block(table=TableBlock(header=["2d6", "Group", "Enemy forces"],
-                               rows=[[_roll_text(r.roll), r.name, r.enemy] for r in patrol.rows])),
+                               rows=[[_marked(r, _roll_text(r.roll)), r.name, r.enemy] for r in patrol.rows])),
         *( [Block(p=patrol.note)] if patrol.note else [])]))
     parts.append({"kind": "doc", "title": "Event and Patrol tables", "sections": event_sections})
     team_sections = []

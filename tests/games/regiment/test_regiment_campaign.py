@@ -252,15 +252,15 @@ REFUSALS = [
     (("stress: 1", "stress: 6"), "stress", "6 marked, but a Soldier's STRESS track has 5 boxes to mark"),
     (("stress: 1", "stress: -1"), "stress", "greater than or equal to 0"),
     (("wounds: 3\nstress: 1\nconditions: [suppressed]", "wounds: 1\nstress: 3\nconditions: [critical]"), "conditions[0]",
-     "critical needs 3+ wounds or 4+ stress, and this file marks 1 wound, 3 stress (the seed's Recovery & healing: "
+     "critical needs 3+ wounds or 4+ stress, and this file marks 1 wound, 3 stress (The Regiment's rules, Recovery & healing: "
      "\"When you have 3+ wounds or 4+ stress, you have the critical condition ... until you're stabilized and the "
      "condition is removed\")"),
     (("wounds: 3\nstress: 1\nconditions: [suppressed]", "wounds: 2\nstress: 1\nconditions: [stabilized]"), "conditions[0]",
      "stabilized removes the critical condition, which needs 3+ wounds or 4+ stress, and this file marks 2 wounds, "
-     "1 stress (the seed's Recovery & healing"),
+     "1 stress (The Regiment's rules, Recovery & healing"),
     (("conditions: [suppressed]", "conditions: [critical, stabilized]"), "conditions[1]",
-     "critical and stabilized contradict each other: stabilizing removes the critical condition (the seed's "
-     "Recovery & healing"),
+     "critical and stabilized contradict each other: stabilizing removes the critical condition (The Regiment's "
+     "rules, Recovery & healing"),
     (("conditions: [suppressed]", "conditions: [shaken]"), "conditions[0]", "unknown condition 'shaken'"),
     (("conditions: [suppressed]", "conditions: [pinned, pinned]"), "conditions[1]", "'pinned' is listed twice"),
     (improvements("+1 battle"), "improvements[0]",

@@ -42,7 +42,8 @@ def test_countdown_clocks_sheet(cli, tmp_path):
     assert cli("trackers", "regiment", "--tracker", "countdown-clocks", "-o", out).exit_code == 0
     assert pages(out) == 1
     text = text_of(out)
-    assert "Countdown clocks" in text and "Summary (the seed names the GM move, not the clock)" in text
+    assert "Countdown clocks" in text and "Summary†" in text
+    assert squash('the rules (The Regiment, GM moves: General) name the move "Advance a countdown clock"') in squash(text)
     for hour in ("3:00", "6:00", "9:00", "10:00", "11:00"):
         assert text.count(hour) == 20, hour
     # fewer clocks with fewer segments from the command line: equal, unlabelled segments
