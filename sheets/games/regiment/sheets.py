@@ -192,7 +192,7 @@ def reference_pages(game: Game) -> list[dict]:
     if data.elements is not None:
         sections = list(data.elements.sections)
         if data.tags is not None:
-            terms = [Term(term=f"{t.name}:", text=t.text) for t in data.tags.tags]
+            terms = [Term(term=f"{t.name}:", text=t.printed) for t in data.tags.tags]
             tags = Section(id="weapon-tags", title="Weapon tags", blocks=[Block(terms=terms)])
             # where the rules print them: right after the weapon ranges
             after = next((i + 1 for i, s in enumerate(sections) if s.id == "weapon-ranges"), len(sections))
