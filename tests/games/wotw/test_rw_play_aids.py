@@ -149,10 +149,15 @@ def test_log_sheet_boxes_are_named_fields(cli, tmp_path):
     from sheets.app import api
 
     game = api.library().game("wotw")
-    html = render_html(log_sheet(game, roll_missions(game, Dice.seeded(1), 1, "france-1944", None), "x.pdf"))
+    missions = roll_missions(game, Dice.seeded(1), 1, "france-1944", None, airborne=True)
+    assert missions[0].airborne
+    html = render_html(log_sheet(game, missions, "x.pdf"))
     for name in ("m1-weather-1", "m1-weather-4", "m1-regroup-1", "m1-regroup-8", "m1-engineer-name",
                  "m1-engineer-charge", "m1-engineer-charge-used"):
         assert html.count(f'data-field="{name}"') == 1, name
+    # not airborne: no Regrouping boxes to keep
+    html = render_html(log_sheet(game, roll_missions(game, Dice.seeded(1), 1, "france-1944", None), "x.pdf"))
+    assert 'data-field="m1-regroup-1"' not in html and html.count('data-field="m1-weather-1"') == 1
 
 
 def test_wotw_markers_print_at_true_scale(cli, tmp_path):
