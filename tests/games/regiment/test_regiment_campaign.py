@@ -399,7 +399,7 @@ def test_squad_prints_roster_and_playbooks(cli, tmp_path):
     # members take the squad's name (stamped onto their playbooks); Walter's own squad block wins
     designations = [beside(text_runs(tmp_path / "s.pdf", page), "SQUAD DESIGNATION") for page in (1, 3, 5)]
     assert designations == ["2nd Squad", "3rd Squad", "3rd Squad"]
-    assert "chars/joe.yaml" in text
+    assert "· joe.yaml · warsheets" in text and "chars/" not in text  # the file's name, never its folder
     after = {p: hashlib.sha256(p.read_bytes()).hexdigest() for p in tmp_path.rglob("*.yaml")}
     assert before == after  # printing never changes the user's files
 
