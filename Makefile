@@ -14,9 +14,10 @@ $(STAMP): pyproject.toml requirements.txt
 	@# Best effort (Debian, as root); everything works without them:
 	@# libharfbuzz-subset0: HarfBuzz's subsetter makes WeasyPrint ~40% faster than fontTools;
 	@# fonts-noto-cjk: names in Chinese, Japanese or Korean print in letters, not in boxes
-	@# (DejaVu, which Debian has, covers Latin, Greek, Cyrillic, Arabic and Hebrew).
+	@# (DejaVu, which Debian has, covers Latin, Greek, Cyrillic, Arabic and Hebrew);
+	@# poppler-utils: pdftoppm, the poppler renderer tests/pipeline/test_forms.py shows filled forms in.
 	@if command -v dpkg >/dev/null 2>&1 && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	  for pkg in libharfbuzz-subset0 fonts-noto-cjk; do \
+	  for pkg in libharfbuzz-subset0 fonts-noto-cjk poppler-utils; do \
 	    dpkg -s $$pkg >/dev/null 2>&1 && continue; \
 	    echo "installing $$pkg"; \
 	    { DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$pkg >/dev/null 2>&1 \

@@ -7,6 +7,7 @@ command as it ends later, one line and exit code 130 (nothing has been written y
 """
 import os
 import signal
+import sys
 
 #: the line `sheets.cli.errors` prints for a Ctrl-C (not imported from there: that imports Typer)
 INTERRUPTED_LINE = b"error: interrupted; nothing half-written was left behind\n"
@@ -22,7 +23,21 @@ def run() -> None:
         signal.signal(signal.SIGINT, _interrupted_while_starting)
     # after the handler, so that a Ctrl-C while the CLI is imported ends cleanly
     from sheets.cli import main  # noqa: PLC0415
-    main()
+    try:
+        main()
+    except SystemExit as exc:
+        if exc.code in (130, 143):
+            # stopped by Ctrl-C or SIGTERM, cleaned up and said so: end now, with that code.
+            # Left to the interpreter's own exit, a Ctrl-C in the first second of a command
+            # sometimes ended as a death by SIGINT (-2) after the clean-up and the message
+            # (seen 1 run in 10 on a loaded machine): nothing is left to finalize here.
+            for stream in (sys.stdout, sys.stderr):
+                try:
+                    stream.flush()
+                except (OSError, ValueError):
+                    pass
+            os._exit(exc.code)
+        raise
 
 
 if __name__ == "__main__":

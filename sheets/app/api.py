@@ -14,6 +14,7 @@ from sheets.base.errors import ContentError, Problem, SheetsError
 from sheets.base.options import PrintOptions
 from sheets.kinds import registry
 from sheets.kinds.calibration import calibration_pdf, offset_from_readings, offset_text, reading
+from sheets.kinds.cards import export as card_export
 from sheets.kinds.cards.builder import card_sheet, parse_back_offset, pick_sets
 from sheets.kinds.cards.model import PaperSize
 from sheets.kinds.gauges.builder import gauge_sheet
@@ -25,7 +26,8 @@ from sheets.kit import assemble
 from sheets.library.access import library, make_dice, slug
 from sheets.library.content import Game, Library
 from sheets.library.yaml_source import load_yaml
-from sheets.pipeline.build import build, build_one
+from sheets.pipeline.build import build, build_one, make_pdfs, render_html
+from sheets.pipeline.finish import finish_pdf
 from sheets.pipeline.sheet import Sheet, ink_save
 
 
@@ -140,10 +142,38 @@ def make_cards(game_id: str, options: PrintOptions = PrintOptions(), *, which: s
     return [b.path for b in build(sheets, options.folder())]
 
 
+def make_card_images(game_id: str, options: PrintOptions = PrintOptions(), *, which: str = "all",
+                     export: str = "png", dpi: float = card_export.DPI, bleed: float = card_export.BLEED_MM,
+                     backs: bool = False) -> list[Path]:
+    """`sheets cards GAME --export png -o DIR`: one image per card face (and per back with `backs`)
+    for a print shop, into DIR (one set) or DIR/<set id>/ (several). Every option is checked and
+    every image made before the first file is written."""
+    folder = card_export.check_options(export, dpi, bleed, options.output)
+    lib = library(options.content)
+    game = lib.game(game_id)
+    geometry = lib.geometry()
+    chosen = pick_sets(game, which)
+    sizes = [geometry.card_sizes[s.size] for s in chosen if s.size in geometry.card_sizes]
+    for size in sizes:
+        card_export.image_size((size.width_mm + 2 * bleed, size.height_mm + 2 * bleed), int(dpi))
+    sheets = ink_save([card_export.export_sheet(game, s, geometry, bleed=bleed, backs=backs) for s in chosen],
+                      options.ink_saver)
+    pdfs = make_pdfs([(render_html(s), s.forms, s.finish) for s in sheets])
+    batches = []
+    for card_set, sheet, pdf in zip(chosen, sheets, pdfs):
+        size = geometry.card_sizes[card_set.size]
+        pngs = card_export.render_pngs(pdf, int(dpi), (size.width_mm + 2 * bleed, size.height_mm + 2 * bleed))
+        names = card_export.image_names(card_set, sheet.finish.spec)  # type: ignore[union-attr]
+        batches.append((folder if len(chosen) == 1 else folder / card_set.id,
+                        [(name, pngs[page]) for name, page in names]))
+    return [path for target, images in batches for path in card_export.write_images(target, images)]
+
+
 def make_calibration(options: PrintOptions = PrintOptions(), *, duplex: str = "long",
                      back_offset: str | None = None) -> Path:
     """`sheets cards calibrate`: the two-sided sheet that measures a printer's back offset."""
-    data = calibration_pdf(options.paper, duplex, parse_back_offset(back_offset))
+    data = finish_pdf(calibration_pdf(options.paper, duplex, parse_back_offset(back_offset)),
+                      f"Duplex calibration sheet ({options.paper}, flip on the {duplex} edge)")
     return output.write_atomic(options.target(f"cards-calibration-{options.paper}-{duplex}.pdf"), data)
 
 

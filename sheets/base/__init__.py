@@ -2,8 +2,9 @@
 
 Located errors (`errors`), the limits on what a user may ask for (`limits`), where things
 live (`paths`), atomic writes (`output`), sheets.toml (`config`), the one injected dice
-object (`dice`), number formats, colours, Ctrl-C handling (`interrupts`), font folders
-(`fontdirs`), and small PDF helpers (`pdfstream`, `overflow`).
+object (`dice`), number formats, colours, Ctrl-C handling (`interrupts`), the bundled fonts
+(`fonts`, the files in `fonts/`) and the installed ones (`fontdirs`), and small PDF helpers
+(`pdfstream`, `overflow`).
 
 May import: the standard library and third-party packages only, and other `sheets.base` modules.
 """

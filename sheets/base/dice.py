@@ -29,6 +29,12 @@ def forget_scripted() -> None:
     _scripted.set(())
 
 
+def count_given(dice: "Dice") -> None:
+    """Count these scripted dice as given on this run's command line (once, however often asked)."""
+    if all(d is not dice for d in _scripted.get()):
+        _scripted.set(_scripted.get() + (dice,))
+
+
 def unused_dice() -> int:
     """How many dice given with --dice in this run were never rolled."""
     return sum(d.unused for d in _scripted.get())
@@ -63,8 +69,11 @@ class Dice:
         return cls(script=values)
 
     @classmethod
-    def parse_script(cls, text: str) -> "Dice":
-        """'3,5,1' (or '3 5 1') -> scripted dice; bad text is a user error."""
+    def parse_script(cls, text: str, *, given: bool = True) -> "Dice":
+        """'3,5,1' (or '3 5 1') -> scripted dice; bad text is a user error.
+
+        `given`: dice given on this run's command line, counted by `unused_dice` (dice stored in a
+        file and replayed are not: they were counted when they were given)."""
         parts = [p for p in text.replace(",", " ").split() if p]
         if not parts:
             raise DiceError("--dice needs at least one value, e.g. --dice 3,5,1")
@@ -78,7 +87,8 @@ class Dice:
                                 f"{limits.MAX_DIE_VALUE} in ASCII digits, comma separated)")
             values.append(int(p))
         dice = cls.scripted(values)
-        _scripted.set(_scripted.get() + (dice,))
+        if given:
+            count_given(dice)
         return dice
 
     @property

@@ -25,6 +25,9 @@ MAX_TOKENS = 2_000      # tokens on one token sheet (counts in content x --copie
 MAX_PLAYERS = 12        # --players N
 MAX_SEED = 2**32 - 1    # --seed S (0 .. MAX_SEED)
 MAX_STEP = 99           # --strike-step and other step numbers
+MAX_CARD_DPI = 600      # sheets cards --export png --dpi (a 25-card half-page deck: ~37 s, ~430 MB; 1200 took 2 min, 1 GB)
+MAX_CARD_PIXELS = 30_000_000  # one exported card image (a full-page card with bleed at 600 dpi: 29 million)
+MAX_BLEED_MM = 10.0     # sheets cards --export png --bleed (print shops ask for 3 mm, 1/8 in)
 
 # -- scripted dice -------------------------------------------------------------
 MAX_DICE = 10_000       # entries in --dice

@@ -14,6 +14,9 @@ import zlib
 from typing import BinaryIO
 
 from pypdf import PdfReader
+
+from sheets.base.pdfstruct import KEY as STRUCT_KEY
+from sheets.base.pdfstruct import page_structure
 from pypdf.generic import (
     ArrayObject, DictionaryObject, FloatObject, IndirectObject, NameObject, NumberObject, PdfObject,
     StreamObject, TextStringObject,
@@ -25,6 +28,28 @@ _HEADER = b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n"
 def _page_content(page) -> bytes:
     contents = page.get_contents()
     return contents.get_data() if contents is not None else b""
+
+
+def _uri_links(page) -> list[tuple[ArrayObject, str]]:
+    """The page's link annotations that open a URI: (rectangle, URI)."""
+    found = []
+    for annot in page.get("/Annots", ArrayObject()):
+        annot = annot.get_object()
+        action = annot.get("/A")
+        action = action.get_object() if action is not None else None
+        if annot.get("/Subtype") == "/Link" and action is not None and action.get("/S") == "/URI":
+            found.append((ArrayObject(FloatObject(float(v)) for v in annot["/Rect"]), str(action["/URI"])))
+    return found
+
+
+def _fresh(links: list[tuple[ArrayObject, str]]) -> list[DictionaryObject]:
+    """New link annotations (an annotation belongs to one page)."""
+    return [DictionaryObject({
+        NameObject("/Type"): NameObject("/Annot"), NameObject("/Subtype"): NameObject("/Link"),
+        NameObject("/Rect"): rect, NameObject("/Border"): ArrayObject([NumberObject(0)] * 3),
+        NameObject("/A"): DictionaryObject({NameObject("/S"): NameObject("/URI"),
+                                            NameObject("/URI"): TextStringObject(uri)})})
+        for rect, uri in links]
 
 
 class StreamingPdf:
@@ -40,6 +65,7 @@ class StreamingPdf:
         self._memo: dict[tuple[str, int], int] = {}
         self._forms: dict[tuple[str, int], int] = {}
         self._title = title
+        self._links: dict[int, list] = {}  # form -> its page's web links, drawn on every page using it
 
     # -- objects --------------------------------------------------------------
     def _reserve(self) -> int:
@@ -104,7 +130,11 @@ class StreamingPdf:
                        "/Resources": self._import(source, page.get("/Resources", DictionaryObject()))}
             if "/Group" in page:
                 entries["/Group"] = self._import(source, page["/Group"])
+            structure = page_structure(reader, index)
+            if structure is not None:  # the page's tags travel with it (sheets.pipeline.finish)
+                entries[STRUCT_KEY] = structure
             num = self._forms[key] = self._add(self._stream(_page_content(page), entries)).idnum
+            self._links[num] = _uri_links(page)
         return IndirectObject(num, 0, None)
 
     def add_page(self, form: IndirectObject, size: tuple[float, float],
@@ -130,6 +160,9 @@ class StreamingPdf:
             NameObject("/Resources"): resources,
             NameObject("/Contents"): stream,
         })
+        links = self._links.get(form.idnum)
+        if links:
+            page[NameObject("/Annots")] = ArrayObject(self._add(link) for link in _fresh(links))
         self._kids.append(self._add(page).idnum)
 
     @property

@@ -98,12 +98,12 @@ def kit(
         typer.echo(f"{verb} {len(result.previews) - 1} page previews in {show(result.previews[0].parent)}")
         wrote(result.previews[-1], verb)
     wrote(result.kit_pdf, verb)
-    count = len(result.parts)
     if result.up_to_date:
-        reused = " (up to date: nothing changed since the last build with this seed; --no-cache rebuilds)"
+        reused = "; up to date: nothing changed since the last build with this seed, --no-cache rebuilds"
     else:
-        reused = f" ({result.unchanged} unchanged, taken from the cache)" if result.unchanged else ""
-    typer.echo(f"kit: {count} files{reused}, dice seed {result.seed} (repeat with --seed {result.seed})")
+        reused = f"; {result.unchanged} parts unchanged, taken from the cache" if result.unchanged else ""
+    typer.echo(f"kit: {len(result.files())} files ({result.breakdown()}{reused}), dice seed {result.seed} "
+               f"(repeat with --seed {result.seed})")
     typer.echo(f"print it: open {show(result.kit_pdf)}; page 1 says how to print each part")
 
 
@@ -149,6 +149,14 @@ def cards(
                                                 "sheet was printed with) as back_offset in ./sheets.toml."),
     crop_marks: Optional[bool] = typer.Option(None, "--crop-marks/--no-crop-marks",
                                               help="Crop marks outside the cut lines (default: as the layout says)."),
+    export: Optional[str] = typer.Option(None, "--export", metavar="png",
+                                         help="For a print shop: one PNG per card face into the folder -o DIR "
+                                              "(001-<card>.png ..., with --backs 001-back.png ...; several sets: "
+                                              "a folder per set), with bleed, instead of n-up sheets."),
+    dpi: Optional[float] = typer.Option(None, "--dpi", metavar="N", help="With --export: resolution of the images (default 300)."),
+    bleed: Optional[float] = typer.Option(None, "--bleed", metavar="MM",
+                                          help="With --export: bleed on every side, in mm (default 3); text keeps "
+                                               "as far inside the cut line."),
     preview: Preview = False,
     ink_saver: InkSaver = False,
     output: Output = None,
@@ -170,6 +178,12 @@ def cards(
         x, _, y = readings.partition(",")
         typer.echo(str(api.store_calibration(Path.cwd(), x, y, printed_with=back_offset)))
         return
+    if export is not None or dpi is not None or bleed is not None:
+        _card_export_only(export, game, layout, fold, copies, crop_marks, preview)
+        report(api.make_card_images(game, print_options(paper, ink_saver, output, content), which=card_set,
+                                    export=export, dpi=300 if dpi is None else dpi,
+                                    bleed=3 if bleed is None else bleed, backs=backs))
+        return
     if game == "calibrate":
         paths = [api.make_calibration(print_options(paper, output=output), duplex=duplex.value, back_offset=back_offset)]
     else:
@@ -177,6 +191,17 @@ def cards(
                                backs=backs, duplex=duplex.value, crop_marks=crop_marks, copies=copies,
                                back_offset=back_offset, fold=fold)
     report(paths, preview=preview)
+
+
+def _card_export_only(export: str | None, game: str, layout, fold: bool, copies: int, crop_marks, preview: bool) -> None:
+    """`sheets cards --export`: one image per card; the options of n-up sheets do not go with it."""
+    if export is None:
+        raise SheetsError("--dpi and --bleed size the images of --export png: add --export png -o DIR")
+    sheet_only = [name for name, given in (("--layout", layout is not None), ("--fold", fold), ("--copies", copies != 1),
+                                           ("--crop-marks", crop_marks is not None), ("--preview", preview),
+                                           ("calibrate", game == "calibrate")) if given]
+    if sheet_only:
+        raise SheetsError(f"{', '.join(sheet_only)}: for n-up sheets; --export writes one image per card")
 
 
 @user_errors

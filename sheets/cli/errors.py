@@ -11,6 +11,7 @@ import signal
 
 import typer
 
+from sheets.base import fonts
 from sheets.base.dice import forget_scripted, unused_dice
 from sheets.base.errors import SheetsError
 
@@ -46,12 +47,15 @@ def user_errors(func):
     @functools.wraps(func)
     def wrapper(*args, **kwargs):
         forget_scripted()
+        fonts.forget_missing()
         try:
             result = func(*args, **kwargs)
             left = unused_dice()
             if left:
                 typer.echo(f"warning: {left} of the dice given with --dice {'was' if left == 1 else 'were'} "
                            f"not used (the rolls needed fewer)", err=True)
+            if fonts.missing():  # the sheets are written; say once what printed as boxes
+                typer.echo(fonts.missing_line(fonts.missing()), err=True)
             return result
         except SheetsError as exc:
             _err(str(exc))

@@ -12,7 +12,8 @@ offset to give is that one plus the readings (`offset_from_readings`, which the 
 Why plus: a printer that puts the back d mm off puts the scale's 0 at (behind + offset + d);
 the line, at `behind`, reads -(offset + d); the offset that cancels d is -d = offset + reading.
 
-Drawn with reportlab (plain lines and text; `invariant` keeps the bytes the same).
+Drawn with reportlab (plain lines and text; `invariant` keeps the bytes the same), in the
+stamper's DejaVu Sans, embedded (`sheets.pipeline.stamp.embed`): no font left to the printer.
 """
 from __future__ import annotations
 
@@ -23,6 +24,8 @@ from reportlab.pdfgen import canvas
 
 from sheets.base import paper as papers
 from sheets.base.errors import SheetsError
+from sheets.pipeline.stamp.embed import finish_fonts
+from sheets.pipeline.stamp.fonts import face_for
 
 MM = 72 / 25.4
 AXES = ("X", "Y")
@@ -67,6 +70,12 @@ def offset_text(offset: tuple[float, float]) -> str:
     return f"{offset[0]:g},{offset[1]:g}"
 
 
+def _face(bold: bool) -> str:
+    """The reportlab name of DejaVu Sans (bold or not), registered as the stamper registers it."""
+    return face_for({"family": ["DejaVu Sans"], "weight": 700 if bold else 400, "style": "normal",
+                     "stretch": "normal"})[0]
+
+
 def calibration_pdf(paper: str = "a4", duplex: str = "long", offset: tuple[float, float] = (0.0, 0.0)) -> bytes:
     paper = papers.check(paper)
     if duplex not in ("long", "short"):
@@ -83,9 +92,9 @@ def calibration_pdf(paper: str = "a4", duplex: str = "long", offset: tuple[float
     c.setLineWidth(0.4)
     c.line(cx * MM, 12 * MM, cx * MM, (h - 12) * MM)
     c.line(12 * MM, cy * MM, (w - 12) * MM, cy * MM)
-    c.setFont("Helvetica-Bold", 14)
+    c.setFont(_face(True), 14)
     c.drawString(15 * MM, (h - 20) * MM, "warsheets duplex calibration: FRONT")
-    c.setFont("Helvetica", 9)
+    c.setFont(_face(False), 9)
     lines = [f"Print this file two-sided on {paper} paper, flip on the {duplex} edge, at 100 % (no fit to page).",
              "Then hold the sheet up to a window or a lamp with the BACK towards you:",
              "the two lines of this side show through and cross the scales on the back."]
@@ -98,7 +107,7 @@ def calibration_pdf(paper: str = "a4", duplex: str = "long", offset: tuple[float
     ox, oy = offset
     zx, zy = bx + ox, by + oy
     c.setLineWidth(0.3)
-    c.setFont("Helvetica", 6)
+    c.setFont(_face(False), 6)
     x_scale_y = zy + SCALE_FROM_CENTRE  # the X scale: a row of vertical ticks, above the centre
     y_scale_x = zx + SCALE_FROM_CENTRE  # the Y scale: a column of horizontal ticks, right of the centre
     for half in range(-2 * SCALE_MM, 2 * SCALE_MM + 1):
@@ -110,12 +119,12 @@ def calibration_pdf(paper: str = "a4", duplex: str = "long", offset: tuple[float
             label = "0" if half == 0 else f"{t:+g}"
             c.drawCentredString((zx + t) * MM, (x_scale_y - 3.2) * MM, label)
             c.drawString((y_scale_x + TICK_ZERO + 1.5) * MM, (zy + t - 0.7) * MM, label)
-    c.setFont("Helvetica-Bold", 9)
+    c.setFont(_face(True), 9)
     c.drawCentredString(zx * MM, (x_scale_y + TICK_ZERO + 3) * MM, "X (mm)")
     c.drawString((y_scale_x - 2) * MM, (zy + SCALE_MM + 4) * MM, "Y (mm)")
-    c.setFont("Helvetica-Bold", 14)
+    c.setFont(_face(True), 14)
     c.drawString(15 * MM, (h - 20) * MM, "warsheets duplex calibration: BACK")
-    c.setFont("Helvetica", 9)
+    c.setFont(_face(False), 9)
     lines = ["Hold the sheet up to a light, this side towards you. Where the front's upright line crosses",
              "the X scale is X; where its level line crosses the Y scale is Y. Then print cards with",
              f"    sheets cards GAME --backs --duplex {duplex} --back-offset X,Y",
@@ -127,4 +136,4 @@ def calibration_pdf(paper: str = "a4", duplex: str = "long", offset: tuple[float
         c.drawString(15 * MM, (h - 28 - 5 * i) * MM, text)
     c.showPage()
     c.save()
-    return buf.getvalue()
+    return finish_fonts(buf.getvalue(), reportlab=True)

@@ -27,6 +27,7 @@ from sheets.kinds import registry
 from sheets.library.validation import Strict, collect
 from sheets.library.yaml_source import load_yaml
 from sheets.pipeline import cache, rendering
+from sheets.pipeline.finish import finish_pdf
 from sheets.pipeline.sheet import Sheet
 from sheets.pipeline.stamp.write import write_stamped
 from sheets.pipeline.tagging import merge_pdfs
@@ -109,10 +110,12 @@ def printing_kind(printing: Printing, template: str | None) -> str:
 
 
 def describe(path: Path, *, title: str, game: str | None, game_title: str, template: str | None,
-             printing: Printing, kind: str | None = None) -> Part:
+             printing: Printing, kind: str | None = None, copies: str | None = None) -> Part:
     pages, (width, height) = _pages_and_size(path)
     kind = kind or printing_kind(printing, template)
     how = printing.kinds[kind]
+    if copies:  # this sheet's own (e.g. one squad of filled playbooks, shared out among the players)
+        how = how.model_copy(update={"copies": copies})
     landscape = width > height
     if how.sides == "two" and pages == 1:
         how = how.model_copy(update={"sides": "one", "flip": None})  # nothing to print on the back
@@ -151,7 +154,8 @@ def content_fingerprint(root: Path) -> str:
 
 # -- kit.pdf -----------------------------------------------------------------
 def _contents_pdf(parts: list[Part], *, title: str, subtitle: str, paper_size: str,
-                  cache_dir: Path | None = None, pages: int = 1, shared: Workers | None = None) -> bytes:
+                  cache_dir: Path | None = None, pages: int = 1, shared: Workers | None = None,
+                  separate: tuple[Part, ...] = ()) -> bytes:
     """The contents page(s), cached by a hash of their HTML (laid out by `shared`'s workers
     when they are running)."""
     groups: list[tuple[str, list[Part]]] = []
@@ -160,7 +164,8 @@ def _contents_pdf(parts: list[Part], *, title: str, subtitle: str, paper_size: s
             groups.append((part.game_title, []))
         groups[-1][1].append(part)
     context = {"title": title, "subtitle": subtitle, "page_size": paper_size, "groups": groups,
-               "total": sum(p.pages for p in parts) + pages, "label": part_label}
+               "total": sum(p.pages for p in parts) + pages, "label": part_label, "separate": list(separate),
+               "link": part_link}
     html = rendering.render_html("kit_contents.html.j2", context)
     if cache_dir is None:  # --no-cache: the same bytes, made from a blank laid out now
         with tempfile.TemporaryDirectory(prefix="sheets-contents-") as tmp:
@@ -179,7 +184,7 @@ def _contents_pdf_in(cache_dir: Path, context: dict, html: str, title: str, shar
         with tempfile.TemporaryDirectory(prefix="sheets-contents-") as tmp:
             made = write_stamped([(blank, filled)], Path(tmp) / "contents.pdf", title=title, cache_dir=cache_dir,
                                  workers=1, shared=shared)
-            data = made.read_bytes()
+            data = finish_pdf(made.read_bytes(), title)
         cache.write(hit, data)
     return data
 
@@ -192,21 +197,22 @@ def _number(parts: list[Part], contents_pages: int) -> None:
 
 
 def assemble(parts: list[Part], target: Path, *, title: str, subtitle: str, paper_size: str,
-             cache_dir: Path | None = None, shared: Workers | None = None) -> Path:
+             cache_dir: Path | None = None, shared: Workers | None = None, separate: tuple[Part, ...] = ()) -> Path:
     """Write the one-file kit: contents page(s), then every part, with an outline.
 
     The outline has one entry per game with one child per part, each pointing at the
-    part's first page (the page the contents page names).
+    part's first page (the page the contents page names). `separate` parts (the player
+    packets) are files of their own beside kit.pdf: the contents page lists them too.
     """
 
     _number(parts, 1)
     contents = _contents_pdf(parts, title=title, subtitle=subtitle, paper_size=paper_size, cache_dir=cache_dir,
-                             shared=shared)
+                             shared=shared, separate=separate)
     n = len(PdfReader(io.BytesIO(contents)).pages)
     if n != 1:  # a long kit: the contents run over, so every page number moves on
         _number(parts, n)
         contents = _contents_pdf(parts, title=title, subtitle=subtitle, paper_size=paper_size, cache_dir=cache_dir,
-                                 pages=n, shared=shared)
+                                 pages=n, shared=shared, separate=separate)
     outline: list[tuple[str, int, int | None]] = [("Contents", 0, None)]
     current = None
     for part in parts:
@@ -215,8 +221,9 @@ def assemble(parts: list[Part], target: Path, *, title: str, subtitle: str, pape
             game_item = len(outline)
             outline.append((current, part.first_page - 1, None))
         outline.append((part_label(part), part.first_page - 1, game_item))
+    links = {part_link(part): part.first_page - 1 for part in parts}
     merged = merge_pdfs([contents, *(part.path for part in parts)], title=title, outline=outline,
-                        page_mode="/UseOutlines")
+                        page_mode="/UseOutlines", links=links)
     return output.write_atomic(target, merged)
 
 
@@ -224,6 +231,11 @@ def page_labels(parts: list[Part]) -> list[str]:
     """A title for every page of kit.pdf, in order: the contents page(s), then each part's pages."""
     contents_pages = parts[0].first_page - 1 if parts else 1  # a long kit's contents run over a page
     return ["Contents"] * contents_pages + [f"{p.game_title}: {part_label(p)}" for p in parts for _ in range(p.pages)]
+
+
+def part_link(part: Part) -> str:
+    """The URI the contents page links a part with; kit.pdf links it to the part's first page."""
+    return f"warsheets-part:{part.path.name}"
 
 
 def part_label(part: Part) -> str:
@@ -251,6 +263,15 @@ def manifest(parts: list[Part], out_dir: Path, *, seed: int, content_root: Path)
         })
     return {"seed": seed, "content_fingerprint": content_fingerprint(content_root),
             "warsheets_version": __version__, "files": files}
+
+
+def with_previews(data: dict, previews: list[Path], out_dir: Path) -> dict:
+    """The manifest with the page previews it wrote (so that the next build knows them)."""
+    root = Path(out_dir).resolve()
+    if previews:
+        data["previews"] = [{"path": Path(p).resolve().relative_to(root).as_posix(), "sha256": sha256(p)}
+                            for p in previews]
+    return data
 
 
 def write_manifest(data: dict, target: Path) -> Path:

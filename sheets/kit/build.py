@@ -4,10 +4,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable
 
-from sheets.base import interrupts
+from sheets.base import fonts, interrupts
 from sheets.base.errors import SheetsError
 from sheets.base.paper import page_size
-from sheets.kit import assemble, uptodate
+from sheets.kit import assemble, folder, uptodate
 from sheets.kit.plan import kit_sheets
 from sheets.kit.result import Kit
 from sheets.library.access import library, new_seed
@@ -15,7 +15,7 @@ from sheets.library.content import Library
 from sheets.library.plugins import KitOptions
 from sheets.pipeline import preview as previewer
 from sheets.pipeline.build import build
-from sheets.pipeline.sheet import ink_save
+from sheets.pipeline.sheet import ink_save, render_html
 from sheets.pipeline.workers import Workers
 
 
@@ -33,6 +33,7 @@ def build_kit(out_dir: Path, *, seed: int | None, paper: str, game: str | None, 
     sheets = kit_sheets(lib, seed, paper, games, ink_saver)
     packets = player_packets(lib, seed, paper, games, players, ink_saver) if players else []
     extra = [s for packet in packets for s in packet[1]]
+    previous = folder.previous_files(out_dir)  # what the last build here wrote: gone unless written again
     tick = progress(len(sheets) + len(extra)) if progress else None
     # one pool for the sheets and then the contents page (laid out last: it names every
     # part's pages), so that this process never imports WeasyPrint itself
@@ -43,42 +44,53 @@ def build_kit(out_dir: Path, *, seed: int | None, paper: str, game: str | None, 
         titles = {gid: lib.game(gid).info.title for gid in lib.game_ids()}
         parts = [assemble.describe(b.path, title=b.sheet.label or b.sheet.filename, game=b.sheet.game,
                                    game_title=titles.get(b.sheet.game or "", "Other"), template=b.sheet.template,
-                                   printing=printing) for b in built]
+                                   printing=printing, copies=b.sheet.copies) for b in built]
+        # the packets first: the contents page lists them (files of their own beside kit.pdf)
+        packet_paths: list[Path] = []
+        packet_parts: list = []
+        offset = len(sheets)
+        for (name, packet_sheets, title, gid) in packets:
+            sources = [b.path for b in everything[offset:offset + len(packet_sheets)]]
+            offset += len(packet_sheets)
+            path = assemble.merge(sources, out_dir / name, title=title)
+            for src in sources:
+                src.unlink()
+            packet_paths.append(path)
+            packet_parts.append(assemble.describe(path, title=title, game=gid, game_title=titles[gid],
+                                                  template=None, printing=printing, kind="packet"))
         interrupts.phase("merging kit.pdf")
         scope = titles[game] if game else "All games"
         kit_pdf = assemble.assemble(parts, out_dir / assemble.KIT_PDF, title="warsheets print-and-play kit",
                                     subtitle=f"{scope} · {paper} · dice seed {seed}",
-                                    paper_size=page_size(paper), cache_dir=cache, shared=shared)
-    packet_paths: list[Path] = []
-    packet_parts: list = []
-    offset = len(sheets)
-    for (name, packet_sheets, title, gid) in packets:
-        sources = [b.path for b in everything[offset:offset + len(packet_sheets)]]
-        offset += len(packet_sheets)
-        path = assemble.merge(sources, out_dir / name, title=title)
-        for src in sources:
-            src.unlink()
-        packet_paths.append(path)
-        packet_parts.append(assemble.describe(path, title=title, game=gid, game_title=titles[gid], template=None,
-                                              printing=printing, kind="packet"))
-    interrupts.phase("writing the manifest")
-    kit_part = assemble.describe(kit_pdf, title="The whole kit", game=None, game_title="", template=None,
-                                 printing=printing)
-    kit_part.kind = "kit"
-    data = assemble.manifest([kit_part] + parts + packet_parts, out_dir, seed=seed, content_root=lib.root)
-    manifest_path = assemble.write_manifest(data, out_dir / assemble.MANIFEST)
+                                    paper_size=page_size(paper), cache_dir=cache, shared=shared,
+                                    separate=tuple(packet_parts))
     previews: list[Path] = []
     if preview:
         interrupts.phase("previews")
         labels = assemble.page_labels(parts)
         previews = previewer.write_previews(kit_pdf, labels=labels, contact_sheet=True)
+    interrupts.phase("writing the manifest")
+    kit_part = assemble.describe(kit_pdf, title="The whole kit", game=None, game_title="", template=None,
+                                 printing=printing)
+    kit_part.kind = "kit"
+    data = assemble.manifest([kit_part] + parts + packet_parts, out_dir, seed=seed, content_root=lib.root)
+    manifest_path = assemble.write_manifest(assemble.with_previews(data, previews, out_dir),
+                                            out_dir / assemble.MANIFEST)
     kit = Kit(built, seed, kit_pdf, manifest_path, packet_paths, previews, parts=[b.path for b in built],
               unchanged=sum(b.cached for b in built))
+    folder.remove_stale(out_dir, previous, kit.files())
     if state_key is not None:
         interrupts.phase("recording the build")
         uptodate.record(cache, state_key, out_dir, kit.files(),
-                        {"parts": len(kit.parts), "packets": len(packet_paths), "previews": len(previews)})
+                        {"parts": len(kit.parts), "packets": len(packet_paths), "previews": len(previews)},
+                        fallback=_needs_fallback(sheets + extra))
     return kit
+
+
+def _needs_fallback(sheets: list) -> bool:
+    """Has any sheet text that only installed fonts draw (then the kit depends on them)?"""
+    pages = [p for s in sheets for p in ([p for pair in s.parts for p in pair if p is not None] if s.stamped else [s])]
+    return any(fonts.needs_fallback(render_html(p)) for p in pages)
 
 
 def player_packets(lib: Library, seed: int, paper: str, games: list[str] | None, players: int,

@@ -25,6 +25,17 @@ class Kit:
         """Every file of the kit, in the order the CLI reports them."""
         return [*self.parts, *self.packets, self.manifest, *self.previews, self.kit_pdf]
 
+    def breakdown(self) -> str:
+        """What `files()` holds, in words: '33 parts, 4 player packets, manifest.json, kit.pdf'."""
+        def n(count: int, one: str, many: str) -> str:
+            return f"{count} {one if count == 1 else many}"
+        said = [n(len(self.parts), "part", "parts")]
+        if self.packets:
+            said.append(n(len(self.packets), "player packet", "player packets"))
+        if self.previews:
+            said.append(n(len(self.previews), "preview", "previews"))
+        return ", ".join(said + ["manifest.json", "kit.pdf"])
+
 
 def recorded_kit(done, seed: int) -> Kit:
     files, info = done.files, done.info

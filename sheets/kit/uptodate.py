@@ -20,12 +20,12 @@ from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
-from sheets.base import fontdirs, output, paths
+from sheets.base import fontdirs, fonts, output, paths
 
 STATE_FILE = "build-state.json"
 STATE_VERSION = 1
 #: distributions whose version changes the bytes of a PDF
-ENGINES = ("weasyprint", "pydyf", "pypdf", "pypdfium2", "reportlab", "fonttools", "jinja2", "pillow")
+ENGINES = ("weasyprint", "pydyf", "pypdf", "pypdfium2", "reportlab", "fonttools", "jinja2", "pillow", "pikepdf")
 #: environment variables that change the bytes of a PDF
 ENVIRONMENT = ("SOURCE_DATE_EPOCH", "SHEETS_NO_HB_SUBSET")
 
@@ -55,7 +55,7 @@ def fingerprint(request: dict, content_root: Path | None = None) -> str:
             h.update(f"{name}=-\0".encode())
     for var in ENVIRONMENT:
         h.update(f"{var}={os.environ.get(var, '')}\0".encode())
-    h.update(f"fonts={fontdirs.fingerprint()}\0".encode())  # a font installed since: made again
+    h.update(f"fonts={fonts.bundled_hash()}\0".encode())  # installed fonts: `record(..., fallback=True)`
     bundled = paths.content_dir()
     _tree(h, Path(content_root) if content_root else bundled)
     if content_root and Path(content_root).resolve() != bundled.resolve():
@@ -86,6 +86,8 @@ def up_to_date(state_dir: Path, key: str, out_dir: Path) -> Recorded | None:
         state = json.loads((Path(state_dir) / STATE_FILE).read_text("utf-8"))
         if state.get("version") != STATE_VERSION or state.get("key") != key:
             return None
+        if state.get("installed_fonts", "-") not in ("-", fontdirs.fingerprint()):
+            return None  # text only installed fonts draw, and a font installed or removed since
         files = []
         for entry in state["files"]:
             path = Path(out_dir) / entry["path"]
@@ -105,9 +107,11 @@ def forget(state_dir: Path) -> None:
         pass
 
 
-def record(state_dir: Path, key: str, out_dir: Path, files: list[Path], info: dict) -> None:
-    """Record a finished build: its key, and the sha256 of every file it wrote."""
+def record(state_dir: Path, key: str, out_dir: Path, files: list[Path], info: dict, fallback: bool = False) -> None:
+    """Record a finished build: its key, and the sha256 of every file it wrote; with `fallback`
+    (some text only installed fonts draw), the installed fonts too."""
     out = Path(out_dir).resolve()
     entries = [{"path": Path(f).resolve().relative_to(out).as_posix(), "sha256": _sha(Path(f))} for f in files]
-    state = {"version": STATE_VERSION, "key": key, "files": entries, "info": info}
+    state = {"version": STATE_VERSION, "key": key, "files": entries, "info": info,
+             "installed_fonts": fontdirs.fingerprint() if fallback else "-"}
     output.write_atomic(Path(state_dir) / STATE_FILE, (json.dumps(state, indent=1) + "\n").encode("utf-8"))

@@ -6,9 +6,10 @@ name file, line and field, all of them at once.
 """
 from __future__ import annotations
 
-from typing import Any, TypeVar
+import difflib
+from typing import Annotated, Any, TypeVar, get_args
 
-from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError, field_validator
 
 from sheets.base import limits
 
@@ -56,6 +57,49 @@ class Strict(BaseModel):
         return value
 
 
+def _quoted(value: Any) -> str:
+    """A value as the user wrote it, near enough (5, 'five', true, 1000000000, nan)."""
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e16:
+        value = int(value)
+    text = repr(value) if isinstance(value, str) else str(value).lower() if isinstance(value, bool) else str(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _number(value: Any) -> str:
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e16:
+        return str(int(value))
+    return str(value)  # a number YAML read as text ('1e9') is shown as written
+
+
+def _bound(ctx: dict, value: Any) -> str:
+    limits_said = {"le": "at most", "ge": "at least", "lt": "less than", "gt": "more than"}
+    (key, limit), = [(k, v) for k, v in ctx.items() if k in limits_said] or [("le", "?")]
+    high = key in ("le", "lt")
+    return f"{_number(value)} is too {'high' if high else 'low'}: {limits_said[key]} {_number(limit)}"
+
+
+#: pydantic's error types, in the project's words (the value given is named; `_message`)
+WORDS = {
+    "int_parsing": lambda v, c: f"{_quoted(v)} is not a whole number",
+    "int_type": lambda v, c: f"{_quoted(v)} is not a whole number",
+    "int_from_float": lambda v, c: f"{_quoted(v)} is not a whole number",
+    "float_parsing": lambda v, c: f"{_quoted(v)} is not a number",
+    "float_type": lambda v, c: f"{_quoted(v)} is not a number",
+    "finite_number": lambda v, c: f"{_quoted(v)} is not a finite number (give a plain number)",
+    "bool_parsing": lambda v, c: f"{_quoted(v)} is not true or false",
+    "bool_type": lambda v, c: f"{_quoted(v)} is not true or false",
+    "string_type": lambda v, c: f"{_quoted(v)} is not text (put it in quotes)",
+    "list_type": lambda v, c: f"expected a list ([a, b], or one '- item' a line), found {_quoted(v)}",
+    "literal_error": lambda v, c: f"{_quoted(v)} is not one of the choices: {c.get('expected', '')}",
+    "enum": lambda v, c: f"{_quoted(v)} is not one of the choices: {c.get('expected', '')}",
+    "string_too_short": lambda v, c: f"too short: at least {c.get('min_length')} character{'s' if c.get('min_length') != 1 else ''}",
+    "string_too_long": lambda v, c: f"too long: at most {c.get('max_length')} characters",
+    "too_short": lambda v, c: f"too few: at least {c.get('min_length')} item{'s' if c.get('min_length') != 1 else ''}",
+    "too_long": lambda v, c: f"too many: at most {c.get('max_length')} items",
+    **{k: lambda v, c: _bound(c, v) for k in ("less_than_equal", "greater_than_equal", "less_than", "greater_than")},
+}
+
+
 def _message(err: dict) -> str:
     kind = err.get("type", "")
     if kind == "extra_forbidden":
@@ -67,9 +111,44 @@ def _message(err: dict) -> str:
         if got is None:
             return "empty: a mapping of keys was expected"
         return f"expected a mapping of keys (key: value), found {type(got).__name__} {str(got)[:40]!r}"
+    if kind in WORDS:
+        return WORDS[kind](err.get("input"), err.get("ctx") or {})
     msg = err.get("msg", "invalid value")
     msg = msg.removeprefix("Value error, ")
     return msg
+
+
+def _models_in(tp: Any) -> list[type[BaseModel]]:
+    """The models a field's type holds (through Optional, list, dict, unions and Annotated)."""
+    if isinstance(tp, type) and issubclass(tp, BaseModel):
+        return [tp]
+    return [m for arg in get_args(tp) for m in _models_in(arg)]
+
+
+def _keys_at(model: type[BaseModel] | None, loc: tuple) -> list[str]:
+    """The keys a mapping at `loc` (a pydantic loc, union tags and all) may hold; [] when unknown."""
+    found = [model] if model is not None else []
+    for part in loc:
+        if isinstance(part, int):
+            continue
+        tagged = [m for m in found if m.__name__ == part]
+        fields = [m2 for m in found if part in m.model_fields for m2 in _models_in(m.model_fields[part].annotation)]
+        found = tagged or fields
+        if not found:
+            return []
+    return sorted({f.alias or name for m in found for name, f in m.model_fields.items()})
+
+
+def _unknown_key(err: dict, model: type[BaseModel] | None) -> tuple[str, str | None]:
+    """An unknown key's message, and the known key it is a misspelling of (its `missing` is then the same mistake)."""
+    key = err["loc"][-1] if err["loc"] else ""
+    allowed = _keys_at(model, tuple(err["loc"][:-1]))
+    near = difflib.get_close_matches(str(key), allowed, n=1, cutoff=0.6)
+    if near:
+        return f"unknown key: did you mean {near[0]!r}?", near[0]
+    if allowed:
+        return f"unknown key; the keys here are: {', '.join(allowed)}", None
+    return _message(err), None
 
 
 def _data_loc(loc: tuple, data: Any) -> tuple:
@@ -123,11 +202,24 @@ def _narrow(loc: tuple, message: str, data: Any) -> tuple[tuple, str]:
     return loc, message
 
 
-def problems_from(exc: ValidationError, doc: YamlDocument, prefix: tuple = ()) -> list[Problem]:
+def problems_from(exc: ValidationError, doc: YamlDocument, prefix: tuple = (),
+                  model: type[BaseModel] | None = None) -> list[Problem]:
+    """Every error of `exc`, located and in the project's words; with `model`, an unknown key names the
+    nearest known one (and a required key it misspells is not reported missing as well)."""
     messages: dict[tuple, list[str]] = {}
-    for err in exc.errors():
+    errors = exc.errors()
+    said: dict[int, str] = {}
+    misspelt: set[tuple] = set()
+    for i, err in enumerate(errors):
+        if err.get("type") == "extra_forbidden":
+            said[i], near = _unknown_key(err, model)
+            if near is not None:
+                misspelt.add(tuple(err["loc"][:-1]) + (near,))
+    for i, err in enumerate(errors):
+        if err.get("type") == "missing" and tuple(err["loc"]) in misspelt:
+            continue
         loc = _data_loc(tuple(err["loc"]), doc.data)
-        loc, message = _narrow(prefix + loc, _message(err), doc.data)
+        loc, message = _narrow(prefix + loc, said.get(i) or _message(err), doc.data)
         if message not in messages.setdefault(loc, []):
             messages[loc].append(message)  # a union's members each complain: one problem, all reasons
     return [doc.problem(loc, "; or ".join(found)) for loc, found in messages.items()]
@@ -138,7 +230,33 @@ def validate(model: type[M], doc: YamlDocument, context: dict | None = None) -> 
     try:
         return model.model_validate(doc.data, context=context)
     except ValidationError as exc:
-        raise ContentError(problems_from(exc, doc)) from None
+        raise ContentError(problems_from(exc, doc, model=model)) from None
+
+
+def validate_each(model: type[M], doc: YamlDocument) -> tuple[M | None, set[str], list[Problem]]:
+    """Every problem of a document at once: (the model with each top-level key that passed, the keys that
+    did not, their problems). A key that failed takes its default (None when it has none, as a required
+    key that is missing), so the checks that read the other keys still run; None when the document is
+    not a mapping."""
+    try:
+        return model.model_validate(doc.data), set(), []
+    except ValidationError as exc:
+        problems = problems_from(exc, doc, model=model)
+        failed = {str(e["loc"][0]) for e in exc.errors() if e["loc"]}
+    if not isinstance(doc.data, dict) or not failed:
+        return None, failed, problems
+    values: dict[str, Any] = {}
+    for name, info in model.model_fields.items():
+        key = info.alias or name
+        if key in failed or key not in doc.data:
+            values[name] = None if info.is_required() else info.get_default(call_default_factory=True)
+            continue
+        try:
+            values[name] = TypeAdapter(Annotated[info.annotation, info]).validate_python(doc.data[key])
+        except ValidationError:
+            values[name] = None if info.is_required() else info.get_default(call_default_factory=True)
+            failed.add(key)
+    return model.model_construct(**values), failed, problems
 
 
 def collect(problems: list[Problem], model: type[M], doc: YamlDocument, context: dict | None = None) -> M | None:

@@ -17,8 +17,9 @@ from typing import Callable
 
 from sheets.base import interrupts, output
 from sheets.pipeline import cache
-from sheets.pipeline.layout_jobs import layout_job
-from sheets.pipeline.sheet import Built, Finisher, Sheet, pdf_of_html, render_html
+from sheets.pipeline.finish import finish_pdf
+from sheets.pipeline.layout_jobs import finished_pdf, layout_job
+from sheets.pipeline.sheet import Built, Finisher, Sheet, render_html
 from sheets.pipeline.stamp.write import missing_blanks, write_stamped
 from sheets.pipeline.workers import Workers, run_jobs
 
@@ -30,7 +31,7 @@ Job = tuple[str, bool, "Finisher | None"]  # html, forms, finish step
 def make_pdfs(jobs: list[Job], workers: int | None = None,
               on_done: Callable[[int], None] | None = None) -> list[bytes]:
     """PDF bytes for each job, in order, using up to `workers` processes."""
-    return run_jobs(pdf_of_html, jobs, workers, on_done, weight=lambda job: len(job[0]))
+    return run_jobs(finished_pdf, jobs, workers, on_done, weight=lambda job: len(job[0]))
 
 
 def build(sheets: list[Sheet], out_dir: Path, *, cache_dir: Path | None = None,
@@ -123,13 +124,20 @@ def _build_stamped(sheet: Sheet, target: Path, cache_dir: Path | None, workers: 
         return Built(sheet, output.write_atomic(target, data), cached=True)
     path = write_stamped(sheet.parts or [], target, title=sheet.context.get("title", ""),
                          cache_dir=cache_dir, workers=workers, shared=shared)
+    path = _finish_file(path, sheet.context.get("title", ""))
     if cache_dir is not None:
         cache.write(cache.stamped_path(cache_dir, sheet), path.read_bytes())
     return Built(sheet, path)
 
 
+def _finish_file(path: Path, title: str) -> Path:
+    """A stamped file, tagged and described (sheets.pipeline.finish), in place (atomic)."""
+    return output.write_atomic(path, finish_pdf(path.read_bytes(), title or None))
+
+
 def build_one(sheet: Sheet, target: Path) -> Path:
     """Render one sheet to `target` (atomic)."""
     if sheet.stamped:
-        return write_stamped(sheet.parts or [], target, title=sheet.context.get("title", ""))
-    return output.write_atomic(target, pdf_of_html(render_html(sheet), sheet.forms, sheet.finish))
+        title = sheet.context.get("title", "")
+        return _finish_file(write_stamped(sheet.parts or [], target, title=title), title)
+    return output.write_atomic(target, finished_pdf(render_html(sheet), sheet.forms, sheet.finish))

@@ -1,8 +1,9 @@
 """Every cache of the build: what a key is made of, where an entry lives, how it is kept.
 
 One versioning rule for every entry: a key hashes the layout engine's version, the
-cache format (`VERSION`), the font subsetter in use, the installed fonts (`fontdirs`),
-the entry's kind and its inputs (HTML and options). Same key, same bytes: a hit is exact. Entries are written whole
+cache format (`VERSION`), the font subsetter in use, the bundled fonts by hash (`fonts`) and,
+only for a sheet with text they lack, the installed fonts (`fontdirs`), the entry's kind and
+its inputs (HTML and options). Same key, same bytes: a hit is exact. Entries are written whole
 (temporary file, then rename) and sealed: each ends with a line holding the sha256 of
 what comes before it. An entry that cannot be read, or whose seal is missing or does
 not match (a file cut short by a crash, a disk error, an old format), is a miss: it is
@@ -20,12 +21,14 @@ import shutil
 from functools import lru_cache
 from pathlib import Path
 
-from sheets.base import fontdirs, output
+from sheets.base import fontdirs, fonts, output
 from sheets.base.errors import SheetsError
 from sheets.pipeline import rendering
 from sheets.pipeline.sheet import Finisher, Sheet, render_html
+from sheets.pipeline.stamp.forms import KEY as FORMS_KEY
 
-VERSION = "2"  # the format of entries (raise it when what a key names changes meaning); 2: sealed
+VERSION = "4"  # the format of entries (raise it when what a key names changes meaning); 2: sealed;
+# 3: font subsets tagged by their program (stamp/embed.py), no unembedded font; 4: tagged, finished PDFs
 SEAL = b"\n%warsheets-cache-sha256 "  # then the 64 hex digits of the sha256, and a newline
 
 
@@ -38,10 +41,12 @@ def _subsetter() -> str:
     return os.environ.get("SHEETS_NO_HB_SUBSET", "")
 
 
-def _key(kind: str, *inputs: bytes) -> str:
-    """The one rule: engine version, cache format, font subsetter, installed fonts, kind, then the inputs."""
+def _key(kind: str, *inputs: bytes, fallback: bool = False) -> str:
+    """The one rule: engine version, cache format, font subsetter, the bundled fonts (and the
+    installed ones for text only they may draw: `fallback`), kind, then the inputs."""
     h = hashlib.sha256()
-    for part in (engine_version(), VERSION, _subsetter(), fontdirs.fingerprint(), kind):
+    installed = fontdirs.fingerprint() if fallback else "-"
+    for part in (engine_version(), VERSION, _subsetter(), fonts.bundled_hash(), installed, kind):
         h.update(part.encode() + b"\0")
     for data in inputs:
         h.update(hashlib.sha256(data).digest())
@@ -50,19 +55,19 @@ def _key(kind: str, *inputs: bytes) -> str:
 
 def sheet_key(html: str, forms: bool, finish: Finisher | None = None) -> str:
     """A laid-out sheet (or the kit's contents page): its HTML, forms or flat, finish step."""
-    return _key("sheet", b"forms" if forms else b"flat", (finish.key if finish is not None else "").encode(),
-                html.encode("utf-8"))
+    return _key("sheet", FORMS_KEY.encode() if forms else b"flat", (finish.key if finish is not None else "").encode(),
+                html.encode("utf-8"), fallback=fonts.needs_fallback(html))
 
 
 def blank_key(html: str) -> str:
-    return _key("blank", html.encode("utf-8"))
+    return _key("blank", html.encode("utf-8"), fallback=fonts.needs_fallback(html))
 
 
 def stamped_key(sheet: Sheet) -> str:
     inputs = [sheet.label.encode("utf-8")]
-    for blank, filled in sheet.parts or []:
-        inputs += [render_html(blank).encode("utf-8"), render_html(filled).encode("utf-8")]
-    return _key("stamped", *inputs)
+    htmls = [render_html(s) for pair in sheet.parts or [] for s in pair]
+    inputs += [html.encode("utf-8") for html in htmls]
+    return _key("stamped", *inputs, fallback=any(fonts.needs_fallback(html) for html in htmls))
 
 
 # -- where entries live ---------------------------------------------------------

@@ -15,7 +15,7 @@ from pathlib import Path
 import pypdfium2 as pdfium
 from PIL import Image, ImageDraw, ImageFont
 
-from sheets.base import interrupts, output
+from sheets.base import fonts, interrupts, output
 from sheets.base.errors import SheetsError
 
 PREVIEW_DIR = "preview"
@@ -28,12 +28,8 @@ HEADER_H = 40
 
 
 def _font(size: int):
-    for name in ("DejaVuSansCondensed.ttf", "DejaVuSans.ttf"):
-        try:
-            return ImageFont.truetype(name, size)
-        except OSError:
-            continue
-    return ImageFont.load_default(size)
+    """The contact sheet's lettering: the bundled DejaVu Sans Condensed, as on the sheets."""
+    return ImageFont.truetype(str(fonts.path("DejaVuSansCondensed.ttf")), size)
 
 
 def render_pages(pdf: Path, dpi: int = DPI) -> list:

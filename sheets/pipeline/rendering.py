@@ -3,7 +3,8 @@
 Jinja runs with autoescape and StrictUndefined; a template error names the
 template file and line. WeasyPrint is imported only when a PDF is actually
 made (its import alone costs about a second), gets a URL fetcher that serves
-files under the template/content folders and nothing else, and writes
+files under the template/content folders and the bundled fonts (`sheets-font:` URLs,
+sheets.base.fonts) and nothing else, and writes
 byte-identical PDFs for identical HTML.
 """
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import logging
 import os
 import re
+import warnings
 from functools import lru_cache
 from importlib.metadata import version
 from pathlib import Path
@@ -20,10 +22,11 @@ from urllib.parse import unquote, urlparse
 import jinja2
 from markupsafe import Markup, escape
 
-from sheets.base import colors, paths
+from sheets.base import colors, fonts, paths
 from sheets.base.errors import SheetsError
 from sheets.base.formats import signed
 from sheets.base.overflow import find_overflows
+from sheets.pipeline.stamp.embed import finish_fonts
 
 # fontTools stamps the current time into subset fonts unless this is set.
 from sheets.base.paths import FIXED_EPOCH  # noqa: E402,F401 - re-exported
@@ -212,6 +215,8 @@ def render_warnings() -> list[str]:
 @lru_cache(maxsize=1)
 def _weasy():
     os.environ.setdefault("SOURCE_DATE_EPOCH", FIXED_EPOCH)
+    # the sheets bring their own fonts: a machine with none installed is not "ugly output"
+    warnings.filterwarnings("ignore", message="No fonts configured in FontConfig")
     # lazy: importing WeasyPrint costs ~1 s; only the processes that lay out pages pay it
     import weasyprint  # noqa: PLC0415
     from weasyprint.text.fonts import FontConfiguration  # noqa: PLC0415
@@ -239,11 +244,16 @@ def _weasy():
         def fetch(self, url, headers=None):
             if url.startswith("data:"):
                 return super().fetch(url, headers)
+            if url.startswith(fonts.SCHEME):  # a bundled font (base.css @font-face): by file name only
+                name = unquote(url[len(fonts.SCHEME):])
+                target = fonts.path(name)
+                if "/" not in name and "\\" not in name and target.suffix == ".ttf" and target.is_file():
+                    return super().fetch(target.as_uri(), headers)
             if url.startswith("file:"):
                 target = Path(unquote(urlparse(url).path)).resolve()
                 if any(target.is_relative_to(root) for root in roots) and target.is_file():
                     return super().fetch(url, headers)
-            raise FatalURLFetchingError(f"refused to fetch {url!r}: only bundled template/content files may be used")
+            raise FatalURLFetchingError(f"refused to fetch {url!r}: only bundled template/content/font files may be used")
 
     return weasyprint, FontConfiguration(), SandboxFetcher, FatalURLFetchingError
 
@@ -273,12 +283,12 @@ def html_to_pdf(html: str, forms: bool = False, base_url: Path | None = None, ta
 
     Pre-flight: a laid-out box that runs out of its column or off the page is an
     error naming the page and the box, never a PDF with text printed over text.
-    `tags` None: tagged when the HTML carries TAGGED_MARK (reference sheets do).
+    Tagged (structure for screen readers and reflow) unless `tags` is False.
     """
     weasyprint, fonts, fetcher_cls, fatal = _weasy()
     base = str(base_url or paths.templates_dir()) + "/"
     if tags is None:
-        tags = TAGGED_MARK in html
+        tags = True  # every sheet is tagged (issue 29); TAGGED_MARK is kept for templates that name it
     options = {"pdf_forms": forms, "uncompressed_pdf": False, "pdf_tags": tags}
     try:
         # what HTML.write_pdf does, with the check between layout and drawing
@@ -293,7 +303,7 @@ def html_to_pdf(html: str, forms: bool = False, base_url: Path | None = None, ta
         more = f"\n  … and {len(problems) - 8} more" if len(problems) > 8 else ""
         raise LayoutOverflowError(f"{title}: the layout runs out of its columns:\n{listed}{more}\n"
                                   f"shorten the text, or let the template wrap or shrink it")
-    return document.write_pdf(**options)
+    return finish_fonts(document.write_pdf(**options))  # each subset's tag its own (stamp/embed.py)
 
 
 def _document_title(html: str) -> str:

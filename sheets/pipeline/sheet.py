@@ -10,7 +10,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
+from sheets.base import fonts
 from sheets.pipeline import rendering
+from sheets.pipeline.stamp.forms import finish_form  # light: pikepdf is imported when a form is finished
 
 
 class Finisher(Protocol):
@@ -36,6 +38,7 @@ class Sheet:
     game: str | None = None
     forms: bool = False
     label: str = ""
+    copies: str | None = None  # how many, for whom, when it differs from its kind's printing advice
     html: str | None = field(default=None, repr=False)
     finish: Finisher | None = None  # e.g. card imposition; None: WeasyPrint's PDF is the sheet
     # stamped: (blank, filled) sheet pairs, one per character/mission, in order. The PDF is
@@ -60,6 +63,7 @@ def render_html(sheet: Sheet) -> str:
     """The sheet's HTML (Jinja), rendered once and kept on the sheet."""
     if sheet.html is None:
         sheet.html = rendering.render_html(sheet.template, sheet.context, sheet.game)
+        fonts.check_text(sheet.html)  # letters no font here has: the command says so once
     return sheet.html
 
 
@@ -77,4 +81,6 @@ def ink_save(sheets: list[Sheet], on: bool = True) -> list[Sheet]:
 def pdf_of_html(html: str, forms: bool, finish: Finisher | None = None) -> bytes:
     """WeasyPrint's PDF of `html`, finished (runs in a worker: WeasyPrint is imported there)."""
     pdf = rendering.html_to_pdf(html, forms=forms)
+    if forms:  # a form every reader fills and shows alike (appearances, field tree, tooltips)
+        pdf = finish_form(pdf)
     return finish(pdf) if finish is not None else pdf

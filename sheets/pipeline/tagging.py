@@ -16,6 +16,8 @@ import io
 import pikepdf
 from pikepdf import Array, Dictionary, Name
 
+from sheets.pipeline.finish import describe, save
+
 
 def _number_tree(node, out: list) -> None:
     """Flatten a number tree into (key, value) pairs (values as stored)."""
@@ -46,6 +48,7 @@ class _Structure:
         self.document = dest.make_indirect(Dictionary(Type=Name.StructElem, S=Name.Document))
         self.kids, self.nums, self.role_map, self.namespaces = Array(), Array(), Dictionary(), Array()
         self.next_key = 0
+        self.moved: set = set()  # forms whose key is renumbered already
 
     def graft(self, src: pikepdf.Pdf, first: int) -> None:
         """Copy `src`'s tree (its pages already copied, from page index `first` on)."""
@@ -62,6 +65,13 @@ class _Structure:
                 if "/StructParent" in annot:
                     key = int(annot.StructParent)
                     annot.StructParent = key + offset
+                    used = max(used, key + 1)
+            for form in merged.get("/Resources", Dictionary()).get("/XObject", Dictionary()).values():
+                # a tagged form (a stamped page's blank, a card: sheets.pipeline.finish) has its own key
+                if isinstance(form, pikepdf.Stream) and "/StructParents" in form and form.objgen not in self.moved:
+                    self.moved.add(form.objgen)
+                    key = int(form.StructParents)
+                    form.StructParents = key + offset
                     used = max(used, key + 1)
         top = tree.get("/K")
         tops = ([] if top is None else list(top) if isinstance(top, Array) else [top])
@@ -106,12 +116,34 @@ class _Structure:
         return True
 
 
+def link_parts(pdf: pikepdf.Pdf, links: dict[str, int]) -> int:
+    """Turn each link annotation whose URI is a key of `links` into a link to that page
+    (0-based) of `pdf`; returns how many were turned."""
+    turned = 0
+    for page in pdf.pages:
+        for annot in page.obj.get("/Annots", Array()):
+            action = annot.get("/A")
+            if action is None or action.get("/S") != Name.URI:
+                continue
+            target = links.get(str(action.URI))
+            if target is None:
+                continue
+            del annot.A
+            annot.Dest = Array([pdf.pages[target].obj, Name.Fit])
+            annot.Contents = pikepdf.String(f"Go to page {target + 1}")
+            turned += 1
+    return turned
+
+
 def merge_pdfs(sources: list, *, title: str, lang: str = "en",
-               outline: list[tuple[str, int, int | None]] | None = None, page_mode: str | None = None) -> bytes:
+               outline: list[tuple[str, int, int | None]] | None = None, page_mode: str | None = None,
+               links: dict[str, int] | None = None) -> bytes:
     """Finished PDFs (paths or bytes) concatenated into one tagged PDF's bytes.
 
     `outline`: (title, 0-based page, index of its parent in this list or None), parents
-    first. The same sources give the same bytes (the file ID is a hash of the content).
+    first. `links`: {URI: 0-based page}: each link annotation to that URI becomes a link
+    to that page (the kit's contents page names each part so, see `link_parts`). The same
+    sources give the same bytes (the file ID is a hash of the content).
     """
     dest = pikepdf.new()
     structure = _Structure(dest)
@@ -136,9 +168,10 @@ def merge_pdfs(sources: list, *, title: str, lang: str = "en",
         dest.Root.Lang = pikepdf.String(lang)
         if page_mode:
             dest.Root.PageMode = Name(page_mode)
-        buf = io.BytesIO()
-        dest.save(buf, deterministic_id=True, object_stream_mode=pikepdf.ObjectStreamMode.generate)
-        return buf.getvalue()
+        if links:
+            link_parts(dest, links)
+        describe(dest, title, lang)
+        return save(dest)
     finally:
         for src in opened:
             src.close()

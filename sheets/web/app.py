@@ -11,6 +11,7 @@ import logging
 import sys
 import webbrowser
 from pathlib import Path
+from urllib.parse import urlencode
 
 import uvicorn
 
@@ -23,7 +24,7 @@ from starlette.staticfiles import StaticFiles
 from sheets.base import paths
 from sheets.base.errors import SheetsError
 from sheets.library import plugins
-from sheets.web.desk import Desk, NavItem
+from sheets.web.desk import Desk, NavItem, refused
 from sheets.web.pages import routes as core_routes
 from sheets.web.security import LOOPBACK, Guard, new_secret
 from sheets.web.workspace import Conflict, OutsideWorkspace, Workspace
@@ -51,7 +52,10 @@ def create_app(workspace: Path, *, content: Path | None = None, hosts: tuple[str
 
     async def user_error(request: Request, exc: SheetsError):
         if isinstance(exc, Conflict):
-            return desk.page("web/conflict.html.j2", status=409, title="Changed elsewhere", conflict=exc)
+            return desk.page("web/conflict.html.j2", status=409, conflict=exc, **_again(desk, request, exc),
+                             title="The file exists" if exc.was_new else "Changed since you opened it")
+        if isinstance(exc, OutsideWorkspace):
+            refused(request, f"a path outside the workspace: {str(exc)[:200]}")
         status = 403 if isinstance(exc, OutsideWorkspace) else 400
         return desk.message("Not done", str(exc), status=status)
 
@@ -66,6 +70,27 @@ def create_app(workspace: Path, *, content: Path | None = None, hosts: tuple[str
     return Guard(app, allowed_hosts=tuple(hosts), token=token)
 
 
+def _again(desk: Desk, request: Request, conflict: Conflict) -> dict:
+    """The conflict page's offer: the same form again, made from the file as it is now (its version)."""
+    form = getattr(request.state, "form", None)
+    if form is None:
+        return {"again": None, "reload": None}
+    version = desk.workspace.digest(desk.workspace.path(conflict.rel))
+    fields = [(k, str(v)) for k, v in form.multi_items() if k not in ("csrf", "version")] + [("version", version)]
+    reload = f"{request.url.path}?{urlencode({'file': conflict.rel})}" if form.get("file") else None
+    return {"again": {"action": request.url.path, "fields": fields}, "reload": reload}
+
+
+def _log_to_terminal() -> None:
+    """The desk's own lines (refusals, errors) on the server's terminal, one line each."""
+    if not log.handlers:
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter("%(asctime)s desk: %(message)s", "%H:%M:%S"))
+        log.addHandler(handler)
+        log.setLevel(logging.INFO)
+        log.propagate = False
+
+
 def serve(workspace: Path, *, host: str = "127.0.0.1", port: int = 8000, open_browser: bool = True,
           content: Path | None = None, echo=print) -> None:
     """Run the desk until Ctrl-C: print its URL, open the browser (unless told not to)."""
@@ -77,6 +102,7 @@ def serve(workspace: Path, *, host: str = "127.0.0.1", port: int = 8000, open_br
         echo(f"warning: serving on {host}: anyone who can reach this address and has the token can read and "
              f"change the files in {Path(workspace).resolve()}", file=sys.stderr)
     app = create_app(workspace, content=content, hosts=hosts, token=token)
+    _log_to_terminal()
     shown = f"[{host}]" if ":" in host else host
     url = f"http://{shown}:{port}/" + (f"?token={token}" if token else "")
     echo(f"warsheets desk on {url} (workspace {Path(workspace).resolve()}); Ctrl-C stops it")

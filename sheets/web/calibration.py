@@ -57,8 +57,8 @@ def state(desk: Desk, **step) -> dict:
 
 def calibration_routes(desk: Desk, page) -> list[Route]:
     """`page(status=..., cal=...)` renders the Cards page with the wizard at a step."""
-    async def calibrate_post(request: Request):
-        form = await desk.form(request)
+    def calibrate_post(request: Request):
+        form = desk.form(request)
         step = str(form.get("step") or "")
         paper, duplex = str(form.get("paper") or "a4"), str(form.get("duplex") or "long")
         if step not in STEPS:
@@ -69,8 +69,8 @@ def calibration_routes(desk: Desk, page) -> list[Route]:
         if step == "sheet":
             offset = state(desk)["offset"]
             out = desk.workspace.output_dir("cards") / f"cards-calibration-{paper}-{duplex}.pdf"
-            written = await desk.call(api.make_calibration, PrintOptions(paper=paper, output=out), duplex=duplex,
-                                      back_offset=offset)
+            written = desk.call(api.make_calibration, PrintOptions(paper=paper, output=out), duplex=duplex,
+                                back_offset=offset)
             return page(cal=state(desk, step="readings", pdf=desk.link(written), printed_with=offset, **here))
         printed_with = str(form.get("printed_with") or "0,0")
         x, y = str(form.get("x") or ""), str(form.get("y") or "")
@@ -83,9 +83,9 @@ def calibration_routes(desk: Desk, page) -> list[Route]:
             if step == "readings":
                 old = next((s.value for s in config.read(path, desk.workspace.root) if s.key == "back_offset"), None) \
                     if path.is_file() else None
-                return page(cal=state(desk, step="store", new=offset, old=old, version=config.digest(path), **here))
+                return page(cal=state(desk, step="store", new=offset, old=old, version=desk.workspace.digest(path), **here))
             desk.workspace.check_fresh(config.FILE_NAME, str(form.get("version") or ""))
-            change = await desk.call(api.store_calibration, desk.workspace.root, x, y, printed_with=printed_with)
+            change = desk.call(api.store_calibration, desk.workspace.root, x, y, printed_with=printed_with)
         except Conflict:
             raise  # sheets.toml changed since the page showed old -> new: both versions, nothing written
         except SheetsError as exc:

@@ -1,22 +1,26 @@
 """What every page shares: the workspace, the templates, the CSRF check, running a command.
 
 Pages (the core's in `pages`, each game's in `sheets/games/<game>/web.py`) receive a
-`Desk`: `await desk.form(request)` parses a form and checks its CSRF token, `await
-desk.call(fn, ...)` runs an application function off the event loop (one at a time:
-the dice and the build pool are the process's), `desk.page(...)` renders a template.
-A SheetsError raised by a command becomes the page the CLI's message would be.
+`Desk`. Every page is a plain (not async) function: Starlette runs it in a worker thread,
+so no page's work (a preview, a campaign replayed, a character checked) ever holds up the
+event loop, and `/` answers while a slow request is in flight. In a page,
+`desk.form(request)` reads the form (on the event loop, bounded) and checks its CSRF token,
+`desk.call(fn, ...)` runs an application function one at a time (the dice and the build
+pool are the process's), `desk.page(...)` renders a template. A SheetsError raised by a
+command becomes the page the CLI's message would be.
 """
 from __future__ import annotations
 
 import logging
+import re
 import secrets
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import anyio.from_thread
 import jinja2
-from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -31,6 +35,7 @@ from sheets.web.security import new_secret, same
 from sheets.web.workspace import Workspace
 
 MAX_FIELDS = 400  # form fields in one request (a campaign form has a few dozen)
+MAX_DIGITS = 20  # a number in a form: a seed (< 2**63) has 19 digits
 MAX_JOBS = 20  # builds remembered for their progress pages (the oldest finished ones are forgotten)
 UNEXPECTED = ("The desk hit an error it did not expect; nothing was half-written. "
               "The server's terminal shows the details.")
@@ -89,20 +94,24 @@ class Desk:
         return self._library[1]
 
     # -- requests -------------------------------------------------------------
-    async def form(self, request: Request) -> FormData:
-        """The posted form, if it carries this desk's CSRF token (else 403, nothing done)."""
-        form = await request.form(max_files=0, max_fields=MAX_FIELDS)
+    def form(self, request: Request) -> FormData:
+        """The posted form, if it carries this desk's CSRF token (else 403, nothing done).
+
+        Called from a page's worker thread: the body is read on the event loop."""
+        async def read() -> FormData:
+            return await request.form(max_files=0, max_fields=MAX_FIELDS)
+        form = anyio.from_thread.run(read)
+        request.state.form = form  # the conflict page offers it again
         if not same(form.get("csrf"), self.csrf):
+            refused(request, "no valid CSRF token in the form")
             raise HTTPException(403, "the form has no valid CSRF token: reload the page and try again")
         return form
 
-    async def call(self, fn, *args, **kwargs):
-        """An application function, in a worker thread, one at a time."""
-        def locked():
-            with self._lock:
-                forget_scripted()
-                return fn(*args, **kwargs)
-        return await run_in_threadpool(locked)
+    def call(self, fn, *args, **kwargs):
+        """An application function, one at a time (a page runs in a worker thread already)."""
+        with self._lock:
+            forget_scripted()
+            return fn(*args, **kwargs)
 
     def start(self, fn, *args, context: dict | None = None, **kwargs) -> str:
         """Run `fn(..., progress=...)` in the background (one command at a time); the job's id."""
@@ -141,6 +150,12 @@ class Desk:
         return "/files/" + self.workspace.rel(path)
 
 
+def refused(request: Request, why: str) -> None:
+    """One line in the server's log for a request the desk refused."""
+    client = request.client.host if request.client else "?"
+    log.warning("refused %s %s from %s: %s", request.method, request.url.path, client, why)
+
+
 def checked(value: str | None) -> bool:
     """An HTML checkbox: present (any value but '') means on."""
     return value not in (None, "", "0", "off")
@@ -152,10 +167,10 @@ def number(form: FormData, name: str, *, default: int | None = None, lo: int | N
     text = str(form.get(name) or "").strip()
     if not text:
         return default
-    try:
-        value = int(text)
-    except ValueError:
-        raise HTTPException(400, f"{name}: {text!r} is not a whole number") from None
+    if not re.fullmatch(r"[-+]?[0-9]{1,%d}" % MAX_DIGITS, text):  # bounded before int() sees it
+        shown = text if len(text) <= 40 else f"{text[:20]}...({len(text)} characters)"
+        raise HTTPException(400, f"{name}: {shown!r} is not a whole number of at most {MAX_DIGITS} digits")
+    value = int(text)
     if (lo is not None and value < lo) or (hi is not None and value > hi):
         raise HTTPException(400, f"{name}: {value} is out of range ({lo} to {hi})")
     return value

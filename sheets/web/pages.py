@@ -37,16 +37,16 @@ def _prints(desk: Desk) -> list[tuple[str, list[str]]]:
 
 
 def routes(desk: Desk) -> list[Route]:
-    async def home(request: Request):
+    def home(request: Request):
         files = desk.workspace.files("*.yaml")
         return desk.page("web/home.html.j2", title="Desk", files=files, workspace=str(desk.workspace.root))
 
-    async def kit_form(request: Request):  # the paper: the workspace's sheets.toml's, as `sheets kit` takes it there
+    def kit_form(request: Request):  # the paper: the workspace's sheets.toml's, as `sheets kit` takes it there
         return desk.page("web/kit.html.j2", title="Kit", games=_games(desk), prints=_prints(desk), papers=PAPERS,
                          max_players=limits.MAX_PLAYERS, result=None, form={"paper": settings(desk)["paper"].value})
 
-    async def kit_build(request: Request):
-        form = await desk.form(request)
+    def kit_build(request: Request):
+        form = desk.form(request)
         games = [g for g, _ in _games(desk)]
         game = str(form.get("game") or "")
         if game and game not in games:
@@ -62,7 +62,7 @@ def routes(desk: Desk) -> list[Route]:
                          context={k: v for k, v in form.items() if k != "csrf"})
         return RedirectResponse(f"/kit/build/{job}", status_code=303)
 
-    async def kit_progress(request: Request):
+    def kit_progress(request: Request):
         job = desk.jobs.get(request.path_params["job"])
         if job is None:
             raise HTTPException(404, "no such build (the desk was restarted?): build the kit again")
@@ -79,7 +79,7 @@ def routes(desk: Desk) -> list[Route]:
                              "contact_sheet": desk.link(sheet) if sheet else None,
                              "up_to_date": result.up_to_date})
 
-    async def kit_zip(request: Request):
+    def kit_zip(request: Request):
         folder = desk.workspace.path(f"output/{KIT_DIR}")
         pdfs = sorted(folder.glob("*.pdf")) if folder.is_dir() else []
         if not pdfs:
@@ -97,11 +97,11 @@ def routes(desk: Desk) -> list[Route]:
                          duplex=DUPLEX, max_copies=limits.MAX_COPIES, result=result, form=form or {},
                          toml=settings(desk), cal=cal or state(desk))
 
-    async def cards_form(request: Request):
+    def cards_form(request: Request):
         return cards_page()
 
-    async def cards_build(request: Request):
-        form = await desk.form(request)
+    def cards_build(request: Request):
+        form = desk.form(request)
         choice = str(form.get("set") or "")
         sets = _card_sets(desk)
         if choice not in [value for value, _ in sets]:
@@ -116,11 +116,11 @@ def routes(desk: Desk) -> list[Route]:
         chosen = card_options(desk, paper, backs, str(form.get("back_offset") or "").strip())
         options = PrintOptions(paper=chosen.pop("paper"), ink_saver=checked(form.get("ink_saver")), output=out,
                                content=desk.content)
-        written = await desk.call(api.make_cards, game, options, which=which, backs=backs, duplex=duplex,
-                                  copies=copies, fold=checked(form.get("fold")), **chosen)
+        written = desk.call(api.make_cards, game, options, which=which, backs=backs, duplex=duplex,
+                            copies=copies, fold=checked(form.get("fold")), **chosen)
         return cards_page(form=dict(form), result=[(p.name, desk.link(p)) for p in written])
 
-    async def files(request: Request):
+    def files(request: Request):
         rel = request.path_params["path"]
         path = desk.workspace.path(rel)
         if path.suffix.lower() not in DOWNLOADABLE or not path.is_file():

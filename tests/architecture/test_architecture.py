@@ -196,3 +196,6 @@ def test_the_package_holds_at_most_twelve_entries_each_package_saying_what_it_ho
     undocumented = [str(p.relative_to(SHEETS.parent)) for p in SHEETS.rglob("__init__.py")
                     if not ast.get_docstring(ast.parse(p.read_text(encoding="utf-8")))]
     assert undocumented == []
+    # no namespace package: every folder of modules is a package with its __init__.py
+    folders = {p.parent for p in SHEETS.rglob("*.py")}
+    assert sorted(str(f.relative_to(SHEETS.parent)) for f in folders if not (f / "__init__.py").is_file()) == []

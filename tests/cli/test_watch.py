@@ -35,8 +35,8 @@ def test_a_change_rebuilds_the_set_and_its_preview_and_an_error_does_not_stop_th
     assert all(line.endswith("s: skirmish-cards-units.pdf and 1 page previews") for line in builds)
     errors = [line for line in said if line.startswith("error:")]
     assert errors == ["error: cards:skirmish:units: 1 problem found:\n"
-                      "  fixture/skirmish/cards/units.yaml:8: cards[0].subtitel: unknown key "
-                      "(check the spelling; allowed keys are listed in the README)"]
+                      "  fixture/skirmish/cards/units.yaml:8: cards[0].subtitel: unknown key: did you mean "
+                      "'subtitle'?"]
     assert said[1] == "watching for changes (Ctrl-C stops)"
     assert said.count("changed: units.yaml") == 3
 

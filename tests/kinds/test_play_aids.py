@@ -138,6 +138,9 @@ def test_platoon_markers_use_the_rules_words(cli, tmp_path):
     assert squash("Towards your table edge, plus 5cm; fire at 'reduced' rating") in text
     assert squash("RALLY†") in text and squash("(†name lost)") in text
     assert pdf_text(out).count("REDUCED") == 7 and pdf_text(out).count("SUPPRESSED") == 4
+    # two sets of orders: one per side
+    for order in ("ADVANCE", "ASSAULT", "FALL BACK", "ENGAGE", "RALLY†"):
+        assert squash(pdf_text(out)).count(squash(order)) == 2, order
 
 
 def test_platoon_tracker_roster_and_cards(whole_kit):

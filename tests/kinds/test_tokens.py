@@ -80,8 +80,8 @@ def test_bad_token_options_are_clear_errors(cli, fixture_content, args, message)
 
 @pytest.mark.parametrize("old, new, message", [
     ('color: "#2e86c1"', 'color: "blue"', "tokens[1].color: String should match pattern"),
-    ("count: 4", "count: -1", "tokens[0].count: Input should be greater than or equal to 0"),
-    ("diameter_mm: 18", "diameter_mm: 200", "diameter_mm: Input should be less than or equal to 60"),
+    ("count: 4", "count: -1", "tokens[0].count: -1 is too low: at least 0"),
+    ("diameter_mm: 18", "diameter_mm: 200", "diameter_mm: 200 is too high: at most 60"),
     ("label: \"DONE\"", "lable: \"DONE\"", "tokens[1].lable: unknown key"),
 ])
 def test_bad_token_values_are_located(cli, fixture_content, old, new, message):

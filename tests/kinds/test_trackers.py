@@ -168,7 +168,7 @@ def test_overrides_need_one_tracker_and_fitting_positions(cli, fixture_content):
 
 
 @pytest.mark.parametrize("line, replacement, message", [
-    ("units: 4", "units: 0", "trackers[0].units: Input should be greater than or equal to 1"),
+    ("units: 4", "units: 0", "trackers[0].units: 0 is too low: at least 1"),
     ("circles: [4]", "circles: [5]", "circles: position 5 is outside 1..4"),
     ("circles: [4]", "circles: [0]", "circles: position 0 is outside 1..4"),
     ("summary: \"Break point: {{ units // 2 + 1 }} squads\"", "summary: \"{{ squads }}\"",

@@ -28,10 +28,12 @@ def test_kit_is_deterministic_and_cached(cli, tmp_path):
     first = {p.name: p.read_bytes() for p in kit.glob("*.pdf")}
     stamps = {p.name: p.stat().st_mtime_ns for p in kit.iterdir() if p.is_file()}
     parts = len(first) - 1  # kit.pdf is assembled from the parts, not a part itself
+    files = parts + 2  # and manifest.json
     # the same request again, nothing changed: up to date, no file is written again
     again = cli("kit", "--seed", "5", "--game", "regiment", "-o", kit)
     assert again.exit_code == 0
-    assert f"kit: {parts} files (up to date: nothing changed since the last build" in again.stdout
+    assert (f"kit: {files} files ({parts} parts, manifest.json, kit.pdf; up to date: nothing changed since "
+            f"the last build") in again.stdout
     assert "unchanged a/kit.pdf" in again.stdout
     assert {p.name: p.stat().st_mtime_ns for p in kit.iterdir() if p.is_file()} == stamps
     # an output file deleted or edited: built again, every part taken from the cache, same bytes
@@ -39,7 +41,8 @@ def test_kit_is_deterministic_and_cached(cli, tmp_path):
     (kit / "regiment-soldier.pdf").write_bytes(b"scribbled over")
     rebuilt = cli("kit", "--seed", "5", "--game", "regiment", "-o", kit)
     assert rebuilt.exit_code == 0
-    assert f"kit: {parts} files ({parts} unchanged, taken from the cache)" in rebuilt.stdout
+    assert f"kit: {files} files ({parts} parts, manifest.json, kit.pdf; {parts} parts unchanged, taken from the cache)" \
+        in rebuilt.stdout
     assert {p.name: p.read_bytes() for p in kit.glob("*.pdf")} == first
     # another seed is another kit
     other = cli("kit", "--seed", "6", "--game", "regiment", "-o", kit)

@@ -77,10 +77,10 @@ def test_every_reader_uses_the_one_yaml_loader():
 
 
 @pytest.mark.parametrize("file, old, new, message", [
-    ("_print/layouts.yaml", "a4: {width_mm: 210", "a4: {width_mm: .nan", "papers.a4.width_mm: Input should be a finite number"),
-    ("_print/layouts.yaml", "a4: {width_mm: 210", "a4: {width_mm: .inf", "papers.a4.width_mm: Input should be a finite number"),
-    ("_print/layouts.yaml", "a4: {width_mm: 210", "a4: {width_mm: 1e9", "papers.a4.width_mm: Input should be less than or equal to 2000"),
-    ("skirmish/tokens.yaml", "diameter_mm: 18", "diameter_mm: .nan", "diameter_mm: Input should be a finite number"),
+    ("_print/layouts.yaml", "a4: {width_mm: 210", "a4: {width_mm: .nan", "papers.a4.width_mm: nan is not a finite number (give a plain number)"),
+    ("_print/layouts.yaml", "a4: {width_mm: 210", "a4: {width_mm: .inf", "papers.a4.width_mm: inf is not a finite number (give a plain number)"),
+    ("_print/layouts.yaml", "a4: {width_mm: 210", "a4: {width_mm: 1e9", "papers.a4.width_mm: 1e9 is too high: at most 2000"),
+    ("skirmish/tokens.yaml", "diameter_mm: 18", "diameter_mm: .nan", "diameter_mm: nan is not a finite number (give a plain number)"),
     ("skirmish/trackers.yaml", "units: 4", "units: 1e400", "trackers[0].units:"),
     ("skirmish/trackers.yaml", "units: 4", "units: 1" + "0" * 5000, "a value cannot be read: Exceeds the limit"),
 ])
@@ -195,7 +195,7 @@ def test_what_a_build_would_refuse_validate_refuses(cli, fixture_content):
     result = cli("validate", "--content", fixture_content)
     assert result.exit_code == 1, result
     assert "skirmish/tokens.yaml:1: every token has count 0" in result.stderr, result.stderr
-    assert "skirmish/cards/units.yaml:3: cards: List should have at least 1 item" in result.stderr, result.stderr
+    assert "skirmish/cards/units.yaml:3: cards: too few: at least 1 item" in result.stderr, result.stderr
 
 
 # -- 3. expressions ------------------------------------------------------------------

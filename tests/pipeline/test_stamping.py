@@ -24,6 +24,7 @@ from conftest import REPO
 from sheets.base.dice import Dice
 from sheets.pipeline import rendering
 from sheets.pipeline.sheet import render_html
+from sheets.base import fonts as bundled
 from sheets.pipeline.stamp import fields, fonts, glyphs, overlay
 from sheets.pipeline.stamp import write as stamping
 
@@ -264,15 +265,26 @@ def test_interrupted_build_stops_workers_and_leaves_nothing(tmp_path, sig, code,
     assert not cache.exists() or not [p for p in cache.iterdir() if p.name.startswith(".")]
 
 
-def test_fonts_are_found_without_fc_match(monkeypatch):
-    """A plain pip install may have no fontconfig tools: the DejaVu files are found by name."""
+def test_the_stamper_draws_in_the_bundled_fonts_without_asking_fontconfig(monkeypatch):
+    """The stamper takes the files the sheets' @font-face rules name (sheets/base/fonts/), for
+    the templates' names and the older DejaVu ones alike; fontconfig is never asked for them."""
     def no_fc_match(*args, **kwargs):
         raise FileNotFoundError("fc-match")
 
     monkeypatch.setattr(glyphs.subprocess, "run", no_fc_match)
     fonts.font_file.cache_clear()
     try:
-        path = fonts.font_file(("DejaVu Serif", "serif"), False, True, False)
+        found = {(family, bold, italic, condensed): Path(fonts.font_file(family, bold, italic, condensed))
+                 for family, bold, italic, condensed in [
+                     (("Sheets DejaVu Serif", "Sheets DejaVu Sans", "serif"), False, True, False),
+                     (("DejaVu Serif", "serif"), False, True, False),
+                     (("Sheets DejaVu Serif",), True, False, False),
+                     (("Sheets DejaVu Sans", "sans-serif"), True, False, False),
+                     (("Sheets DejaVu Sans Condensed", "Sheets DejaVu Sans"), False, False, False),
+                     (("DejaVu Sans",), False, False, True)]}
     finally:
         fonts.font_file.cache_clear()
-    assert Path(path).name == "DejaVuSerif-Italic.ttf"
+    assert [p.name for p in found.values()] == ["DejaVuSerif-Italic.ttf", "DejaVuSerif-Italic.ttf",
+                                                "DejaVuSerif-Bold.ttf", "DejaVuSans-Bold.ttf",
+                                                "DejaVuSansCondensed.ttf", "DejaVuSansCondensed.ttf"]
+    assert all(p.parent == bundled.FONTS_DIR for p in found.values())

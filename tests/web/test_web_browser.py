@@ -330,3 +330,51 @@ def test_the_calibration_wizard_stores_the_offset_in_sheets_toml(page, live, tmp
     assert (live.workspace / "sheets.toml").read_text() == toml.replace('"1,-0.5"', '"1.5,-1.5"')
     assert (live.workspace / "sheets.toml.bak").read_text() == toml
     expect(page.locator("#calibrate")).to_contain_text("Back offset in force: 1.5,-1.5 (sheets.toml:3)")
+
+
+PHONE = {"width": 390, "height": 844}
+WIDER = ("() => [...document.querySelectorAll('body *')].filter(e => e.getBoundingClientRect().right > 391)"
+         ".slice(0, 3).map(e => e.tagName + (e.id ? '#' + e.id : '') + ' '"
+         " + Math.round(e.getBoundingClientRect().right))")
+
+
+def test_no_page_is_wider_than_a_phone(browser, live):
+    """At 390×844 every page fits the screen: nothing to scroll sideways, no Buy button off screen."""
+    shutil.copy(Path(__file__).parents[2] / "content" / "regiment" / "characters" / "ada-mercer.yaml",
+                live.workspace / "ada.yaml")
+    commands.campaign_new(live.workspace / "ww.yaml", "german", "france-1944", random=True, seed=7)
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.set_default_timeout(120_000)
+    widths = {}
+
+    def measure(name: str) -> None:
+        width = page.evaluate("document.documentElement.scrollWidth")
+        if width > PHONE["width"]:
+            widths[name] = (width, page.evaluate(WIDER))
+    try:
+        for url in ("/", "/kit", "/cards", "/regiment/character", "/regiment/character?playbook=medic",
+                    "/regiment/character?file=ada.yaml", "/regiment/squad", "/wotw/campaign",
+                    "/wotw/campaign/desk?file=ww.yaml", "/wotw/campaign/spend?file=ww.yaml", "/wotw/mission",
+                    "/files/nothing.pdf"):
+            page.goto(live.url + url)
+            measure(url)
+        page.goto(live.url + "/wotw/campaign")
+        page.get_by_label("engineers").check()
+        page.get_by_role("button", name="Next: build the team against the CP budget").click()
+        page.get_by_label("Man 1: name").fill("Kurt Oberhauser-Wittgenstein")
+        page.get_by_role("button", name="Update the budget").click()
+        measure("the team wizard")
+        expect(page.get_by_label("Man 1: weapon")).to_be_in_viewport()
+        page.goto(live.url + "/wotw/mission")
+        page.get_by_label("Dice seed (empty: roll one)").fill("11")
+        page.get_by_role("button", name="Roll the mission").click()
+        measure("the briefing")
+        page.goto(live.url + "/regiment/character?file=ada.yaml")
+        (live.workspace / "ada.yaml").write_text((live.workspace / "ada.yaml").read_text() + "notes: changed\n")
+        page.get_by_role("button", name="Save", exact=True).click()
+        expect(page.locator("h1")).to_have_text("Changed since you opened it")
+        measure("the conflict page")
+    finally:
+        context.close()
+    assert widths == {}

@@ -93,8 +93,22 @@ def test_a_stale_form_gets_the_conflict_page_and_nothing_is_written(desk, cli):
     assert stale.status_code == 409
     text = html.unescape(stale.text)
     assert "ww.yaml was changed since you opened it (in another tab or by the CLI); nothing was written" in text
-    assert "(your mission form: file=ww.yaml" in text and "outcome: in progress" in text
+    assert "<h1>Changed since you opened it</h1>" in text
+    # a diff of the version the form was made from and the file now, not the whole file twice
+    diff = re.search(r'<pre class="diff">(.*?)</pre>', text, re.S).group(1)
+    added = [re.sub(r"<[^>]+>", "", line) for line in diff.splitlines() if 'class="add"' in line]
+    assert "+- {do: mission, seed: 1}" in added
+    assert "-missions: []" in [re.sub(r"<[^>]+>", "", line) for line in diff.splitlines() if 'class="del"' in line]
+    assert "kind: campaign" not in diff and len(diff.splitlines()) < 60  # the unchanged lines are not dumped
     assert (desk.workspace / "ww.yaml").read_text() == on_disk
+    # "reload and apply again": the same form, made from the file as it is now
+    again = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)">',
+                            text.partition('class="again"')[2].partition("</form>")[0]))
+    assert again["action"] == "mission" and again["seed"] == "3" and again["version"] != field(page.text, "version")
+    assert "Reload and apply again" in text
+    applied = desk.post("/wotw/campaign/desk", {k: v for k, v in again.items() if k != "csrf"})
+    assert applied.status_code == 400  # applied to the file as it is now: the rules' own refusal, nothing written
+    assert "in progress" in alerts(applied.text) and (desk.workspace / "ww.yaml").read_text() == on_disk
 
 
 def test_the_mission_pre_roller_shows_the_briefing_and_its_rolls(desk):

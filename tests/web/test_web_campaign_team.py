@@ -69,7 +69,7 @@ def test_over_budget_and_an_illegal_weapon_are_refused_with_the_rules_messages(d
     page = desk.post("/wotw/campaign/new", {**BASE, **over, "step": "update"})
     assert page.status_code == 200
     assert budget(page) == "Budget 5 CP spent 8 CP remaining -3 CP (over budget)"
-    message = "starting CP: the team costs 8 CP but a German team starts with 5 CP (seed 004, Equipment)"
+    message = "starting CP: the team costs 8 CP but a German team starts with 5 CP (the rules, Equipment)"
     assert message in text(page)
     page = desk.post("/wotw/campaign/new", {**BASE, **over, "step": "create"})
     assert page.status_code == 400
@@ -89,7 +89,7 @@ def test_over_budget_and_an_illegal_weapon_are_refused_with_the_rules_messages(d
     few = {k: v for k, v in TEAM.items() if k.endswith(("_0", "_1"))}
     page = desk.post("/wotw/campaign/new", {**BASE, **few, "step": "create"})
     assert alerts(page.text) == ("Not started (no file written): team size: 2 men, but a team starts with at least 3 "
-                                 "(seed 004, Equipment)")
+                                 "(the rules, Equipment)")
     nowhere = desk.post("/wotw/campaign/new", {**BASE, "nation": "italian", "theatre": "russia-1943", "step": "team"})
     assert nowhere.status_code == 400
     assert "Italian does not fight in" in text(nowhere)
@@ -118,7 +118,7 @@ def test_the_spend_page_lists_each_mans_offers_and_buys_the_clis_entry(desk):
     words = text(page)
     assert ("promote to Private 1 XP Buy") in words
     assert ("learn Camouflage 2 XP cannot pay now: a skill costs 2 XP but the team has 1 XP "
-            "(seed 004, Post-mission debriefing)") in words
+            "(the rules, Post-mission debriefing)") in words
     assert "rearm with Rifle free Buy" in words
     assert 'aria-label="Buy: promote to Private for Karl Brandt"' in page.text
     assert 'href="/wotw/campaign/spend?file=ww.yaml"' in desk.get("/wotw/campaign/desk?file=ww.yaml").text
@@ -143,7 +143,7 @@ def test_a_purchase_the_team_cannot_pay_is_refused_with_the_listed_reason(desk):
     page = desk.post("/wotw/campaign/desk", {"file": "ww.yaml", "version": field(page.text, "version"), "action": "spend",
                                             "page": "spend", "spend": "skill", "man": "Otto Lenz", "detail": "Camouflage"})
     assert page.status_code == 400
-    reason = "a skill costs 2 XP but the team has 1 XP (seed 004, Post-mission debriefing)"
+    reason = "a skill costs 2 XP but the team has 1 XP (the rules, Post-mission debriefing)"
     assert alerts(page.text) == f"Not done (the file is unchanged): {reason}"
     assert f"learn Camouflage 2 XP cannot pay now: {reason}" in text(page)
     assert (desk.workspace / "ww.yaml").read_bytes() == before

@@ -206,7 +206,7 @@ def test_an_improvement_the_rules_refuse_is_not_written(desk):
     assert nobody.status_code == 422 and "bonds: a bond without a name" in alerts(nobody.text)
     words = desk.post("/regiment/character", {**JOE, "bond_name_0": "Doc", "bond_value_0": "abc", "action": "check"})
     assert words.status_code == 422
-    assert "bonds.Doc: Input should be a valid integer, unable to parse string as an integer" in alerts(words.text)
+    assert "bonds.Doc: 'abc' is not a whole number" in alerts(words.text)
     forged = desk.post("/regiment/character", {**JOE, "take": "+1 lucky", "action": "save"}, csrf=False)
     assert forged.status_code == 403 and not (desk.workspace / "characters" / "joe-kowalski.yaml.bak").exists()
 

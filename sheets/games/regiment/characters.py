@@ -23,7 +23,7 @@ from sheets.games.regiment.improvements import (
     check_improvements, effective_stats, markable, norm, protection,
 )
 from sheets.games.regiment.models import STATS, Loadout, Move, Playbook, Rank, RegimentData
-from sheets.library.validation import Strict, validate
+from sheets.library.validation import Strict, validate_each
 from sheets.library.yaml_source import YamlDocument
 
 BOND_ROWS = 5  # the playbook's YOUR SQUAD & BONDS box prints five BOND WITH rows
@@ -171,8 +171,10 @@ def check_state(sheet: CharacterFile, pb: Playbook, bad) -> None:
 
 def resolve_character(doc: YamlDocument, data: RegimentData) -> Character:
     """Validate a character document against its playbook; all problems at once."""
-    sheet = validate(CharacterFile, doc)
-    problems: list[Problem] = []
+    # every problem at once: a key of the wrong type is reported, and the checks of the other keys still run
+    sheet, failed, problems = validate_each(CharacterFile, doc)
+    if sheet is None or sheet.playbook is None:
+        raise ContentError(problems)
 
     def bad(loc: tuple, message: str) -> None:
         problems.append(doc.problem(loc, message))
@@ -183,20 +185,23 @@ def resolve_character(doc: YamlDocument, data: RegimentData) -> Character:
         bad(("playbook",), f"unknown playbook {sheet.playbook!r}; choose one of: {', '.join(data.playbooks)}")
         raise ContentError(problems) from None
 
-    rank = _match_rank(sheet.rank, pb.ranks)
-    if rank is None:
+    rank = _match_rank(sheet.rank, pb.ranks) if sheet.rank is not None else None
+    if rank is None and sheet.rank is not None:
         allowed = ", ".join(r.full for r in pb.ranks)
         bad(("rank",), f"rank {sheet.rank!r} is not allowed for {a(pb.name)}; allowed: {allowed}")
 
-    profile = _find(sheet.profile, data.lists.profiles)
-    if profile is None:
-        bad(("profile",), f"unknown profile {sheet.profile!r}; choose one of the playbook's profiles")
-    background = _find(sheet.background, data.lists.backgrounds)
-    if background is None:
-        bad(("background",), f"unknown background {sheet.background!r}; choose one of the playbook's backgrounds")
+    profile = _find(sheet.profile, data.lists.profiles) if sheet.profile is not None else None
+    if profile is None and sheet.profile is not None:
+        bad(("profile",), f"unknown profile {sheet.profile!r}; choose one of: {', '.join(data.lists.profiles)}")
+    background = _find(sheet.background, data.lists.backgrounds) if sheet.background is not None else None
+    if background is None and sheet.background is not None:
+        bad(("background",), f"unknown background {sheet.background!r}; choose one of: "
+                             f"{', '.join(data.lists.backgrounds)}")
 
     stats: dict[str, int] = {}
-    if pb.stats.stat_sets is not None:
+    if failed & {"stat_set", "stats"}:
+        pass  # reported as it is
+    elif pb.stats.stat_sets is not None:
         if sheet.stats is not None:
             bad(("stats",), f"{a(pb.name)} chooses a stat set: use stat_set: 1-{len(pb.stats.stat_sets)} instead of stats")
         elif sheet.stat_set is None:
@@ -229,7 +234,7 @@ def resolve_character(doc: YamlDocument, data: RegimentData) -> Character:
     chosen: list[Move] = []
     own = pb.own_move
     choosable = pb.moves[1:]
-    for i, name in enumerate(sheet.moves):
+    for i, name in enumerate(sheet.moves or []):
         if norm(name) == norm(own.name):
             bad(("moves", i), f"{own.name!r} is the {pb.name}'s own move: every {pb.name} has it, list only the {pb.choose_moves} chosen")
             continue
@@ -243,11 +248,11 @@ def resolve_character(doc: YamlDocument, data: RegimentData) -> Character:
             bad(("moves", i), f"{move.name!r} is chosen twice")
         else:
             chosen.append(move)
-    if len(sheet.moves) != pb.choose_moves:
+    if sheet.moves is not None and len(sheet.moves) != pb.choose_moves:
         bad(("moves",), f"{a(pb.name)} chooses exactly {pb.choose_moves} moves besides {own.name!r}; this file lists {len(sheet.moves)}")
 
-    loadout = next((lo for lo in pb.loadouts if norm(lo.name) == norm(sheet.loadout)), None)
-    if loadout is None:
+    loadout = next((lo for lo in pb.loadouts if norm(lo.name) == norm(sheet.loadout or "")), None)
+    if loadout is None and sheet.loadout is not None:
         bad(("loadout",), f"unknown loadout {sheet.loadout!r} for {a(pb.name)}; choose one of: {', '.join(lo.name for lo in pb.loadouts)}")
 
     check_state(sheet, pb, bad)

@@ -21,7 +21,7 @@ class RegimentPlugin(GamePlugin):
 
     def kinds(self):
         return [Kind("regiment.playbook", "a Regiment playbook, blank or filled", ("playbook.html.j2",), "playbook"),
-                Kind("regiment.roster", "the Regiment's squad roster, blank or filled", ("squad.html.j2",), "playbook")]
+                Kind("regiment.roster", "the Regiment's squad roster, blank or filled", ("squad.html.j2",), "roster")]
 
     def sheet_kinds(self, game):
         return [f"playbooks ({', '.join(game.data.playbooks)})", "squad roster (sheets squad FILE; blank in the kit)"]

@@ -174,11 +174,17 @@ def squad_sheet(game: Game, roster: SquadRoster | None, filename: str, paper: st
 
 
 def roll_squad(game: Game, dice: Dice, count: int, playbook: Playbook | None = None) -> list[Character]:
-    """`count` random soldiers; with no playbook given, each soldier's playbook is rolled too."""
+    """`count` random soldiers; with no playbook given, each soldier's playbook is dealt too:
+    drawn from the playbooks not yet dealt (the last one taken without a roll), all of them
+    again once every one is dealt, so that a squad of four is one of each."""
     squad = []
-    playbooks = list(game.data.playbooks.values())
+    deck: list[Playbook] = []
     for _ in range(count):
-        pb = playbook or dice.pick(playbooks, "playbook")
+        pb = playbook
+        if pb is None:
+            deck = deck or list(game.data.playbooks.values())
+            pb = deck[0] if len(deck) == 1 else dice.pick(deck, "playbook")
+            deck.remove(pb)
         ch = roll_character(game.data, pb, dice)
         squad.append(ch)
     return squad
@@ -215,7 +221,9 @@ def kit_sheets(game: Game, options: KitOptions) -> list[Sheet]:
     sheets = [blank_playbook(game, pb, options.paper) for pb in game.data.playbooks.values()]
     dice = Dice.seeded(options.seed)
     squad = roll_squad(game, dice, 4)
-    sheets.append(filled_playbooks(game, squad, "regiment-random-squad.pdf", options.paper))
+    rolled = filled_playbooks(game, squad, "regiment-random-squad.pdf", options.paper)
+    rolled.copies = "one set: each player takes their own soldier's pages"
+    sheets.append(rolled)
     sheets.append(squad_sheet(game, None, "regiment-squad-roster.pdf", options.paper))
     return sheets
 

@@ -18,13 +18,14 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from sheets.base.errors import ContentError
+from sheets.base.errors import ContentError, SheetsError
 from sheets.games.regiment import commands, webform
 from sheets.games.regiment.characters import resolve_character
 from sheets.games.regiment.improvements import improvement_options
+from sheets.games.regiment.saving import SQUAD_FILE
 from sheets.games.regiment.sheets import filled_playbooks
 from sheets.library.access import game_with_plugin, slug
-from sheets.library.yaml_source import parse_yaml
+from sheets.library.yaml_source import load_yaml, parse_yaml
 from sheets.pipeline.build import build_one
 from sheets.pipeline.preview import render_pages
 from sheets.web.desk import Desk, number
@@ -33,17 +34,28 @@ from sheets.web.workspace import Workspace
 NAV = [("/regiment/character", "Character"), ("/regiment/squad", "Squad")]
 PREVIEW_DPI = 50
 ACTIONS = ("check", "save", "print")
+MAX_SQUAD_FOLDERS = 99  # squad/, squad-2/ ... squad-99/
 
 
 def _data(desk: Desk):
     return game_with_plugin(desk.library(), "regiment").data
 
 
+def _read(desk: Desk, rel: str) -> str:
+    """A character file's text, read as `sheets playbook --character` reads it: a file that is not UTF-8,
+    not YAML, or not a mapping of keys is refused with the CLI's located message (a 400 page)."""
+    doc = load_yaml(desk.workspace.path(rel), rel)
+    if doc.data is not None and not isinstance(doc.data, dict):
+        resolve_character(doc, _data(desk))  # the CLI's words: "expected a mapping of keys (key: value)"
+        raise ContentError.single(rel, 1, "", "expected a mapping of keys (key: value)")  # pragma: no cover
+    return desk.workspace.path(rel).read_text(encoding="utf-8")
+
+
 def _text(desk: Desk, rel: str, fields: dict, pb) -> str:
     """The character file as it would be written: the existing file with the form's values put in."""
     path = desk.workspace.path(rel) if rel else None
-    old = path.read_text(encoding="utf-8") if path is not None and path.is_file() else ""
-    doc = webform.load(old) if old else webform.new_document(pb)
+    old = _read(desk, rel) if path is not None and path.is_file() else ""
+    doc = webform.load(old, rel) if old else webform.new_document(pb)
     return webform.dump(webform.apply(doc, fields, pb))
 
 
@@ -89,7 +101,7 @@ def routes(desk: Desk) -> list[Route]:
                          problems=list(problems), done=done, preview=f"/regiment/character/preview.png?{query}",
                          files=_character_files(desk.workspace), same=webform.same, rank_selected=webform.rank_selected)
 
-    async def character(request: Request):
+    def character(request: Request):
         rel = request.query_params.get("file", "")
         playbook = request.query_params.get("playbook", "")
         fields = webform.fields_of(webform.load(""))
@@ -98,14 +110,14 @@ def routes(desk: Desk) -> list[Route]:
             path = desk.workspace.path(rel)
             if not path.is_file():
                 raise HTTPException(404, f"{rel}: no such character file in the workspace")
-            fields = webform.fields_of(webform.load(path.read_text(encoding="utf-8")))
+            fields = webform.fields_of(webform.load(_read(desk, rel), rel))
             version = desk.workspace.digest(path)
         if playbook:
             fields["playbook"] = _data(desk).playbook(playbook).id
         return form_page(fields, rel=rel, version=version)
 
-    async def character_post(request: Request):
-        form = await desk.form(request)
+    def character_post(request: Request):
+        form = desk.form(request)
         action = str(form.get("action") or "check")
         if action not in ACTIONS:
             raise HTTPException(400, f"action {action!r}: one of {', '.join(ACTIONS)}")
@@ -124,45 +136,61 @@ def routes(desk: Desk) -> list[Route]:
         done = {"saved": rel, "pdf": None, "took": fields["take"]}
         fields = {**fields, "improvements": webform.taken(fields), "take": ""}
         if action == "print":
-            written, _ = await desk.call(commands.make_playbook, None, character=path, content=desk.content,
-                                         out=desk.workspace.output_dir("characters") / f"{path.stem}.pdf")
+            written, _ = desk.call(commands.make_playbook, None, character=path, content=desk.content,
+                                   out=desk.workspace.output_dir("characters") / f"{path.stem}.pdf")
             done["pdf"] = desk.link(written[0])
         return form_page(fields, rel=rel, version=desk.workspace.digest(path), done=done)
 
-    async def preview(request: Request):
+    def preview(request: Request):
         fields = webform.fields_from_form(request.query_params)
         pb = _data(desk).playbook(fields["playbook"])
         text = _text(desk, "", fields, pb)
         problems = _check(desk, "", text)
         if problems:
             return Response("\n".join(problems), status_code=422, media_type="text/plain")
-        png = await desk.call(_preview_png, text, game_with_plugin(desk.library(), "regiment"))
+        png = desk.call(_preview_png, text, game_with_plugin(desk.library(), "regiment"))
         return Response(png, media_type="image/png", headers={"cache-control": "no-store"})
 
-    async def squad(request: Request):
+    def squad(request: Request):
         return desk.page("regiment/web/squad.html.j2", title="Regiment squad", files=_character_files(desk.workspace),
-                         squads=[f for f in desk.workspace.files("squad*.yaml")], written=None)
+                         squads=[f for f in desk.workspace.files("squad*.yaml")], written=None, note="")
 
-    async def squad_post(request: Request):
-        form = await desk.form(request)
-        written = []
+    def squad_post(request: Request):
+        form = desk.form(request)
+        written, note = [], ""
         if form.get("squad"):
             path = desk.workspace.path(str(form.get("squad")))
-            written = [await desk.call(commands.make_squad, path, content=desk.content,
-                                       out=desk.workspace.output_dir("squads") / f"{path.stem}.pdf")]
+            written = [desk.call(commands.make_squad, path, content=desk.content,
+                                 out=desk.workspace.output_dir("squads") / f"{path.stem}.pdf")]
         else:
             count = number(form, "count", default=4, lo=1, hi=12)
-            folder = desk.workspace.path(str(form.get("folder") or "squad").strip("/"))
-            written, _ = await desk.call(commands.make_playbook, None, random=True, count=count,
-                                         seed=number(form, "seed", lo=0, hi=2**63 - 1), save=folder,
-                                         content=desk.content, out=desk.workspace.output_dir("squads"))
+            asked = str(form.get("folder") or "squad").strip().strip("/") or "squad"
+            folder = _new_squad_folder(desk.workspace, asked)
+            if desk.workspace.rel(folder) != asked:
+                note = (f"{asked}/ holds a squad already (its {SQUAD_FILE} is left as it is): "
+                        f"the new squad is in {desk.workspace.rel(folder)}/")
+            written, _ = desk.call(commands.make_playbook, None, random=True, count=count,
+                                   seed=number(form, "seed", lo=0, hi=2**63 - 1), save=folder,
+                                   content=desk.content, out=desk.workspace.output_dir("squads"))
         return desk.page("regiment/web/squad.html.j2", title="Regiment squad", files=_character_files(desk.workspace),
-                         squads=desk.workspace.files("squad*.yaml"),
+                         squads=desk.workspace.files("squad*.yaml"), note=note,
                          written=[(desk.workspace.rel(p), desk.link(p)) for p in written])
 
     return [Route("/regiment/character", character), Route("/regiment/character", character_post, methods=["POST"]),
             Route("/regiment/character/preview.png", preview), Route("/regiment/squad", squad),
             Route("/regiment/squad", squad_post, methods=["POST"])]
+
+
+def _new_squad_folder(workspace: Workspace, asked: str) -> Path:
+    """Where a rolled squad goes: the folder asked for, or, when it holds a squad already, the first free
+    `FOLDER-2`, `FOLDER-3`, ...: a roll at the desk never rewrites a squad file (the user may have edited it)."""
+    folder, n = workspace.path(asked), 2
+    while (folder / SQUAD_FILE).exists() or (folder.exists() and not folder.is_dir()):
+        if n > MAX_SQUAD_FOLDERS:
+            raise SheetsError(f"{asked}/ and {asked}-2/ to {asked}-{MAX_SQUAD_FOLDERS}/ hold squads already: "
+                              f"name another folder")
+        folder, n = workspace.path(f"{asked}-{n}"), n + 1
+    return folder
 
 
 def _flat(fields: dict):

@@ -12,15 +12,21 @@ with `improvements.improvement_options`: the checker's own verdict on each.
 from __future__ import annotations
 
 import io
+import re
 
 from ruamel.yaml import YAML
+from ruamel.yaml.error import YAMLError
 from ruamel.yaml.comments import CommentedMap
 
+from sheets.base.errors import ContentError, SheetsError
 from sheets.games.regiment.characters import BOND_ROWS
 from sheets.games.regiment.improvements import CONDITIONS, TRACKS, norm
 from sheets.games.regiment.models import STATS, Playbook, RegimentData
 
 MARKS = ("xp", *TRACKS)
+MAX_BOND_ROWS = 50  # rows a form may send (the page prints BOND_ROWS; a file with more is shown whole, then refused)
+MAX_DIGITS = 20  # a number typed in the form: longer text is passed on as text, for the checker to refuse
+ROW = re.compile(r"bond_(?:name|value)_(.*)", re.S)
 
 
 def _yaml() -> YAML:
@@ -30,8 +36,14 @@ def _yaml() -> YAML:
     return yaml
 
 
-def load(text: str) -> CommentedMap:
-    doc = _yaml().load(text) if text.strip() else None
+def load(text: str, name: str = "character.yaml") -> CommentedMap:
+    """The file's text as an editable document (read by the CLI's checker first: see `web._read`)."""
+    try:
+        doc = _yaml().load(text) if text.strip() else None
+    except YAMLError as exc:  # what the CLI's reader takes but the round-trip editor does not (a duplicate key)
+        mark = getattr(exc, "problem_mark", None)
+        raise ContentError.single(name, mark.line + 1 if mark else None, "",
+                                  f"the desk cannot edit this file: {getattr(exc, 'problem', None) or exc}") from None
     return doc if isinstance(doc, CommentedMap) else CommentedMap()
 
 
@@ -71,9 +83,20 @@ def fields_from_form(form) -> dict:
 
 
 def _rows(form) -> int:
-    """How many bond rows the form sent (a file may hold more than the page prints: the checker says so)."""
-    return 1 + max((int(k[len("bond_name_"):]) for k in form.keys()
-                    if k.startswith("bond_name_") and k[len("bond_name_"):].isdigit()), default=-1)
+    """How many bond rows the form sent (a file may hold more than the page prints: the checker says so).
+
+    A row's number is checked before it is used: 0 to MAX_BOND_ROWS - 1 in ASCII digits, else refused."""
+    last = -1
+    for key in form.keys():
+        found = ROW.fullmatch(str(key))
+        if found is None:
+            continue
+        index = found.group(1)
+        if not re.fullmatch(r"[0-9]{1,2}", index) or int(index) >= MAX_BOND_ROWS:
+            shown = key if len(key) <= 40 else f"{key[:30]}...({len(key)} characters)"
+            raise SheetsError(f"{shown!r}: bond rows are bond_name_N and bond_value_N, N from 0 to {MAX_BOND_ROWS - 1}")
+        last = max(last, int(index))
+    return last + 1
 
 
 def taken(fields: dict) -> list[str]:
@@ -83,10 +106,9 @@ def taken(fields: dict) -> list[str]:
 
 def _int(text: str):
     """A number if it is one; else the text as typed (the checker then says what is wrong, with its line)."""
-    try:
-        return int(text)
-    except (TypeError, ValueError):
-        return text
+    if not isinstance(text, str) or not re.fullmatch(r"\s*[-+]?[0-9]{1,%d}\s*" % MAX_DIGITS, text):
+        return text  # bounded before int() sees it
+    return int(text)
 
 
 def apply(doc: CommentedMap, fields: dict, pb: Playbook) -> CommentedMap:

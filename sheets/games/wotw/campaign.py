@@ -160,6 +160,14 @@ def random_team(data: WotwData, nation_id: str, dice: Dice, optional_rules: list
 
 # -- missions ----------------------------------------------------------------
 
+def ready_for_mission(c: Campaign, data: WotwData) -> None:
+    """Three men alive for a new mission (asked by the command, not the replay: older files keep loading)."""
+    alive, least = len(c.living), TeamRules.of(data.rules).min_size
+    if alive < least:
+        raise Refused(f"{alive} m{'a' if alive == 1 else 'e'}n alive, but a mission needs at least {least} (the rules, "
+                      f"Equipment: “You must select at least three men”): recruit first with `sheets campaign spend`")
+
+
 def start_mission(c: Campaign, data: WotwData, record: MissionRecord) -> Campaign:
     """Record a rolled mission as in progress; grenades are refilled at the Equipment phase."""
     if c.in_progress is not None:
@@ -186,7 +194,7 @@ def debrief(c: Campaign, data: WotwData, outcome: str, killed: list[str], wounde
         raise Refused(f"--outcome {outcome!r}: choose success or aborted")
     if outcome == "aborted" and enemy_hq:
         raise Refused("--enemy-hq: the Enemy HQ's +1 XP comes at the end of a successful mission, and this one was "
-                      "aborted (seed 004, Building 11); leave --enemy-hq out")
+                      "aborted (the rules, Event Table: Building, 11); leave --enemy-hq out")
     new = c.model_copy(deep=True)
     record = new.missions[-1]
     both = {name_key(n) for n in killed} & {name_key(n) for n in wounded}
@@ -241,10 +249,10 @@ def promote(c: Campaign, data: WotwData, name: str) -> Campaign:
         raise Refused(f"{man.name} is dead: the dead are not promoted")
     to = PROMOTIONS.get(man.quality)
     if to is None:
-        raise Refused(f"{man.name} is a Veteran already: promotions are Green to Private and Private to Veteran (seed 004, Post-mission debriefing)")
+        raise Refused(f"{man.name} is a Veteran already: promotions are Green to Private and Private to Veteran (the rules, Post-mission debriefing)")
     cost = next(int(p["xp"]) for p in data.rules.campaign["promotions"] if p["from"] == man.quality)
     if cost > new.xp:
-        raise Refused(f"promotion {man.quality} to {to} costs {cost} XP but the team has {new.xp} XP (seed 004, Post-mission debriefing)")
+        raise Refused(f"promotion {man.quality} to {to} costs {cost} XP but the team has {new.xp} XP (the rules, Post-mission debriefing)")
     new.xp -= cost
     man.quality = to
     man.history.append(f"{to} after M{new.played}")
@@ -266,9 +274,9 @@ def learn(c: Campaign, data: WotwData, name: str, skill: str) -> Campaign:
         raise Refused(f"{man.name} has {label} already")
     need = rules.skill_requires[sid]
     if "Any" not in need and man.quality not in need:
-        raise Refused(f"{label} requires a {' or '.join(need)}; {man.name} is {man.quality} (seed 004, Post-mission debriefing)")
+        raise Refused(f"{label} requires a {' or '.join(need)}; {man.name} is {man.quality} (the rules, Post-mission debriefing)")
     if rules.skill_cost > new.xp:
-        raise Refused(f"a skill costs {rules.skill_cost} XP but the team has {new.xp} XP (seed 004, Post-mission debriefing)")
+        raise Refused(f"a skill costs {rules.skill_cost} XP but the team has {new.xp} XP (the rules, Post-mission debriefing)")
     new.xp -= rules.skill_cost
     man.skills.append(label)
     if sid == GRENADIER:
@@ -315,11 +323,11 @@ def recruit(c: Campaign, data: WotwData, names: list[str], quality: str, weapon:
             parts.append(f"medical {nation.medical_expertise_cp} CP each")
         if any(is_engineer(m, rules, c.engineers) for m in men):
             parts.append(f"Engineer {rules.engineer_cp} CP")
-        raise Refused(f"recruits cost {cost} CP ({', '.join(parts)}) but the campaign has {c.cp} CP saved (seed 004, Equipment)")
+        raise Refused(f"recruits cost {cost} CP ({', '.join(parts)}) but the campaign has {c.cp} CP saved (the rules, Equipment)")
     size = len(c.living) + len(men)
     if size > nation.max_team_size:
         raise Refused(f"team size: {len(c.living)} men alive + {len(men)} recruits = {size}, "
-                      f"but a {nation.name} team has at most {nation.max_team_size} (seed 004, Equipment)")
+                      f"but a {nation.name} team has at most {nation.max_team_size} (the rules, Equipment)")
     new = c.model_copy(deep=True)
     for i, m in enumerate(men):
         history = [f"joined after M{c.played}" if c.played else "joined before M1"]
@@ -343,7 +351,7 @@ def rearm(c: Campaign, data: WotwData, name: str, weapon: str) -> Campaign:
         raise Refused(f"{man.name} is dead")
     if man.quality == "Green":
         raise Refused(f"{man.name} is Green: a Green must use his starting weapon ({man.weapon}); "
-                      f"only Veterans and Privates change weapon (seed 004, Equipment)")
+                      f"only Veterans and Privates change weapon (the rules, Equipment)")
     known = {r.weapon.lower(): r.weapon for r in nation.recruits}
     if weapon.strip().lower() not in known:
         raise Refused(f"{nation.name} recruits carry {', '.join(sorted(set(known.values())))}, not {weapon!r}")
@@ -354,7 +362,7 @@ def rearm(c: Campaign, data: WotwData, name: str, weapon: str) -> Campaign:
     if crew_of(nation, label) > 1 and not short_crews(c, nation).get(label.lower()):
         raise Refused(f"{label} takes two men: a crew is recruited as a pair (--recruit A --recruit B "
                       f"--quality Green --weapon {label}); a Private or Veteran may take {label} only to fill a "
-                      f"crew short of a man (seed 004, Team Table: {label} (two men))")
+                      f"crew short of a man (the rules, Team Table: {label} (two men))")
     if label.lower() == FLAME_THROWER and c.engineers and not man.engineer:
         others = [m.name for m in new.living if m.engineer and m is not man]
         if others:
@@ -382,9 +390,9 @@ def make_engineer(c: Campaign, data: WotwData, name: str) -> Campaign:
         raise Refused(f"{man.name} is an Engineer already")
     others = [m.name for m in new.living if m.engineer]
     if len(others) >= rules.engineers_max:
-        raise Refused(f"one Engineer per team, and the team has {others[0]} (seed 004, optional rule #3)")
+        raise Refused(f"one Engineer per team, and the team has {others[0]} (the rules, optional rule #3)")
     if rules.engineer_cp > new.cp:
-        raise Refused(f"an Engineer costs {rules.engineer_cp} CP but the campaign has {new.cp} CP saved (seed 004, optional rule #3)")
+        raise Refused(f"an Engineer costs {rules.engineer_cp} CP but the campaign has {new.cp} CP saved (the rules, optional rule #3)")
     new.cp -= rules.engineer_cp
     man.engineer = True
     man.history.append(f"Engineer after M{new.played}")

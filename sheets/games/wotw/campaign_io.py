@@ -14,6 +14,7 @@ from sheets.base.errors import ContentError, SheetsError
 from sheets.games.wotw.campaign import check
 from sheets.games.wotw.ledger import EntryRefused, Replay, describe, flatten, replay, state_dict
 from sheets.games.wotw.models import WotwData
+from sheets.games.wotw.proof import prove
 from sheets.games.wotw.records import BaselineEntry, Campaign
 from sheets.library.validation import validate
 from sheets.library.yaml_source import YamlDocument, load_yaml, parse_yaml
@@ -63,6 +64,10 @@ def read(doc: YamlDocument, data: WotwData) -> Campaign:
         raise ContentError([doc.problem(("kind",), "not a campaign file (it needs `kind: campaign`)")])
     campaign = validate(Campaign, doc)
     problems = [doc.problem(loc, msg) for loc, msg in check(campaign, data)]
+    if not campaign.entries:  # no replay to prove it: the state proves itself (proof.py)
+        problems += [doc.problem(loc, msg) for loc, msg in prove(campaign, data)]
+    elif campaign.entries[0].do == "baseline":
+        problems += _baseline_problems(doc, campaign.entries[0], data)
     if problems:
         raise ContentError(problems)
     if not campaign.entries:
@@ -78,6 +83,16 @@ def read(doc: YamlDocument, data: WotwData) -> Campaign:
     if problems:
         raise ContentError(problems)
     return campaign
+
+
+def _baseline_problems(doc: YamlDocument, entry: BaselineEntry, data: WotwData) -> list:
+    """A `baseline` entry's state, located inside the entry: the campaign's rules, and proof.py's."""
+    at = ("entries", 0, "state")
+    try:
+        base = Campaign.model_validate({k: v for k, v in (entry.state or {}).items() if k != "entries"})
+    except ValueError:
+        return []  # said by the replay (ledger._baseline), as a rule of the entry
+    return [doc.problem(at + loc, f"baseline: {msg}") for loc, msg in check(base, data) + prove(base, data)]
 
 
 def _show(v) -> str:
@@ -111,6 +126,16 @@ def disagreements(doc: YamlDocument, campaign: Campaign, replayed: Replay) -> li
             problems.append(doc.problem(key, f"stored {_show(stored[key])}, but replaying the entries gives "
                                              f"{_show(wanted[key])}{by(key)}"))
     return problems
+
+
+def unused_dice(doc: YamlDocument, campaign: Campaign, data: WotwData) -> list[str]:
+    """Each entry whose stored dice were not all rolled, with its line (a warning: the file is valid)."""
+    if campaign.entries and campaign.entries[0].do == "baseline" and "entries" not in (doc.data or {}):
+        return []
+    found = replay(campaign.entries, data).unused
+    return [f"line {doc.line_of(('entries', i, 'dice'))}: entries[{i}].dice: {left} of the {given} dice given "
+            f"{'was' if left == 1 else 'were'} not used (the rolls needed {given - left})"
+            for i, (left, given) in sorted(found.items())]
 
 
 def load(path: Path, data: WotwData) -> Campaign:

@@ -5,9 +5,11 @@ The missions themselves are rolled by `sheets.games.wotw.preroll` (all `--json` 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from sheets.base import output, paths
+from sheets.base.dice import count_given
 from sheets.base.errors import ContentError, SheetsError
 from sheets.games.wotw import campaign as cp
 from sheets.games.wotw import campaign_io, ledger, offers
@@ -15,10 +17,10 @@ from sheets.games.wotw.crews import crew_messages
 from sheets.games.wotw.preroll import MissionRequest, roll_missions
 from sheets.games.wotw.records import RECRUIT_ONLY, Campaign, Entry, Recruit, make_entry
 from sheets.games.wotw.sheets import campaign_log_sheet, campaign_record, log_sheet
-from sheets.games.wotw.team import QUALITIES, Member, TeamFile, resolve_team
+from sheets.games.wotw.team import Member, TeamFile, resolve_team
 from sheets.library.access import game_with_plugin, library, make_dice
 from sheets.library.validation import validate
-from sheets.library.yaml_source import load_yaml
+from sheets.library.yaml_source import YamlDocument, load_yaml
 from sheets.pipeline.build import build_one
 from sheets.pipeline.sheet import ink_save
 
@@ -52,6 +54,8 @@ def change(file: Path, entry: Entry, data) -> tuple[Campaign, Campaign]:
     """Apply one entry to the campaign in FILE and write it; (before, after)."""
     before = campaign_io.load(Path(file), data)
     state = ledger.apply(before.model_copy(update={"entries": []}), entry, data)
+    if ledger.rolled() is not None:
+        count_given(ledger.rolled())  # the dice given with --dice: the CLI warns of any left unused
     after = state.model_copy(update={"entries": before.entries + [entry]})
     campaign_io.save(Path(file), after, data)
     return before, after
@@ -88,18 +92,18 @@ def campaign_new(file: Path, nation: str, theatre: str, team: Path | None = None
         rolled = dice.describe
         note = f"team rolled with {rolled}"
     else:
-        doc = load_yaml(Path(team)) if members is None else None
-        if doc is not None:
-            sheet = validate(TeamFile, doc)
-            if sheet.nation is not None and sheet.nation.lower() not in (nation, game.data.nation(nation).name.lower()):
-                raise SheetsError(f"{team}: this team is {sheet.nation!r} but --nation is {nation!r}")
-            members = sheet.members
-        bad = [(i, f"quality {m.quality!r}: choose Green, Private or Veteran")
-               for i, m in enumerate(members) if m.quality.capitalize() not in QUALITIES]
-        if bad and doc is not None:
-            raise ContentError([doc.problem(("members", i, "quality"), msg) for i, msg in bad])
-        if bad:
-            raise SheetsError("; ".join(f"{members[i].name}: {msg}" for i, msg in bad))
+        # one checker for a team (team.resolve_team): what `validate` and `mission --team` refuse, refused here
+        engineers = "engineers" in rules
+        if members is None:
+            doc = load_yaml(Path(team))
+            resolve_team(doc, game.data.nation(nation), game.data.rules, engineers_rule=engineers)
+            members = validate(TeamFile, doc).members
+        else:  # the desk's rows: each problem said with the man's name
+            doc = YamlDocument("the team", {"members": [m.model_dump(exclude_defaults=True) for m in members]})
+            try:
+                resolve_team(doc, game.data.nation(nation), game.data.rules, engineers_rule=engineers)
+            except ContentError as exc:
+                raise SheetsError("; ".join(_whose(members, p) for p in exc.problems)) from None
         men = [cp.Man(name=m.name, quality=m.quality.capitalize(), weapon=m.weapon, medical=m.medical,
                       engineer=m.engineer, notes=m.notes) for m in members]
     entry = make_entry(do="new", nation=nation, theatre=theatre,
@@ -113,6 +117,11 @@ def campaign_new(file: Path, nation: str, theatre: str, team: Path | None = None
     summary = (f"{game.data.nation(nation).name} team of {len(campaign.team)} in {game.data.theatre(theatre).name}: "
                f"{spent} CP spent, {campaign.cp} CP saved")
     return file, "\n".join(x for x in (note, summary) if x)
+
+
+def _whose(members: list[Member], problem) -> str:
+    row = re.match(r"members\[(\d+)\]", problem.field)
+    return f"{members[int(row[1])].name}: {problem.message}" if row else problem.message
 
 
 def _log_sheet(game, campaign, mission, paper: str, out: Path | None) -> Path:
@@ -135,6 +144,7 @@ def campaign_mission(file: Path, seed: int | None = None, dice: str | None = Non
                          f"`sheets campaign debrief {file} --outcome success|aborted` "
                          f"(run `sheets campaign mission {file}` alone to print its log sheet again)")
     entry = make_entry(do="mission", strike=strike_step, **_dice_entry(seed, dice))
+    cp.ready_for_mission(campaign, game.data)
     state = ledger.apply(campaign.model_copy(update={"entries": []}), entry, game.data)
     mission = ledger.open_mission(state, game.data)
     pdf = _log_sheet(game, state, mission, paper, out)

@@ -6,7 +6,7 @@ says nothing of a crew that loses a man. Readings (also in the campaign file hea
   the record and by `sheets validate` until it is whole again;
 - it is made whole by one replacement recruit (`--recruit NAME --weapon LMG`) at the pair's
   CP halved, rounding up, or by a Private or Veteran changing weapon to it;
-- a Private or Veteran of a crew may change weapon freely (seed 004, Equipment), leaving his
+- a Private or Veteran of a crew may change weapon freely (the rules, Equipment), leaving his
   mate a crew short of a man.
 """
 from __future__ import annotations

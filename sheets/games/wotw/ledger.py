@@ -7,13 +7,15 @@ dispatches to the pure rules of `campaign.py`). It never prints and never touche
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from contextvars import ContextVar
+from dataclasses import dataclass, field
 
 from sheets.base.dice import Dice
 from sheets.base.errors import SheetsError
 from sheets.games.wotw import campaign as cp
 from sheets.games.wotw.mission import Mission, MissionRoller
 from sheets.games.wotw.models import WotwData
+from sheets.games.wotw.proof import prove
 from sheets.games.wotw.records import (AdjustEntry, BaselineEntry, Campaign, DebriefEntry, Entry, LedgerEntry, Man,
                                        MissionEntry, MissionRecord, NewEntry, Refused, SpendEntry, StrikeEntry)
 
@@ -28,6 +30,15 @@ class EntryRefused(Refused):
         self.index, self.reason = index, reason
 
 
+#: the scripted dice the entry being applied rolled (`rolled`): replay and the commands count the unused
+_ROLLED: ContextVar[Dice | None] = ContextVar("wotw_rolled", default=None)
+
+
+def rolled() -> Dice | None:
+    """The scripted dice the last `apply` rolled (None: a seed, or no dice)."""
+    return _ROLLED.get()
+
+
 def entry_dice(e: MissionEntry | DebriefEntry, what: str) -> Dice:
     # never both: the entry's model refuses a seed with dice
     if e.seed is not None:
@@ -35,9 +46,11 @@ def entry_dice(e: MissionEntry | DebriefEntry, what: str) -> Dice:
     if e.dice is None:
         raise Refused(f"{what} rolls dice: give --seed or --dice")
     try:
-        return Dice.parse_script(e.dice)
+        dice = Dice.parse_script(e.dice, given=False)  # the command counts what it was given (commands.change)
     except SheetsError as exc:
         raise Refused(str(exc)) from None
+    _ROLLED.set(dice)
+    return dice
 
 
 def has_engineer(c: Campaign) -> bool:
@@ -60,7 +73,7 @@ def roll(c: Campaign, data: WotwData, dice: Dice, number: int, strike: int | Non
 def record_dice(record: MissionRecord) -> Dice:
     if record.seed is not None:
         return Dice.seeded(record.seed)
-    return Dice.parse_script((record.dice or "").removeprefix("dice "))
+    return Dice.parse_script((record.dice or "").removeprefix("dice "), given=False)
 
 
 def track_text(mission: Mission) -> str:
@@ -83,6 +96,7 @@ def apply(c: Campaign | None, e: Entry, data: WotwData) -> Campaign:
         raise Refused(f"the first entry must be `new` (or `baseline`), not `{e.do}`")
     if c is not None and e.do in FIRST:
         raise Refused(f"`{e.do}` may only be the first entry")
+    _ROLLED.set(None)
     return TRANSITIONS[e.do](c, e, data)
 
 
@@ -97,7 +111,7 @@ def _baseline(_: None, e: BaselineEntry, data: WotwData) -> Campaign:
         c = Campaign.model_validate({k: v for k, v in (e.state or {}).items() if k != "entries"})
     except ValueError as exc:
         raise Refused(f"the baseline state is not a campaign: {exc}") from None
-    problems = cp.check(c, data)
+    problems = cp.check(c, data) + prove(c, data)  # trusted only when it proves itself
     if problems:
         raise Refused("; ".join(msg for _, msg in problems))
     return c
@@ -108,7 +122,7 @@ def _mission(c: Campaign, e: MissionEntry, data: WotwData) -> Campaign:
         raise Refused(f"mission {c.in_progress.number} is still in progress: close it first with "
                       f"`sheets campaign debrief FILE --outcome success|aborted`")
     if e.strike is not None and not has_engineer(c):
-        raise Refused("--strike-step: only a team with an Engineer may strike a step (seed 004, optional rule #3)")
+        raise Refused("--strike-step: only a team with an Engineer may strike a step (the rules, optional rule #3)")
     dice = entry_dice(e, "a mission")
     number = len(c.missions) + 1
     mission = roll(c, data, dice, number, e.strike)
@@ -122,16 +136,16 @@ def _strike(c: Campaign, e: StrikeEntry, data: WotwData) -> Campaign:
     open_ = c.in_progress
     if open_ is None:
         raise Refused("no mission in progress: the Engineer strikes a step at the end of a mission's briefing "
-                      "(seed 004, optional rule #3); roll one with `sheets campaign mission FILE`")
+                      "(the rules, optional rule #3); roll one with `sheets campaign mission FILE`")
     if not has_engineer(c):
-        raise Refused("only a team with an Engineer may strike a step (seed 004, optional rule #3: "
+        raise Refused("only a team with an Engineer may strike a step (the rules, optional rule #3: "
                       "start the campaign with --engineers and make a man Engineer)")
     if e.step is None or not 1 <= e.step < open_.steps:
         raise Refused(f"step {e.step}: choose a step from 1 to {open_.steps - 1}; the last step is the objective "
-                      f"and is never struck (seed 004, optional rule #3)")
+                      f"and is never struck (the rules, optional rule #3)")
     if open_.struck_step is not None:
         raise Refused(f"mission {open_.number}: step {open_.struck_step} is struck already; an Engineer removes "
-                      f"one step (seed 004, optional rule #3)")
+                      f"one step (the rules, optional rule #3)")
     mission = roll(c, data, record_dice(open_), open_.number, e.step)
     new = c.model_copy(deep=True)
     record = new.missions[-1]
@@ -139,8 +153,27 @@ def _strike(c: Campaign, e: StrikeEntry, data: WotwData) -> Campaign:
     return new
 
 
+ENEMY_HQ = "Enemy HQ"
+
+
+def _enemy_hq_possible(c: Campaign, data: WotwData) -> None:
+    """The Enemy HQ is an event of a Building (H) step (the rules, Event Table: Building, 11): refused
+    when no step of the mission's track (a struck step apart) has it."""
+    open_ = c.in_progress
+    mission = open_mission(c, data)
+    for step in mission.track:
+        resolved = data.terrain(step.group, step.terrain)
+        if not step.struck and resolved and resolved.terrain and any(
+                ev.text.startswith(ENEMY_HQ) for ev in resolved.terrain.events):
+            return
+    raise Refused(f"--enemy-hq: the Enemy HQ is an event of a Building (H) step (the rules, Event Table: Building, "
+                  f"11), and mission {open_.number}'s track has none ({track_text(mission)}); leave --enemy-hq out")
+
+
 def _debrief(c: Campaign, e: DebriefEntry, data: WotwData) -> Campaign:
     # an aborted mission's dice are refused by the entry's model
+    if e.enemy_hq and e.outcome == "success" and c.in_progress is not None:
+        _enemy_hq_possible(c, data)
     dice = entry_dice(e, "a successful mission's 1d3 XP") if e.outcome == "success" and c.in_progress else None
     return cp.debrief(c, data, e.outcome or "", list(e.killed), list(e.wounded), dice, e.enemy_hq)
 
@@ -211,6 +244,7 @@ TRANSITIONS: dict[str, Callable[[Campaign | None, Entry, WotwData], Campaign]] =
 class Replay:
     states: list[Campaign]          # the state after each entry
     last_set: dict[tuple, int]      # flattened field -> index of the entry that last changed it
+    unused: dict[int, tuple[int, int]] = field(default_factory=dict)  # entry -> (dice not rolled, dice given)
 
     @property
     def state(self) -> Campaign:
@@ -246,11 +280,15 @@ def replay(entries: list[Entry], data: WotwData) -> Replay:
     last: dict[tuple, int] = {}
     before: dict[tuple, object] = {}
     c = None
+    unused: dict[int, tuple[int, int]] = {}
     for i, e in enumerate(entries):
         try:
             c = apply(c, e, data)
         except SheetsError as exc:  # a rule, or an id the content does not know (a hand-edited entry)
             raise EntryRefused(i, str(exc)) from None
+        dice = rolled()
+        if dice is not None and dice.unused:
+            unused[i] = (dice.unused, len(dice.script))
         flat = flatten(state_dict(c))
         for k, v in flat.items():
             if k not in before or before[k] != v:
@@ -259,7 +297,7 @@ def replay(entries: list[Entry], data: WotwData) -> Replay:
         states.append(c)
     if not states:
         raise Refused("a campaign file needs its first entry (`new`)")
-    return Replay(states, last)
+    return Replay(states, last, unused)
 
 
 def _describe_debrief(e: DebriefEntry) -> str:

@@ -250,7 +250,9 @@ class MissionRoller:
         result = tens * 10 + units
         row = self._row(theatre.tables.objective, result)
         m.rolls.append(TableRoll(theatre.tables.objective, [tens, units], result, row.roll, self._hit[id(row)]))
-        m.objective = Objective(roll=result, name=row.name, enemy=row.enemy, range=row.range)
+        # the enemy's weapon swap (a Flamethrower its team table lacks is an SMG*) on every cell showing its forces
+        forces = data.nation(enemy).as_enemy(row.enemy) if row.enemy else row.enemy
+        m.objective = Objective(roll=result, name=row.name, enemy=forces, range=row.range)
         steps += [(s, main_group, f"objective {result}") for s in row.steps or []]
 
         covers = self._resolved
@@ -261,7 +263,7 @@ class MissionRoller:
                 covers[key] = resolved.cover if resolved else None
             m.track.append(Step(n, name, covers[key], source, group))
         last = m.track[-1]
-        last.enemy, last.range = row.enemy, row.range
+        last.enemy, last.range = forces, row.range
         if strike_step is not None:
             if not 1 <= strike_step < len(m.track):
                 raise SheetsError(f"--strike-step {strike_step}: choose a step from 1 to {len(m.track) - 1} "

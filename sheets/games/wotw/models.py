@@ -87,6 +87,14 @@ class Nation(Strict):
     traits: list[Trait] = []
     enemy_swaps: list[WeaponSwap] = []  # applied when this nation is the enemy
 
+    def as_enemy(self, forces: str) -> str:
+        """An Enemy Forces cell as this nation fields it: each weapon its team table lacks swapped
+        ("Flamethrower(P)" becomes "SMG*(P)" against an Italian enemy; the rules, under the Patrol table)."""
+        for sw in self.enemy_swaps:
+            letters = r"[-\s]?".join(re.escape(part) for part in re.split(r"[-\s]", sw.weapon) if part)
+            forces = re.sub(rf"(?i)\b{letters}\*?(?=\s*\()", sw.becomes + ("*" if sw.grenade else ""), forces)
+        return forces
+
     def weapon(self, name: str) -> WeaponFF | None:
         key = name.strip().lower()
         return next((w for w in self.weapons if w.name.lower() == key), None)

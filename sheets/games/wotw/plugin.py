@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from sheets.base.errors import ContentError
 from sheets.games.wotw.campaign_io import is_campaign
-from sheets.games.wotw.campaign_io import read as read_campaign
+from sheets.games.wotw.campaign_io import read as read_campaign, unused_dice
 from sheets.games.wotw.crews import crew_messages
 from sheets.games.wotw.models import Events, Rules, Tables, Teams, Theatres, WotwData
 from sheets.games.wotw.records import Campaign
@@ -166,7 +166,7 @@ class WotwPlugin(GamePlugin):
         if not (is_campaign(data) and data.get("game", "wotw") == "wotw"):
             return None
         c = read_campaign(doc, game.data)
-        return crew_messages(c, game.data.nation(c.nation))
+        return unused_dice(doc, c, game.data) + crew_messages(c, game.data.nation(c.nation))
 
 
 plugin = WotwPlugin()

@@ -181,7 +181,7 @@ class DebriefEntry(_Rolls):
     def _rolls(self):  # in place of _Rolls's: after an abort, any dice at all is what is said first
         if self.outcome == "aborted" and (self.seed is not None or self.dice is not None):
             raise ValueError(f"--{'seed' if self.seed is not None else 'dice'}: an aborted mission rolls no XP "
-                             f"(seed 004, Post-mission debriefing); leave it out")
+                             f"(the rules, Post-mission debriefing); leave it out")
         self._one_way_to_roll()
         return self
 

@@ -171,7 +171,7 @@ def _recruit_table(nation) -> Block:
 
 
 SUMMARY_MARK = "†"
-SUMMARY_NOTE = "† Not printed in the seed: our reading, given so that every roll has a row."
+SUMMARY_NOTE = "† Not printed in the rules: our reading, given so that every roll has a row."
 
 
 def _roll_text(roll: str) -> str:
@@ -263,7 +263,7 @@ def reference_parts(game: Game, nations: list[str] | None = None) -> list[dict]:
         blocks = [_recruit_table(nation), _ff_table(nation)]
         blocks += [Block(p=f"**{t.name}:** {t.text}") for t in nation.traits]
         blocks += [Block(p=f"**As the enemy:** {sw.weapon} becomes {sw.becomes}{'*' if sw.grenade else ''} "
-                           f"(no {sw.weapon} in this table; the seed: “Replace the Flamethrower with a SMG* if "
+                           f"(no {sw.weapon} in this table; the rules: “Replace the Flamethrower with a SMG* if "
                            f"this weapon is not present in the Team table of the enemy forces”).")
                    for sw in nation.enemy_swaps]
         team_sections.append(Section(id=f"team-{nation.id}", title=f"Team table: {nation.name}", blocks=blocks))

@@ -1,6 +1,6 @@
 """The Way of the Warrior's team checker: one set of rules for a team file and a campaign.
 
-The rules (seed 004, "Equipment", "Post-mission debriefing", optional rule #3):
+The rules (The Way of the Warrior rules, "Equipment", "Post-mission debriefing", optional rule #3):
 
 - every new man is a row of the nation's team table (quality + weapon) and costs its CP;
   Medical expertise adds the nation's medical CP to a new member's cost;
@@ -23,7 +23,7 @@ from pydantic import Field
 
 from sheets.base.errors import ContentError, Problem
 from sheets.games.wotw.models import Nation, Rules
-from sheets.library.validation import Strict, validate
+from sheets.library.validation import Strict, validate_each
 from sheets.library.yaml_source import YamlDocument
 
 GRENADIER = "grenadier"
@@ -198,19 +198,19 @@ class FirstTeam:
 
 def first_team(men: list, nation: Nation, rules: TeamRules, engineers_rule: bool,
                loc_of=lambda i: (i,)) -> FirstTeam:
-    """The starting CP and team size (seed 004, Equipment): "You must select at least three men in
+    """The starting CP and team size (the rules, Equipment): "You must select at least three men in
     the [Team Table] using these CP"; "the max team size is given in the [Team Table]"."""
     costs, problems = recruit_costs(men, nation, rules, engineers_rule, loc_of)
     spent, size = sum(costs), len(men)
     if spent > nation.starting_cp:
         problems.append(((), f"starting CP: the team costs {spent} CP but a {nation.name} team starts with "
-                             f"{nation.starting_cp} CP (seed 004, Equipment)"))
+                             f"{nation.starting_cp} CP (the rules, Equipment)"))
     if size > nation.max_team_size:
         problems.append(((), f"team size: {size} men but a {nation.name} team has at most {nation.max_team_size} "
-                             f"(seed 004, Equipment)"))
+                             f"(the rules, Equipment)"))
     if size < rules.min_size:
         problems.append(((), f"team size: {size} men, but a team starts with at least {rules.min_size} "
-                             f"(seed 004, Equipment)"))
+                             f"(the rules, Equipment)"))
     return FirstTeam(nation.starting_cp, costs, problems)
 
 
@@ -258,11 +258,17 @@ def check_men(men: list, nation: Nation, rules: TeamRules, engineers_rule: bool,
 
 def resolve_team(doc: YamlDocument, nation: Nation, rules: Rules, engineers_rule: bool = False) -> Team:
     """Check a team file against the nation's recruits, CP budget and team size; all problems at once."""
-    sheet = validate(TeamFile, doc)
+    sheet, failed, problems = validate_each(TeamFile, doc)
+    if sheet is None:
+        raise ContentError(problems)
     tr = TeamRules.of(rules)
-    problems: list[Problem] = []
     if sheet.nation is not None and sheet.nation.lower() not in (nation.id, nation.name.lower()):
-        problems.append(doc.problem(("nation",), f"this team is {sheet.nation!r} but the mission's nation is {nation.id!r}"))
+        problems.append(doc.problem(("nation",), f"this team is {sheet.nation!r}, but --nation is {nation.id!r}"))
+    if "members" in failed:  # a member of the wrong shape: the others' own rules are still checked
+        rows = [(i, Member.model_validate(m)) for i, m in enumerate(_listed(doc.data.get("members")))
+                if _fits(Member, m)]
+        found = check_men([m for _, m in rows], nation, tr, engineers_rule, lambda k: ("members", rows[k][0]))
+        raise ContentError(problems + [doc.problem(l, msg) for l, msg in found if l])
     loc = lambda i: ("members", i)  # noqa: E731
     team = first_team(sheet.members, nation, tr, engineers_rule, loc)
     # quality and weapon were checked against the recruit rows just above
@@ -273,6 +279,18 @@ def resolve_team(doc: YamlDocument, nation: Nation, rules: Rules, engineers_rule
         raise ContentError(problems)
     soldiers = [soldier_row(m, nation, tr, engineers_rule) for m in sheet.members]
     return Team(nation, soldiers, team.spent)
+
+
+def _listed(value) -> list:
+    return value if isinstance(value, list) else []
+
+
+def _fits(model, value) -> bool:
+    try:
+        model.model_validate(value)
+    except ValueError:
+        return False
+    return True
 
 
 def soldier_row(m, nation: Nation, rules: TeamRules, engineers_rule: bool, state: str = "") -> Soldier:

@@ -124,14 +124,14 @@ def routes(desk: Desk) -> list[Route]:
                          weapons=[w.name for w in nation.weapons], outcomes=OUTCOMES,
                          history=commands.campaign_history(path, desk.content))
 
-    async def index(request: Request):
+    def index(request: Request):
         data = _data(desk)
         return desk.page("wotw/web/campaigns.html.j2", title="WotW campaigns", files=campaigns(),
                          nations=[(n.id, n.name) for n in data.teams.nations],
                          theatres=[(t.id, t.name, ", ".join(t.nations)) for t in data.theatres.theatres],
                          rules=OPTIONAL_RULES, teams=desk.workspace.files("*team*.yaml"), error="")
 
-    async def team_builder(form, step: str):
+    def team_builder(form, step: str):
         """The wizard's step 2: rows of men against the CP budget; `create` starts the campaign."""
         data = _data(desk)
         begun = web_team.start(data, form)
@@ -140,8 +140,8 @@ def routes(desk: Desk) -> list[Route]:
         if step == "create":
             path = desk.workspace.path(begun["file"])
             try:
-                await desk.call(commands.campaign_new, path, begun["nation"], begun["theatre"],
-                                members=web_team.members(rows), optional_rules=begun["rules"], content=desk.content)
+                desk.call(commands.campaign_new, path, begun["nation"], begun["theatre"],
+                          members=web_team.members(rows), optional_rules=begun["rules"], content=desk.content)
                 return RedirectResponse(f"/wotw/campaign/desk?{urlencode({'file': begun['file']})}", status_code=303)
             except SheetsError as exc:
                 status, error = 400, str(exc)
@@ -149,20 +149,20 @@ def routes(desk: Desk) -> list[Route]:
                          rows=rows, error=error, theatre_name=data.theatre(begun["theatre"]).name,
                          **web_team.priced(data, begun["nation"], rows, begun["rules"]))
 
-    async def new(request: Request):
-        form = await desk.form(request)
+    def new(request: Request):
+        form = desk.form(request)
         step = str(form.get("step") or "")
         if step in ("team", "update", "create"):
-            return await team_builder(form, step)
+            return team_builder(form, step)
         rel = str(form.get("file") or "").strip()
         if not rel.endswith((".yaml", ".yml")):
             raise HTTPException(400, f"file {rel!r}: a campaign file name ending in .yaml, e.g. campaign.yaml")
         path = desk.workspace.path(rel)
         team = str(form.get("team") or "")
-        await desk.call(commands.campaign_new, path, str(form.get("nation") or ""), str(form.get("theatre") or ""),
-                        team=desk.workspace.path(team) if team else None, random=not team,
-                        seed=number(form, "seed", lo=0, hi=SEED_MAX) if not team else None,
-                        optional_rules=[r for r in OPTIONAL_RULES if checked(form.get(r))], content=desk.content)
+        desk.call(commands.campaign_new, path, str(form.get("nation") or ""), str(form.get("theatre") or ""),
+                  team=desk.workspace.path(team) if team else None, random=not team,
+                  seed=number(form, "seed", lo=0, hi=SEED_MAX) if not team else None,
+                  optional_rules=[r for r in OPTIONAL_RULES if checked(form.get(r))], content=desk.content)
         return RedirectResponse(f"/wotw/campaign/desk?{urlencode({'file': rel})}", status_code=303)
 
     def spend_page(rel: str, *, status: int = 200, note: str = "", error: str = "", pdfs=()):
@@ -174,45 +174,44 @@ def routes(desk: Desk) -> list[Route]:
                          version=desk.workspace.digest(path), c=campaign, options=options, note=note, error=error,
                          open=campaign.in_progress)
 
-    async def view(request: Request):
+    def view(request: Request):
         return desk_page(request.query_params.get("file", ""))
 
-    async def spend_view(request: Request):
+    def spend_view(request: Request):
         return spend_page(request.query_params.get("file", ""))
 
-    async def act(request: Request):
-        form = await desk.form(request)
+    def act(request: Request):
+        form = desk.form(request)
         rel, action = str(form.get("file") or ""), str(form.get("action") or "")
         if action not in ACTIONS:
             raise HTTPException(400, f"action {action!r}: one of {', '.join(ACTIONS)}")
 
         def run():
-            path = desk.workspace.check_fresh(rel, str(form.get("version") or ""),
-                                              f"(your {action} form: {', '.join(f'{k}={v}' for k, v in form.multi_items() if k != 'csrf')})")
+            path = desk.workspace.check_fresh(rel, str(form.get("version") or ""))
             return ACTIONS[action](desk, path, form)
         show = spend_page if form.get("page") == "spend" else desk_page  # the page the form was on
         try:
-            note, pdfs = await desk.call(run)
+            note, pdfs = desk.call(run)
         except Conflict:
             raise
         except SheetsError as exc:
             return show(rel, status=400, error=str(exc))
         return show(rel, note=note, pdfs=pdfs)
 
-    async def mission_form(request: Request):
+    def mission_form(request: Request):
         data = _data(desk)
         return desk.page("wotw/web/mission.html.j2", title="Mission pre-roller", form={}, result=None,
                          theatres=[(t.id, t.name) for t in data.theatres.theatres],
                          nations=[(n.id, n.name) for n in data.teams.nations], rules=OPTIONAL_RULES)
 
-    async def mission_roll(request: Request):
-        form = await desk.form(request)
+    def mission_roll(request: Request):
+        form = desk.form(request)
         theatre, nation = str(form.get("theatre") or "") or None, str(form.get("nation") or "") or None
         seed = number(form, "seed", lo=0, hi=SEED_MAX)
         req = MissionRequest(theatre=theatre, nation=nation, seed=seed if seed is not None else new_seed(),
                              **{r: checked(form.get(r)) for r in OPTIONAL_RULES})
-        _, missions = await desk.call(roll_missions, req, desk.content)
-        pdf, note = await desk.call(commands.make_mission, req, desk.workspace.output_dir("missions"), desk.content)
+        _, missions = desk.call(roll_missions, req, desk.content)
+        pdf, note = desk.call(commands.make_mission, req, desk.workspace.output_dir("missions"), desk.content)
         data = _data(desk)
         return desk.page("wotw/web/mission.html.j2", title="Mission pre-roller", form=dict(form), note=note,
                          result=missions[0].as_json(), pdf=desk.link(pdf),

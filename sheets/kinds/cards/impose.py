@@ -20,10 +20,12 @@ from pypdf import PdfReader, PdfWriter
 from pypdf.generic import ArrayObject, DecodedStreamObject, DictionaryObject, FloatObject, NameObject
 
 from sheets.base.errors import SheetsError
+from sheets.base.pdfstruct import KEY as STRUCT_KEY
+from sheets.base.pdfstruct import page_structures
 from sheets.kinds.cards.grid import CardGrid
 
 MM = 72 / 25.4  # PDF points per millimetre
-IMPOSITION_VERSION = "2"  # bump when imposition output changes for the same input
+IMPOSITION_VERSION = "3"  # bump when imposition output changes for the same input
 
 
 class CardOverflowError(SheetsError):
@@ -106,8 +108,9 @@ def preflight(reader, spec: Imposition) -> None:
                               f"({spec.grid.cell_w:g}×{spec.grid.cell_h:g} mm): check the card template's @page")
 
 
-def _form_xobject(writer, page):
-    """A page of the card document as a Form XObject of the output."""
+def _form_xobject(writer, page, structure=None):
+    """A page of the card document as a Form XObject of the output (with its tags, when the
+    card document is tagged: see sheets/base/pdfstruct.py)."""
     form = DecodedStreamObject()
     contents = page.get_contents()
     form.set_data(contents.get_data() if contents is not None else b"")
@@ -115,12 +118,15 @@ def _form_xobject(writer, page):
     form[NameObject("/Subtype")] = NameObject("/Form")
     form[NameObject("/BBox")] = ArrayObject([FloatObject(float(v)) for v in page.mediabox])
     form[NameObject("/Resources")] = page["/Resources"].clone(writer)
+    if structure is not None:
+        form[NameObject(STRUCT_KEY)] = structure
     return writer._add_object(form.flate_encode())  # pypdf has no public "add object"
 
 
 def _paper_page(writer, grid: CardGrid, placements: list[tuple[str, object, str]], marks: list[tuple],
-                fold_at: float | None = None) -> None:
-    """Add one paper page: `placements` are (XObject name, reference, cm operands).
+                fold_at: float | None = None, trims: list[tuple[float, float]] = ()) -> None:
+    """Add one paper page: `placements` are (XObject name, reference, cm operands), `trims`
+    the lower-left trim corners (mm) of the cards placed.
 
     With `fold_at` (mm from the left), the page is twice the grid's width and gets a
     dashed fold line there.
@@ -132,17 +138,39 @@ def _paper_page(writer, grid: CardGrid, placements: list[tuple[str, object, str]
     for name, ref, matrix in placements:
         xobjects[NameObject(name)] = ref
         ops.append(f"q {matrix} cm {name} Do Q")
+    # crop marks and the fold line are page furniture: artifacts, outside the structure tree
     if marks:
-        ops.append("q 0 0 0 RG 0.3 w 0 J [] 0 d")
+        ops.append("/Artifact <</Type /Layout>> BDC q 0 0 0 RG 0.3 w 0 J [] 0 d")
         ops += [f"{x1 * MM:.3f} {y1 * MM:.3f} m {x2 * MM:.3f} {y2 * MM:.3f} l" for x1, y1, x2, y2 in marks]
-        ops.append("S Q")
+        ops.append("S Q EMC")
     if fold_at is not None:
-        ops.append(f"q 0.35 0.35 0.35 RG 0.5 w [3 2] 0 d {fold_at * MM:.3f} 0 m {fold_at * MM:.3f} "
-                   f"{grid.paper_h * MM:.3f} l S Q")
+        ops.append(f"/Artifact <</Type /Layout>> BDC q 0.35 0.35 0.35 RG 0.5 w [3 2] 0 d {fold_at * MM:.3f} 0 m "
+                   f"{fold_at * MM:.3f} {grid.paper_h * MM:.3f} l S Q EMC")
+    _boxes(page, grid, trims, width)
     page[NameObject("/Resources")] = DictionaryObject({NameObject("/XObject"): xobjects})
     content = DecodedStreamObject()
     content.set_data(("\n".join(ops) + "\n").encode("ascii"))
     page[NameObject("/Contents")] = writer._add_object(content.flate_encode())
+
+
+def _boxes(page, grid: CardGrid, trims: list[tuple[float, float]], width: float) -> None:
+    """TrimBox: the cut lines around the cards placed on this page (`trims`: each card's
+    lower-left trim corner, mm); with bleed, a BleedBox that far beyond them. Both stay
+    inside the MediaBox (0 0 `width` paper_h)."""
+    if not trims:
+        return
+    x0 = max(0.0, min(x for x, _ in trims))
+    y0 = max(0.0, min(y for _, y in trims))
+    x1 = min(width, max(x for x, _ in trims) + grid.card_w)
+    y1 = min(grid.paper_h, max(y for _, y in trims) + grid.card_h)
+
+    def box(pad: float) -> ArrayObject:
+        return ArrayObject([FloatObject(round(v * MM, 3)) for v in (
+            max(0.0, x0 - pad), max(0.0, y0 - pad), min(width, x1 + pad), min(grid.paper_h, y1 + pad))])
+
+    page[NameObject("/TrimBox")] = box(0)
+    if grid.bleed > 0:
+        page[NameObject("/BleedBox")] = box(grid.bleed)
 
 
 def _cm(x_mm: float, y_mm: float, bleed: float, rotated: bool, grid: CardGrid) -> str:
@@ -162,16 +190,18 @@ def impose(reader, spec: Imposition) -> bytes:
     grid = spec.grid
     writer = PdfWriter()
     n = len(spec.cards)
-    fronts = [_form_xobject(writer, reader.pages[i]) for i in range(n)]
-    backs = [_form_xobject(writer, reader.pages[n + j]) for j in range(len(spec.back_names))]
+    tags = page_structures(reader)
+    fronts = [_form_xobject(writer, reader.pages[i], tags[i]) for i in range(n)]
+    backs = [_form_xobject(writer, reader.pages[n + j], tags[n + j]) for j in range(len(spec.back_names))]
     order = [k for _ in range(spec.copies) for k in range(n)]
     ox, oy = spec.back_offset
     for first in range(0, len(order), grid.per_page):
         on_page = order[first:first + grid.per_page]
-        placements = []
+        placements, trims = [], []
         for slot, k in enumerate(on_page):
             x, y = grid.slot(slot)
             placements.append((f"/Card{slot}", fronts[k], _cm(x, y, grid.bleed, False, grid)))
+            trims.append((x, y))
         marks = grid.crop_marks(len(on_page), spec.mark_length, spec.mark_offset) if spec.crop_marks else []
         if spec.fold:
             full_w = 2 * grid.paper_w
@@ -179,17 +209,19 @@ def impose(reader, spec: Imposition) -> bytes:
                 x, y = grid.slot(slot)
                 placements.append((f"/Back{slot}", backs[spec.back_of[k]],
                                    _cm(full_w - x - grid.card_w, y, grid.bleed, False, grid)))
+                trims.append((full_w - x - grid.card_w, y))
             marks = marks + [(full_w - x1, y1, full_w - x2, y2) for x1, y1, x2, y2 in marks]
-            _paper_page(writer, grid, placements, marks, fold_at=grid.paper_w)
+            _paper_page(writer, grid, placements, marks, fold_at=grid.paper_w, trims=trims)
             continue
-        _paper_page(writer, grid, placements, marks)
+        _paper_page(writer, grid, placements, marks, trims=trims)
         if spec.back_of is not None:
-            placements = []
+            placements, trims = [], []
             for slot, k in enumerate(on_page):
                 x, y, rotated = grid.back_slot(slot, spec.duplex)
                 j = spec.back_of[k]
                 placements.append((f"/Back{slot}", backs[j], _cm(x + ox, y + oy, grid.bleed, rotated, grid)))
-            _paper_page(writer, grid, placements, [])
+                trims.append((x + ox, y + oy))
+            _paper_page(writer, grid, placements, [], trims=trims)
     writer.add_metadata({"/Title": spec.title or spec.set_title, "/Author": "warsheets", "/Creator": "warsheets"})
     out = io.BytesIO()
     writer.write(out)

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from markupsafe import escape
 
+from sheets.base import fonts
 from sheets.base.errors import SheetsError
 from sheets.kinds.cards.model import PaperSize
 from sheets.kinds.gauges.model import Gauge
@@ -81,9 +82,14 @@ def _arc_path(cx: float, cy: float, r: float, a0: float, a1: float) -> str:
     return f"M{_n(x0)},{_n(y0)} A{_n(r)},{_n(r)} 0 {large} 0 {_n(x1)},{_n(y1)}"
 
 
+#: the bundled fonts (base.css's @font-face); WeasyPrint's SVG text splits this at commas and
+#: keeps any space after one, hence none
+SVG_FONTS = f"{fonts.CONDENSED},{fonts.SANS},sans-serif"
+
+
 def _text(x: float, y: float, s: str, size: float = 2.6, anchor: str = "middle", weight: str = "normal") -> str:
     return (f'<text x="{_n(x)}" y="{_n(y)}" font-size="{_n(size)}" text-anchor="{anchor}" '
-            f'font-weight="{weight}" font-family="DejaVu Sans Condensed, DejaVu Sans, sans-serif">{escape(s)}</text>')
+            f'font-weight="{weight}" font-family="{SVG_FONTS}">{escape(s)}</text>')
 
 
 def draw(g: Gauge, unit: str) -> Drawing:

@@ -12,13 +12,20 @@ from pathlib import Path
 
 from fontTools.ttLib import TTFont as FontFile
 
+from sheets.base import fonts
 from sheets.base.errors import SheetsError
 
 
 @lru_cache(maxsize=None)
 def font_file(family: tuple[str, ...], bold: bool, italic: bool, condensed: bool) -> str:
-    """The TTF fontconfig gives for a CSS font (the file WeasyPrint's Pango uses too)."""
+    """The TTF a CSS font is drawn in (the file WeasyPrint's Pango uses too): a bundled font
+    (sheets.base.fonts) for the bundled families; fontconfig's choice for any other."""
     for fam in family:
+        bundled = fonts.bundled_family(fam)
+        if bundled is not None:
+            if condensed and bundled == fonts.SANS:
+                bundled = fonts.CONDENSED
+            return str(fonts.face(bundled, bold, italic))
         if fam in ("serif", "sans-serif", "monospace"):
             fam = {"serif": "DejaVu Serif", "sans-serif": "DejaVu Sans", "monospace": "DejaVu Sans Mono"}[fam]
         pattern = fam + (":bold" if bold else "") + (":italic" if italic else "") + (":condensed" if condensed else "")

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from sheets.pipeline import rendering
+from sheets.pipeline.stamp.embed import finish_fonts
 from sheets.pipeline.stamp.glyphs import drawable
 
 PX = 0.75  # CSS px -> PDF pt
@@ -121,4 +122,5 @@ def render_base(html: str) -> tuple[bytes, dict]:
     """WeasyPrint: lay out `html`, note its fields and margin boxes, PDF without footers."""
     document = rendering.lay_out(html)
     layout = layout_of(document)
-    return document.write_pdf(uncompressed_pdf=False), layout
+    # tagged: the stamped file keeps its tags
+    return finish_fonts(document.write_pdf(uncompressed_pdf=False, pdf_tags=True)), layout

@@ -15,6 +15,7 @@ from reportlab.lib.utils import simpleSplit
 from reportlab.pdfgen.canvas import Canvas
 
 from sheets.base.colors import MIN_SHEET_PT
+from sheets.pipeline.stamp.embed import finish_fonts
 from sheets.pipeline.stamp.fields import Fields
 from sheets.pipeline.stamp.fonts import drawable, face_for, text_width
 
@@ -223,6 +224,6 @@ def draw_overlay(pages: list[tuple[float, float, list[Op]]]) -> bytes:
             _draw(canvas, height, op)
         canvas.showPage()
     canvas.save()
-    return buf.getvalue()
+    return finish_fonts(buf.getvalue(), reportlab=True)  # no unembedded Helvetica, subsets tagged by content
 
 

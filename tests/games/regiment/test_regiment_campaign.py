@@ -250,7 +250,7 @@ REFUSALS = [
     (("gear: 1", "gear: 7"), "gear", "7 marked, but a Soldier's GEAR track has 6 boxes to mark"),
     (("wounds: 3", "wounds: 6"), "wounds", "6 marked, but a Soldier's WOUNDS track has 5 boxes to mark"),
     (("stress: 1", "stress: 6"), "stress", "6 marked, but a Soldier's STRESS track has 5 boxes to mark"),
-    (("stress: 1", "stress: -1"), "stress", "greater than or equal to 0"),
+    (("stress: 1", "stress: -1"), "stress", "-1 is too low: at least 0"),
     (("wounds: 3\nstress: 1\nconditions: [suppressed]", "wounds: 1\nstress: 3\nconditions: [critical]"), "conditions[0]",
      "critical needs 3+ wounds or 4+ stress, and this file marks 1 wound, 3 stress (The Regiment's rules, Recovery & healing: "
      "\"When you have 3+ wounds or 4+ stress, you have the critical condition ... until you're stabilized and the "

@@ -106,7 +106,7 @@ def test_wotw_reference_carries_every_table(cli, tmp_path):
     assert squash("44-46 Then roll 2+1d3 times on the Town table") in text
     assert squash("51-53 Eliminate bunker Hill, Bunker Rifle*(P) Rifle(G) Flamethrower(P) Medium") in text
     # rows the seed does not print are marked, with the footnote
-    assert raw.count("No change. †") == 2 and "† Not printed in the seed" in raw
+    assert raw.count("No change. †") == 2 and "† Not printed in the rules" in raw
     # the Italian enemy's swap, as the seed states it
     assert squash("As the enemy: Flame-thrower becomes SMG*") in text
 

@@ -279,7 +279,7 @@ def test_team_fills_the_roster(cli, tmp_path):
 @pytest.mark.parametrize("members,message", [
     ("  - {name: A, quality: Veteran, weapon: Assault Rifle}\n  - {name: B, quality: Veteran, weapon: SMG}\n"
      "  - {name: C, quality: Green, weapon: Rifle}\n", "the team costs 9 CP but a German team starts with 5 CP"),
-    ("  - {name: A, quality: Green, weapon: Rifle}\n", "team size: 1 men, but a team starts with at least 3 (seed 004, Equipment)"),
+    ("  - {name: A, quality: Green, weapon: Rifle}\n", "team size: 1 men, but a team starts with at least 3 (the rules, Equipment)"),
     ("  - {name: A, quality: Veteran, weapon: Bazooka}\n", "German has no Veteran with Bazooka"),
 ])
 def test_bad_team_is_a_located_error(cli, tmp_path, members, message):

@@ -368,7 +368,7 @@ def test_each_campaign_command_has_help_with_an_example(cli, command):
 def test_new_from_a_bad_team_file_is_located_and_writes_nothing(cli, tmp_path):
     (tmp_path / "t.yaml").write_text(TEAM.replace("quality: Veteran", "quality: Vet"))
     r = cli("campaign", "new", "ww.yaml", "--nation", "german", "--theatre", "france-1944", "--team", "t.yaml")
-    assert r.exit_code == 1 and "t.yaml:3: members[0].quality: quality 'Vet'" in r.stderr
+    assert r.exit_code == 1 and "t.yaml:3: members[0]: German has no Vet with SMG" in r.stderr
     assert not (tmp_path / "ww.yaml").exists()
 
 

@@ -224,7 +224,7 @@ def test_strike_during_the_briefing(cli, tmp_path):
     assert mission["steps"] == 29 and mission["weather"] is None and mission["xp_roll"] is None
     before = path.read_bytes()
     for step, message in (("29", "step 29: choose a step from 1 to 28; the last step is the objective"),
-                          ("4", "mission 1: step 3 is struck already; an Engineer removes one step (seed 004, optional rule #3)")):
+                          ("4", "mission 1: step 3 is struck already; an Engineer removes one step (the rules, optional rule #3)")):
         r = cli("campaign", "strike", "ww.yaml", step)
         assert r.exit_code == 1 and message in r.stderr and path.read_bytes() == before, r
     ok(cli, "debrief", "ww.yaml", "--outcome", "aborted")
@@ -235,14 +235,14 @@ def test_strike_during_the_briefing(cli, tmp_path):
 def test_strike_needs_an_engineer(cli, played):
     ok(cli, "mission", "ww.yaml", "--seed", "13", "-o", "m3.pdf")
     r = cli("campaign", "strike", "ww.yaml", "2")
-    assert r.exit_code == 1 and "only a team with an Engineer may strike a step (seed 004, optional rule #3" in r.stderr
+    assert r.exit_code == 1 and "only a team with an Engineer may strike a step (the rules, optional rule #3" in r.stderr
 
 
 # -- debrief options that do not apply ----------------------------------------------------
 
 @pytest.mark.parametrize("args,message", [
     (("--outcome", "aborted", "--enemy-hq"), "--enemy-hq: the Enemy HQ's +1 XP comes at the end of a successful mission"),
-    (("--outcome", "aborted", "--dice", "5"), "--dice: an aborted mission rolls no XP (seed 004, Post-mission debriefing)"),
+    (("--outcome", "aborted", "--dice", "5"), "--dice: an aborted mission rolls no XP (the rules, Post-mission debriefing)"),
     (("--outcome", "aborted", "--seed", "5"), "--seed: an aborted mission rolls no XP"),
     (("--outcome", "success", "--dice", "5", "--killed", "Otto Lenz", "--killed", "otto lenz"),
      "Otto Lenz: named twice with --killed; name each casualty once"),

@@ -81,9 +81,10 @@ def test_a_campaign_file_loads_replays_and_dumps_back_to_its_bytes(data, path):
     ("{do: adjust, reason: lost kit, cp: -1}", "{do: adjust, reason: ' ', cp: -1}", "entries[14]",
      "--reason: say why (it is printed in the record's ledger)"),
     ("{do: strike, step: 3}", "{do: strik, step: 3}", "entries[4].do",
-     "Input should be 'new', 'baseline', 'mission', 'strike', 'debrief', 'spend' or 'adjust'"),
+     "'strik' is not one of the choices: 'new', 'baseline', 'mission', 'strike', 'debrief', 'spend' or 'adjust'"),
     ("{do: strike, step: 3}", "{step: 3}", "entries[4].do", "required key is missing"),
-    ("{do: strike, step: 3}", "{do: strike, step: 3, promote: Kurt Keller}", "entries[4].promote", "unknown key"),
+    ("{do: strike, step: 3}", "{do: strike, step: 3, promote: Kurt Keller}", "entries[4].promote",
+     "unknown key; the keys here are: do, step"),
 ])
 def test_a_hand_edited_entry_that_breaks_its_kinds_rules_is_one_located_error(cli, tmp_path, was, now, where, message):
     text = (HERE / "campaigns" / "engineers.yaml").read_text(encoding="utf-8")

@@ -35,7 +35,7 @@ def test_first_team_prices_each_man_and_refuses_as_campaign_new_does(data):
            Member(name="C", quality="Green", weapon="LMG"), Member(name="D", quality="Green", weapon="LMG")]
     team = first_team(men, german, rules, False)
     assert (team.costs, team.spent, team.budget, team.remaining) == ([4, 1, 3, 0], 8, 5, -3)
-    message = "starting CP: the team costs 8 CP but a German team starts with 5 CP (seed 004, Equipment)"
+    message = "starting CP: the team costs 8 CP but a German team starts with 5 CP (the rules, Equipment)"
     assert team.problems == [((), message)]
     with pytest.raises(Refused) as refused:
         cp.new_campaign(data, "german", "france-1944", [Man(**m.model_dump(exclude={"grenades"})) for m in men], [])
@@ -50,7 +50,7 @@ def test_first_team_prices_each_man_and_refuses_as_campaign_new_does(data):
         ((0,), "German has no Green with Assault Rifle; recruits: Veteran Rifle (4 CP); Veteran SMG (4 CP); Veteran "
                "Assault Rifle (5 CP); Private Rifle (2 CP); Private SMG (2 CP); Private Flame-thrower (4 CP); Green Rifle "
                "(0 CP); Green SMG (1 CP); Green LMG (3 CP, two men); Green Mortar (3 CP, two men)"),
-        ((), "team size: 1 men, but a team starts with at least 3 (seed 004, Equipment)")]
+        ((), "team size: 1 men, but a team starts with at least 3 (the rules, Equipment)")]
     # optional rule #3: a Flame-thrower man is an Engineer and pays 2 CP more
     flame = first_team([Member(name="F", quality="Private", weapon="Flame-thrower")], german, rules, True)
     assert flame.costs == [6]
@@ -74,9 +74,9 @@ def test_offers_each_man_what_the_rules_allow_with_its_cost(data, campaign):
     karl = {o.label: (o.price, o.refused) for o in options["Karl Brandt"]}
     assert karl == {
         "promote to Private": ("1 XP", None),
-        "learn Camouflage": ("2 XP", "a skill costs 2 XP but the team has 1 XP (seed 004, Post-mission debriefing)"),
-        "learn Athletic": ("2 XP", "a skill costs 2 XP but the team has 1 XP (seed 004, Post-mission debriefing)"),
-        "make Engineer": ("2 CP", "an Engineer costs 2 CP but the campaign has 0 CP saved (seed 004, optional rule #3)")}
+        "learn Camouflage": ("2 XP", "a skill costs 2 XP but the team has 1 XP (the rules, Post-mission debriefing)"),
+        "learn Athletic": ("2 XP", "a skill costs 2 XP but the team has 1 XP (the rules, Post-mission debriefing)"),
+        "make Engineer": ("2 CP", "an Engineer costs 2 CP but the campaign has 0 CP saved (the rules, optional rule #3)")}
     hans = {o.label: o.price for o in options["Hans Weber"]}
     assert "promote to Veteran" not in hans and "promote to a higher quality" not in hans  # a Veteran already
     assert hans["rearm with Rifle"] == "free" and hans["rearm with Flame-thrower"] == "2 CP"
@@ -109,7 +109,7 @@ def test_campaign_spend_list_prints_the_offers(campaign, cli):
     assert lines[0] == "0 XP and 0 CP saved"
     assert "Karl Brandt (Green, Rifle, fit):" in lines
     assert ("  promote to Private: 1 XP  -- not now: promotion Green to Private costs 1 XP but the team has 0 XP "
-            "(seed 004, Post-mission debriefing)") in lines
+            "(the rules, Post-mission debriefing)") in lines
     assert "  rearm with Rifle: free" in lines  # Hans Weber, a Veteran with an SMG
     both = cli("campaign", "spend", campaign, "--list", "--promote", "Karl Brandt")
     assert both.exit_code == 1 and "--list spends nothing: give it alone" in both.stderr

@@ -1,0 +1,183 @@
+"""The print-shop export of a card set: one PNG per card face (`sheets cards GAME --export png`).
+
+Print-on-demand services take one image per card face at a stated resolution, with bleed
+on every side and a safe zone inside the cut line. The card document is the one the
+builder makes for n-up sheets (`card_sheet`, one page per card), laid out on a "paper"
+that is exactly the card plus the export's bleed: a 1×1 layout with that bleed and no crop
+marks, the card's text margin widened to the bleed where it is narrower (the safe zone).
+Its finish step is the pre-flight only (a card whose text runs over is still an error);
+the pages are then rasterised with PDFium at the asked resolution.
+
+With the bleed, the card's frame becomes a band (`edge_band` in card.html.j2): the page
+background in the frame's colour runs from the frame line over the cut line to the bleed's
+edge, and the card's white panel sits inside it. Text stays inside the safe zone.
+
+Files: `001-<card id>.png` ... in the set's order, and with backs `001-back.png` ... (the
+back of card 001, and so on). PNGs carry their resolution (pHYs) and nothing else that
+changes between runs, so the same input gives byte-identical files.
+"""
+from __future__ import annotations
+
+import io
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from sheets.base import interrupts, limits, output
+from sheets.base.errors import SheetsError
+from sheets.kinds.cards.builder import card_sheet
+from sheets.kinds.cards.impose import Imposition, preflight
+from sheets.kinds.cards.model import CardSet, Layout, PaperSize, PrintGeometry
+from sheets.pipeline.sheet import Sheet
+
+if TYPE_CHECKING:
+    from sheets.library.content import Game
+
+FORMATS = ("png",)
+DPI = 300
+DPI_RANGE = (72, limits.MAX_CARD_DPI)
+BLEED_MM = 3.0
+BLEED_RANGE = (0.0, limits.MAX_BLEED_MM)
+MAX_PIXELS = limits.MAX_CARD_PIXELS
+MM_PER_INCH = 25.4
+SAFE_PAD_MM = 0.12  # text a little inside the safe line: letters (italics, J) overhang their box by ~0.1 mm
+FOOT_MM = 3.3  # the footer's band (card.html.j2 has 2.6): its letters then end inside the safe zone
+PAPER = "card-with-bleed"  # the 1-up "paper" of an export: the card and its bleed, nothing more
+OLD_IMAGE = re.compile(r"^\d{3}-.+\.png$")
+
+
+def check_options(export: str, dpi: float, bleed: float, out: Path | None) -> Path:
+    """The export's options, each checked before anything is made; the output folder."""
+    if export not in FORMATS:
+        raise SheetsError(f"--export {export!r}: the export formats are {', '.join(FORMATS)}")
+    lo, hi = DPI_RANGE
+    if not lo <= dpi <= hi or dpi != int(dpi):
+        raise SheetsError(f"--dpi {dpi:g}: give a whole number of dots per inch from {lo} to {hi} "
+                          f"(print shops ask for {DPI})")
+    lo_mm, hi_mm = BLEED_RANGE
+    if not lo_mm <= bleed <= hi_mm:
+        raise SheetsError(f"--bleed {bleed:g}: give millimetres from {lo_mm:g} to {hi_mm:g} "
+                          f"(print shops ask for 3 mm, 1/8 in)")
+    if out is None:
+        raise SheetsError(f"--export {export} writes one image per card into a folder: give it with -o DIR")
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise SheetsError(f"-o {out}: is a file; --export {export} needs a folder (-o DIR)")
+    if out.suffix.lower() in (".pdf", ".png", ".zip"):
+        raise SheetsError(f"-o {out}: --export {export} writes a folder of images, not one file; give -o DIR")
+    return out
+
+
+def pixels(mm: float, dpi: int) -> int:
+    """A length in whole pixels at `dpi` (the nearest)."""
+    return round(mm / MM_PER_INCH * dpi)
+
+
+def export_geometry(geometry: PrintGeometry, size_name: str, bleed: float) -> tuple[PrintGeometry, Layout]:
+    """The geometry of a 1-up export: a paper of exactly the card plus `bleed`, the card's text
+    margin at least the bleed (the safe zone, plus a little), and the 1×1 layout on it."""
+    if size_name not in geometry.card_sizes:
+        raise SheetsError(f"unknown card size {size_name!r}; the sizes are: {', '.join(geometry.card_sizes)}")
+    size = geometry.card_sizes[size_name]
+    safe = size.model_copy(update={"margin_mm": max(size.margin_mm, bleed + SAFE_PAD_MM)})
+    paper = PaperSize(width_mm=size.width_mm + 2 * bleed, height_mm=size.height_mm + 2 * bleed)
+    layout = Layout(id=f"export-{size_name}", description=f"one {size_name} card with {bleed:g} mm bleed",
+                    paper=PAPER, card=size_name, columns=1, rows=1, bleed_mm=bleed, crop_marks=False)
+    changed = geometry.model_copy(update={"papers": {**geometry.papers, PAPER: paper},
+                                          "card_sizes": {**geometry.card_sizes, size_name: safe}})
+    return changed, layout
+
+
+@dataclass(frozen=True)
+class CardPages:
+    """Finish step of an export: the pre-flight only; the card pages stay one per page."""
+
+    spec: Imposition
+
+    @property
+    def key(self) -> str:
+        return "export-pages:" + self.spec.key
+
+    def __call__(self, pdf: bytes) -> bytes:
+        from pypdf import PdfReader  # noqa: PLC0415 - as impose.py, in the worker that lays out
+
+        preflight(PdfReader(io.BytesIO(pdf)), self.spec)
+        return pdf
+
+
+def export_sheet(game: "Game", card_set: CardSet, geometry: PrintGeometry, *, bleed: float = BLEED_MM,
+                 backs: bool = False) -> Sheet:
+    """The card document of one set for the export: every card (then every distinct back) one page
+    of the card plus `bleed`, the frame run on into the bleed, text inside the safe zone."""
+    changed, layout = export_geometry(geometry, card_set.size, bleed)
+    sheet = card_sheet(game, card_set, changed, layout=layout, paper=PAPER, backs=backs, crop_marks=False)
+    sheet.finish = CardPages(sheet.finish)  # type: ignore[arg-type]
+    sheet.context["edge_band"] = bleed > 0
+    sheet.context["foot_mm"] = FOOT_MM
+    sheet.filename = f"{game.id}-cards-{card_set.id}-export.pdf"
+    return sheet
+
+
+def image_names(card_set: CardSet, spec: Imposition) -> list[tuple[str, int]]:
+    """(file name, page of the card document) of every image, in print order: the fronts,
+    then with backs each card's back under the card's own number."""
+    names = [(f"{i + 1:03d}-{card.id}.png", i) for i, card in enumerate(card_set.cards)]
+    if spec.back_of is not None:
+        n = len(card_set.cards)
+        names += [(f"{i + 1:03d}-back.png", n + spec.back_of[i]) for i in range(n)]
+    return names
+
+
+def image_size(size_mm: tuple[float, float], dpi: int) -> tuple[int, int]:
+    """The pixels of one image of `size_mm` (card and bleed) at `dpi`, within MAX_PIXELS."""
+    width, height = pixels(size_mm[0], dpi), pixels(size_mm[1], dpi)
+    if width * height > MAX_PIXELS:
+        raise SheetsError(f"--dpi {dpi}: one card would be {width}×{height} pixels; give a lower --dpi")
+    return width, height
+
+
+def render_pngs(pdf: bytes, dpi: int, size_mm: tuple[float, float]) -> list[bytes]:
+    """Every page of `pdf` as PNG bytes at `dpi`, each exactly `size_mm` in whole pixels,
+    the resolution stored (pHYs) and nothing that changes from run to run."""
+    import pypdfium2 as pdfium  # noqa: PLC0415 - PDFium: only when images are asked for
+
+    width, height = image_size(size_mm, dpi)
+    with interrupts.held():
+        doc = pdfium.PdfDocument(pdf)
+    try:
+        out = []
+        for i in range(len(doc)):
+            with interrupts.held():
+                page = doc[i]
+                bitmap = page.render(scale=dpi / 72, fill_color=(255, 255, 255, 255))
+                image = bitmap.to_pil().convert("RGB")
+                bitmap.close()
+                page.close()
+            # PDFium rounds the page's size up to whole pixels: keep the nearest whole number
+            image = image.crop((0, 0, width, height)) if image.size != (width, height) else image
+            if image.size != (width, height):
+                raise SheetsError(f"card page {i + 1} rendered {image.size[0]}×{image.size[1]} px, "
+                                  f"not {width}×{height}: check the card template's @page")
+            buf = io.BytesIO()
+            image.save(buf, format="PNG", dpi=(dpi, dpi), optimize=False)
+            out.append(buf.getvalue())
+        return out
+    finally:
+        with interrupts.held():
+            doc.close()
+
+
+def write_images(folder: Path, images: list[tuple[str, bytes]]) -> list[Path]:
+    """Write the images into `folder` (each atomically), then remove the numbered images an
+    earlier export left there that this one did not write (a deck that got shorter)."""
+    output.ensure_dir(folder)
+    written = [output.write_atomic(folder / name, data) for name, data in images]
+    keep = {name for name, _ in images}
+    for old in sorted(folder.iterdir()):
+        if OLD_IMAGE.match(old.name) and old.name not in keep and old.is_file():
+            try:
+                old.unlink()
+            except OSError as exc:
+                raise output.OutputError(f"cannot remove the old image {old}: {exc.strerror or exc}") from None
+    return written

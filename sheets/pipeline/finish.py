@@ -1,0 +1,326 @@
+"""The last pass over every PDF the tool writes (pikepdf): tags, language, title, boxes.
+
+- **Structure.** Pages drawn from forms that carry their page's tags (`/WSStruct`, see
+  `sheets.base.pdfstruct`: stamped sheets, imposed cards) get a real structure tree: each
+  form's elements are rebuilt with marked-content references into the form (`/Stm`), the
+  form gets `/StructParents`; a form drawn twice is copied, so each drawing has its own
+  elements. What the page draws itself is marked: text (stamped values, page footers) as
+  a `Span` of a `P` element, the rest (rules, ticks' boxes, crop marks) as an `Artifact`.
+  Every page then has `/StructParents`.
+- **Document.** `/Lang`, a title (`/Title`, XMP `dc:title`) shown by the viewer
+  (`/ViewerPreferences /DisplayDocTitle`), XMP metadata with fixed dates (FIXED_EPOCH).
+- **Words.** Letter-spaced runs carry their text as `/ActualText` (`sheets.pipeline.spacing`).
+- **Boxes.** Every page has a `/TrimBox` (its MediaBox, where the page is the sheet).
+
+The same bytes in give the same bytes out.
+"""
+from __future__ import annotations
+
+import datetime
+import io
+from xml.sax.saxutils import escape
+
+import pikepdf
+from pikepdf import Array, Dictionary, Name, Operator
+
+from sheets.base.paths import FIXED_EPOCH
+from sheets.pipeline.spacing import mark_spacing
+
+#: sheets.base.pdfstruct.KEY, spelled out: importing that module would bring pypdf into the workers
+KEY = "/WSStruct"
+_STRUCT_KEY = Name(KEY)
+_DONE = Name("/WSStructDone")  # a form's description kept while its file is tagged (for copies)
+_KEPT = ("/Alt", "/ActualText", "/Lang", "/E", "/T", "/A", "/C", "/ID")
+
+
+# -- structure ---------------------------------------------------------------
+class _Tree:
+    """The structure tree of a file whose pages draw tagged forms."""
+
+    def __init__(self, pdf: pikepdf.Pdf):
+        self.pdf = pdf
+        self.document = pdf.make_indirect(Dictionary(Type=Name.StructElem, S=Name.Document))
+        self.kids = Array()
+        self.nums = Array()
+        self.key = 0
+        self.used: set = set()  # forms already adopted (drawn again: copied, or a twin for cards)
+        self.twins: dict = {}  # card form -> its artifact twin
+
+    def _element(self, desc, parent, page, form, owners: dict) -> Dictionary:
+        elem = self.pdf.make_indirect(Dictionary(Type=Name.StructElem, S=desc.S, P=parent, Pg=page))
+        for key in _KEPT:
+            if key in desc:
+                elem[key] = desc[key]
+        kids = Array()
+        for kid in desc.get("/K", Array()):
+            if isinstance(kid, int):
+                kids.append(Dictionary(Type=Name.MCR, MCID=int(kid), Pg=page, Stm=form))
+                owners[int(kid)] = elem
+            else:
+                kids.append(self._element(kid, elem, page, form, owners))
+        elem.K = kids
+        return elem
+
+    def adopt(self, page: pikepdf.Page, form: pikepdf.Stream, parent) -> list:
+        """The form's elements, rebuilt on `page` (the form gets its parent-tree entry)."""
+        owners: dict[int, Dictionary] = {}
+        elems = [self._element(desc, parent, page.obj, form, owners) for desc in form[_DONE]]
+        if _STRUCT_KEY in form:
+            del form[_STRUCT_KEY]
+        if owners:
+            form.StructParents = self._entry([owners.get(i) for i in range(max(owners) + 1)])
+        return elems
+
+    def _entry_value(self, elem) -> int:
+        """A parent-tree key for one annotation's element."""
+        key = self.key
+        self.nums.append(key)
+        self.nums.append(elem)
+        self.key += 1
+        return key
+
+    def _entry(self, owners: list) -> int:
+        key = self.key
+        self.nums.append(key)
+        self.nums.append(self.pdf.make_indirect(Array([o if o is not None else pikepdf.Object.parse(b"null")
+                                                       for o in owners])))
+        self.key += 1
+        return key
+
+    def finish(self) -> None:
+        root = self.pdf.make_indirect(Dictionary(
+            Type=Name.StructTreeRoot, K=self.document,
+            ParentTree=self.pdf.make_indirect(Dictionary(Nums=self.nums)), ParentTreeNextKey=self.key))
+        self.document.P = root
+        self.document.K = self.kids
+        self.pdf.Root.StructTreeRoot = root
+        self.pdf.Root.MarkInfo = Dictionary(Marked=True)
+
+
+def _tagged_forms(page: pikepdf.Page) -> dict[str, pikepdf.Stream]:
+    xobjects = page.obj.get("/Resources", Dictionary()).get("/XObject", Dictionary())
+    return {str(name): form for name, form in xobjects.items()
+            if isinstance(form, pikepdf.Stream) and (_STRUCT_KEY in form or _DONE in form)}
+
+
+def _runs(ops: list, forms: dict) -> list[tuple[str, list]]:
+    """The page's own operators cut at the top level: ("form", ops) for a `q … Do … Q` group
+    (or a bare Do), ("marked", ops) for a group already marked, ("own", ops) for the rest."""
+    runs: list[tuple[str, list]] = []
+    group: list = []
+    depth = 0
+    for operands, op in ops:
+        name = str(op)
+        group.append((operands, op))
+        if name in ("q", "BT", "BMC", "BDC"):
+            depth += 1
+        elif name in ("Q", "ET", "EMC"):
+            depth -= 1
+        if depth > 0:
+            continue
+        first = str(group[0][1])
+        kind = ("marked" if first in ("BMC", "BDC")
+                else "form" if any(str(o) == "Do" and str(a[0]) in forms for a, o in group) else "own")
+        if kind == "own" and runs and runs[-1][0] == "own":
+            runs[-1][1].extend(group)
+        else:
+            runs.append((kind, group))
+        group = []
+    if group:
+        runs.append(("own", group))
+    return runs
+
+
+def _has_text(ops: list) -> bool:
+    return any(str(op) in ("Tj", "TJ", "'", '"') for _, op in ops)
+
+
+def _tag_page(tree: _Tree, page: pikepdf.Page) -> None:
+    forms = _tagged_forms(page)
+    ops = pikepdf.parse_content_stream(page)
+    first = len(tree.kids)
+    out: list = []
+    mcid = 0
+    owners: list = []
+    for kind, group in _runs(ops, forms):
+        if kind == "form":
+            names = [str(operands[0]) for operands, op in group if str(op) == "Do"]
+            for name in names:
+                form = forms.pop(name, None)
+                if form is None:
+                    continue
+                card = name.startswith(("/Card", "/Back"))
+                if form.objgen in tree.used and card:
+                    # a card drawn again (the same back behind every card, --copies): its
+                    # tagged drawing came first; this one is an artifact (one twin per card)
+                    _draw(page, name, _twin(tree, form))
+                    continue
+                if form.objgen in tree.used:  # a blank stamped again: a page of its own, tagged
+                    form = _copy_form(tree.pdf, form)
+                    _draw(page, name, form)
+                tree.used.add(form.objgen)
+                holder = tree.document
+                if card:  # one card: one division
+                    holder = tree.pdf.make_indirect(Dictionary(Type=Name.StructElem, S=Name.Div,
+                                                               P=tree.document, Pg=page.obj))
+                    holder.K = Array(tree.adopt(page, form, holder))
+                    tree.kids.append(holder)
+                else:
+                    tree.kids.extend(tree.adopt(page, form, holder))
+            out.extend(group)
+        elif kind == "marked":
+            out.extend(group)
+        elif _has_text(group):
+            span = tree.pdf.make_indirect(Dictionary(Type=Name.StructElem, S=Name.P, P=tree.document, Pg=page.obj,
+                                                     K=mcid))
+            tree.kids.append(span)
+            owners.append(span)
+            out.append(([Name.Span, Dictionary(MCID=mcid)], Operator("BDC")))
+            out.extend(group)
+            out.append(([], Operator("EMC")))
+            mcid += 1
+        else:
+            out.append(([Name.Artifact], Operator("BMC")))
+            out.extend(group)
+            out.append(([], Operator("EMC")))
+    _tag_links(tree, page, first)
+    page.obj.Contents = tree.pdf.make_stream(pikepdf.unparse_content_stream(out))
+    page.obj.StructParents = tree._entry(owners)  # noqa: SLF001
+    page.obj.Tabs = Name.S
+
+
+def _elements(elem, kind: Name):
+    if elem.get("/S") == kind:
+        yield elem
+    for kid in elem.get("/K", Array()) if isinstance(elem.get("/K"), Array) else []:
+        if isinstance(kid, Dictionary) and kid.get("/Type") == Name.StructElem:
+            yield from _elements(kid, kind)
+
+
+def _tag_links(tree: _Tree, page: pikepdf.Page, first: int) -> None:
+    """Each link annotation joins the page's Link elements in order (the link's text is in
+    them); a link without one gets its own element."""
+    annots = [a for a in page.obj.get("/Annots", Array()) if a.get("/Subtype") == Name.Link]
+    if not annots:
+        return
+    elems = [e for top in list(tree.kids)[first:] for e in _elements(top, Name.Link)]
+    for i, annot in enumerate(annots):
+        if i < len(elems):
+            elem = elems[i]
+        else:
+            elem = tree.pdf.make_indirect(Dictionary(Type=Name.StructElem, S=Name.Link, P=tree.document,
+                                                     Pg=page.obj, K=Array()))
+            tree.kids.append(elem)
+        annot.StructParent = tree._entry_value(elem)  # noqa: SLF001
+        annot.P = page.obj
+        elem.K.append(Dictionary(Type=Name.OBJR, Obj=annot, Pg=page.obj))
+
+
+def _copy_form(pdf: pikepdf.Pdf, form: pikepdf.Stream) -> pikepdf.Stream:
+    copy = pdf.make_stream(form.read_raw_bytes())
+    for key, value in form.items():
+        if key not in ("/Length", "/StructParents"):
+            copy[key] = value
+    copy[_STRUCT_KEY] = form[_DONE]
+    return copy
+
+
+def _twin(tree: _Tree, form: pikepdf.Stream) -> pikepdf.Stream:
+    """The form as an artifact: its marked content without MCIDs, all of it inside one
+    `/Artifact` sequence (made once per form)."""
+    twin = tree.twins.get(form.objgen)
+    if twin is None:
+        ops = [([operands[0]], Operator("BMC")) if str(op) == "BDC" else (operands, op)
+               for operands, op in pikepdf.parse_content_stream(form)]
+        data = b"/Artifact BMC\n" + pikepdf.unparse_content_stream(ops) + b"\nEMC\n"
+        twin = tree.twins[form.objgen] = tree.pdf.make_stream(data)
+        for key, value in form.items():
+            if key not in ("/Length", "/Filter", "/DecodeParms", "/StructParents", KEY, "/WSStructDone"):
+                twin[key] = value
+    return twin
+
+
+def _draw(page: pikepdf.Page, name: str, form: pikepdf.Stream) -> None:
+    """Let the page's XObject `name` be `form` (the page's resources copied, not shared)."""
+    resources = Dictionary({k: v for k, v in page.obj.Resources.items()})
+    xobjects = Dictionary({k: v for k, v in resources.XObject.items()})
+    xobjects[name] = form
+    resources.XObject = xobjects
+    page.obj.Resources = resources
+
+
+def tag_forms(pdf: pikepdf.Pdf) -> bool:
+    """Build the structure tree of a file whose pages draw tagged forms (see above);
+    False (nothing changed) when the file has its own tree or no tagged form."""
+    if "/StructTreeRoot" in pdf.Root:
+        return False
+    if not any(_tagged_forms(page) for page in pdf.pages):
+        return False
+    tree = _Tree(pdf)
+    # a form drawn on several pages is copied, and each copy needs the description
+    for page in pdf.pages:
+        for form in _tagged_forms(page).values():
+            if _DONE not in form:
+                form[_DONE] = form[_STRUCT_KEY]
+    for page in pdf.pages:
+        _tag_page(tree, page)
+    for page in pdf.pages:
+        for form in page.obj.get("/Resources", Dictionary()).get("/XObject", Dictionary()).values():
+            if isinstance(form, pikepdf.Stream):
+                for key in (_DONE, _STRUCT_KEY):
+                    if key in form:
+                        del form[key]
+    tree.finish()
+    return True
+
+
+# -- the document ------------------------------------------------------------------
+def _xmp(title: str, lang: str, producer: str) -> bytes:
+    when = datetime.datetime.fromtimestamp(int(FIXED_EPOCH), datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    t, lg, pr = escape(title), escape(lang), escape(producer)
+    return (
+        '<?xpacket begin="\ufeff" id="W5M0MpCehiHzreSzNTczkc9d"?>\n'
+        '<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">'
+        '<rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/" '
+        'xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmlns:pdf="http://ns.adobe.com/pdf/1.3/">'
+        f'<dc:title><rdf:Alt><rdf:li xml:lang="x-default">{t}</rdf:li></rdf:Alt></dc:title>'
+        f'<dc:language><rdf:Bag><rdf:li>{lg}</rdf:li></rdf:Bag></dc:language>'
+        '<dc:creator><rdf:Seq><rdf:li>warsheets</rdf:li></rdf:Seq></dc:creator>'
+        '<dc:format>application/pdf</dc:format>'
+        f'<xmp:CreateDate>{when}</xmp:CreateDate><xmp:ModifyDate>{when}</xmp:ModifyDate>'
+        f'<xmp:MetadataDate>{when}</xmp:MetadataDate><xmp:CreatorTool>warsheets</xmp:CreatorTool>'
+        f'<pdf:Producer>{pr}</pdf:Producer>'
+        '</rdf:Description></rdf:RDF></x:xmpmeta>\n<?xpacket end="w"?>').encode("utf-8")
+
+
+def describe(pdf: pikepdf.Pdf, title: str | None = None, lang: str = "en") -> None:
+    """Language, title (shown by the viewer), XMP metadata and a TrimBox on every page."""
+    info = pdf.docinfo
+    title = title or str(info.get("/Title", "")) or "warsheets"
+    info.Title = pikepdf.String(title)
+    if "/Lang" not in pdf.Root:
+        pdf.Root.Lang = pikepdf.String(lang)
+    prefs = pdf.Root.get("/ViewerPreferences", Dictionary())
+    prefs.DisplayDocTitle = True
+    pdf.Root.ViewerPreferences = prefs
+    pdf.Root.Metadata = pdf.make_stream(_xmp(title, str(pdf.Root.Lang), str(info.get("/Producer", "warsheets"))), Type=Name.Metadata, Subtype=Name.XML)
+    for page in pdf.pages:
+        if "/TrimBox" not in page.obj:
+            page.obj.TrimBox = Array(page.obj.get("/CropBox", page.mediabox))
+
+
+def save(pdf: pikepdf.Pdf) -> bytes:
+    buf = io.BytesIO()
+    # fix_metadata_version off: pikepdf would rewrite the XMP packet (our bytes, our dates)
+    pdf.save(buf, deterministic_id=True, object_stream_mode=pikepdf.ObjectStreamMode.generate,
+             fix_metadata_version=False)
+    return buf.getvalue()
+
+
+def finish_pdf(data: bytes, title: str | None = None, lang: str = "en") -> bytes:
+    """A finished PDF's bytes: its tagged forms tagged, described, boxed (see above)."""
+    with pikepdf.open(io.BytesIO(data)) as pdf:
+        mark_spacing(pdf)
+        tag_forms(pdf)
+        describe(pdf, title, lang)
+        return save(pdf)

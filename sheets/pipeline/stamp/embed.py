@@ -1,0 +1,106 @@
+"""Every font of a PDF the tool writes embedded, and every subset named by what it holds.
+
+Two things readers, preflight and PDF/A or PDF/X checks care about:
+  - no font left to the reader: reportlab starts every page by selecting Helvetica
+    ("BT /F1 12 Tf 14.4 TL ET"), naming it on the page without embedding it, though no
+    value is ever drawn in it. That preamble and the font go (`drop_unused_base14`).
+  - a subset's tag (the six letters before "+") names that subset alone: reportlab tags
+    every subset `AAAAAA+` and WeasyPrint tags a face by its description, so kit.pdf held
+    different subsets under one name, and software that merges fonts by name drew the
+    wrong glyphs. The tag becomes six letters of the sha256 of the font program itself:
+    the same subset gets the same tag in every file, different subsets different ones,
+    and the same input still gives the same bytes (`tag_subsets`).
+pikepdf is imported when a PDF is finished, not when this module is.
+"""
+from __future__ import annotations
+
+import hashlib
+import io
+import re
+
+_TAGGED = re.compile(r"^/?[A-Z]{6}\+")
+_FONT_FILES = ("/FontFile", "/FontFile2", "/FontFile3")
+
+
+def tag_for(program: bytes) -> str:
+    """Six uppercase letters from the sha256 of a font program."""
+    digest = hashlib.sha256(program).digest()
+    return "".join(chr(65 + b % 26) for b in digest[:6])
+
+
+def _descriptor(font):
+    if "/FontDescriptor" in font:
+        return font.FontDescriptor
+    kids = font.get("/DescendantFonts")
+    if kids is not None and len(kids) and "/FontDescriptor" in kids[0]:
+        return kids[0].FontDescriptor
+    return None
+
+
+def _program(descriptor) -> bytes | None:
+    for key in _FONT_FILES:
+        if key in descriptor:
+            return descriptor[key].read_bytes()
+    return None
+
+
+def _fonts(pdf):
+    """Every font dictionary in the file but a Type0 font's descendant (page resources, forms,
+    annotations' appearances: every object, wherever it is used)."""
+    import pikepdf  # noqa: PLC0415
+
+    for obj in pdf.objects:
+        if isinstance(obj, pikepdf.Dictionary) and obj.get("/Type") == "/Font" \
+                and obj.get("/Subtype") not in ("/CIDFontType2", "/CIDFontType0"):
+            yield obj
+
+
+def tag_subsets(pdf) -> None:
+    """Give every tagged (subset) font the tag of its own program (see the module)."""
+    import pikepdf  # noqa: PLC0415
+
+    for font in _fonts(pdf):
+        base = str(font.get("/BaseFont", ""))
+        descriptor = _descriptor(font)
+        if not _TAGGED.match(base) or descriptor is None:
+            continue
+        program = _program(descriptor)
+        if program is None:
+            continue
+        name = pikepdf.Name("/" + tag_for(program) + "+" + _TAGGED.sub("", base))
+        font.BaseFont = name
+        for kid in font.get("/DescendantFonts", []):
+            kid.BaseFont = name
+        descriptor.FontName = name
+
+
+def drop_unused_base14(pdf) -> None:
+    """reportlab's page preamble, and the unembedded font it alone selects, out of every page."""
+    for page in pdf.pages:
+        fonts = page.obj.get("/Resources", {}).get("/Font")
+        if fonts is None:
+            continue
+        loose = [k for k, f in fonts.items() if _descriptor(f) is None or _program(_descriptor(f)) is None]
+        if not loose:
+            continue
+        data = page.obj.Contents.read_bytes() if "/Contents" in page.obj else b""
+        for key in loose:
+            preamble = re.compile(rb"BT\s+" + re.escape(key.encode()) + rb"\s+[\d.]+\s+Tf\s+[\d.]+\s+TL\s+ET\s*")
+            data = preamble.sub(b"", data, count=1)
+            if not re.search(re.escape(key.encode()) + rb"(?![\w+.#-])", data):
+                del fonts[key]
+        page.obj.Contents = pdf.make_stream(data)  # compressed when saved
+
+
+def finish_fonts(pdf_bytes: bytes, *, reportlab: bool = False) -> bytes:
+    """`pdf_bytes` with its subsets tagged by content (and, for a reportlab file, no
+    preamble font): deterministic, the same input gives the same bytes."""
+    import pikepdf  # noqa: PLC0415
+
+    with pikepdf.open(io.BytesIO(pdf_bytes)) as pdf:
+        if reportlab:
+            drop_unused_base14(pdf)
+        tag_subsets(pdf)
+        out = io.BytesIO()
+        pdf.save(out, deterministic_id=True)
+        return out.getvalue()

@@ -1,0 +1,222 @@
+"""A fillable sheet's AcroForm made to keep what the player types, in every reader.
+
+WeasyPrint writes one form field per `<input>`, named as the input; this rewrites what
+readers disagree on (ISO 32000-1 §12.7):
+  - names: an input named `c0.rank.Pfc` becomes the field `Pfc` under `rank` under `c0`
+    (a real field tree: no period in a partial name). A name that is a field and also
+    the parent of others (`c0.rank` beside `c0.rank.Pfc`) becomes a kid of its own
+    group, named by its kind (`c0.rank.text`, `c0.imp.basic.1.box`): a parent never holds a value;
+  - text fields: an appearance stream (/AP /N) of the value in the field's font, which
+    WeasyPrint embeds whole (not subset) for form fields and lists in the form's /DR; a
+    /DA of colour and font only (no `gs`, which a DA may not hold); no /NeedAppearances;
+  - check boxes: a /Yes appearance (the tick) and an /Off one (nothing), the tick as the
+    caption (/MK /CA) in the same embedded font, for a reader that draws its own;
+  - tooltips (/TU): the input's `title` (the label a player sees); an input without one
+    gets its name in words, never the internal name itself;
+  - tab order: each page's /Tabs is /S (the fields' order, which is the page's).
+"""
+from __future__ import annotations
+
+import io
+import re
+
+KEY = "forms-2"  # joins a fillable sheet's cache key: raise it when this changes its output
+
+_TOUNICODE_CHAR = re.compile(rb"<([0-9a-fA-F]+)>\s*<([0-9a-fA-F]+)>")
+_TOUNICODE_RANGE = re.compile(rb"<([0-9a-fA-F]+)>\s*<([0-9a-fA-F]+)>\s*<([0-9a-fA-F]+)>")
+_SECTION = re.compile(rb"begin(bfchar|bfrange)(.*?)end\1", re.S)
+_DA_FONT = re.compile(r"/(\S+)\s+([\d.]+)\s+Tf")
+_DA_COLOR = re.compile(r"((?:[\d.]+\s+){1,4}(?:rg|g|k))\b")
+TICK = "\u2714"  # the caption a reader draws in a ticked box (in the DA font)
+PAD = 1.0  # pt between a text field's edge and its text
+
+
+def _fmt(x: float) -> str:
+    s = f"{x:.3f}".rstrip("0").rstrip(".")
+    return s if s not in ("-0", "") else "0"
+
+
+class _Font:
+    """What an appearance needs of a Type0 (Identity-H) font: code per character, widths."""
+
+    def __init__(self, font) -> None:
+        self.codes: dict[str, int] = {}
+        data = font.ToUnicode.read_bytes() if "/ToUnicode" in font else b""
+        for kind, body in _SECTION.findall(data):
+            if kind == b"bfchar":
+                for code, uni in _TOUNICODE_CHAR.findall(body):
+                    self.codes.setdefault(bytes.fromhex(uni.decode()).decode("utf-16-be", "ignore"), int(code, 16))
+            else:
+                for lo, hi, uni in _TOUNICODE_RANGE.findall(body):
+                    start = int(uni, 16)
+                    for i, code in enumerate(range(int(lo, 16), int(hi, 16) + 1)):
+                        self.codes.setdefault(chr(start + i), code)
+        cid = font.DescendantFonts[0]
+        self.default = float(cid.get("/DW", 1000))
+        self.widths: dict[int, float] = {}
+        w = list(cid.get("/W", []))
+        i = 0
+        while i < len(w):
+            first = int(w[i])
+            if i + 1 < len(w) and hasattr(w[i + 1], "__len__") and not isinstance(w[i + 1], (int, float)):
+                for j, v in enumerate(w[i + 1]):
+                    self.widths[first + j] = float(v)
+                i += 2
+            else:
+                for c in range(first, int(w[i + 1]) + 1):
+                    self.widths[c] = float(w[i + 2])
+                i += 3
+        desc = cid.FontDescriptor
+        self.ascent, self.descent = float(desc.get("/Ascent", 800)), float(desc.get("/Descent", -200))
+
+    def encode(self, text: str) -> tuple[bytes, float]:
+        """Identity-H codes of `text` (characters the font lacks left out), and its width per pt."""
+        codes = [self.codes[ch] for ch in text if ch in self.codes]
+        return b"".join(c.to_bytes(2, "big") for c in codes), sum(self.widths.get(c, self.default) for c in codes) / 1000
+
+
+def _human(name: str) -> str:
+    """A field's name in words, for a tooltip no template gave: "c0.wounds.6" -> "Wounds 6"."""
+    parts = [p for p in name.split(".") if not re.fullmatch(r"c\d+", p)] or [name]
+    words = " ".join(parts).replace("_", " ").replace("-", " ")
+    return words[:1].upper() + words[1:]
+
+
+def _tree(names: list[str]) -> list[list[str]]:
+    """Each field's partial names, from the root down: no period in any, no value on a parent."""
+    parents = {n.rsplit(".", 1)[0] for n in names if "." in n}
+    parents |= {p for n in parents for p in _prefixes(n)}
+    paths, seen = [], set()
+    for name in names:
+        path = name.split(".")
+        if name in parents:
+            path.append("")  # its own kid, named by its kind below
+        key = tuple(path)
+        n = 2
+        while key in seen:  # the same name twice: a second field beside the first
+            key = (*path[:-1], f"{path[-1]}{n}")
+            n += 1
+        seen.add(key)
+        paths.append(list(key))
+    return paths
+
+
+def _prefixes(name: str) -> list[str]:
+    parts = name.split(".")
+    return [".".join(parts[:i]) for i in range(1, len(parts))]
+
+
+def _text_appearance(pdf, field, fonts: dict, dr_fonts) -> None:
+    import pikepdf  # noqa: PLC0415 - the stamper's side only
+
+    da = str(field.get("/DA", ""))
+    found = _DA_FONT.search(da)
+    color = _DA_COLOR.search(da)
+    x0, y0, x1, y1 = (float(v) for v in field.Rect)
+    w, h = abs(x1 - x0), abs(y1 - y0)
+    font_name = found.group(1) if found else None
+    size = float(found.group(2)) if found else 9.0
+    colour = color.group(1) if color else "0 g"
+    field.DA = pikepdf.String(f"{colour} /{font_name} {_fmt(size)} Tf" if font_name else colour)
+    value = str(field.get("/V", ""))
+    body = ""
+    resources = pikepdf.Dictionary()
+    if font_name and font_name in fonts:
+        font = fonts[font_name]
+        resources = pikepdf.Dictionary(Font=pikepdf.Dictionary({f"/{font_name}": dr_fonts[f"/{font_name}"]}))
+        if value:
+            codes, per_pt = font.encode(value)
+            room = max(w - 2 * PAD, 1.0)
+            if per_pt * size > room:
+                size = max(room / per_pt, 4.0)
+            base = (h - (font.ascent - font.descent) * size / 1000) / 2 - font.descent * size / 1000
+            body = (f"q BT {colour} /{font_name} {_fmt(size)} Tf {_fmt(PAD)} {_fmt(base)} Td "
+                    f"<{codes.hex()}> Tj ET Q\n")
+    stream = pikepdf.Stream(pdf, f"/Tx BMC\n{body}EMC\n".encode())
+    stream.Type, stream.Subtype = pikepdf.Name.XObject, pikepdf.Name.Form
+    stream.BBox = pikepdf.Array([0, 0, w, h])
+    stream.Resources = resources
+    field.AP = pikepdf.Dictionary(N=pdf.make_indirect(stream))
+
+
+def _box_appearance(pdf, field, caption_da: str | None) -> None:
+    import pikepdf  # noqa: PLC0415
+
+    normal = field.get("/AP", pikepdf.Dictionary()).get("/N", pikepdf.Dictionary())
+    on = next((normal[k] for k in normal.keys() if k != "/Off"), None)
+    x0, y0, x1, y1 = (float(v) for v in field.Rect)
+    off = pikepdf.Stream(pdf, b"")
+    off.Type, off.Subtype = pikepdf.Name.XObject, pikepdf.Name.Form
+    off.BBox = pikepdf.Array([0, 0, abs(x1 - x0), abs(y1 - y0)])
+    states = pikepdf.Dictionary(Off=pdf.make_indirect(off))
+    if on is not None:
+        states.Yes = on
+    field.AP = pikepdf.Dictionary(N=states)
+    ticked = str(field.get("/AS", "/Off")) != "/Off"
+    field.AS = field.V = pikepdf.Name.Yes if ticked else pikepdf.Name.Off
+    mk = field.get("/MK", pikepdf.Dictionary())
+    mk.CA = pikepdf.String(TICK)
+    field.MK = mk
+    if caption_da:
+        field.DA = pikepdf.String(caption_da)
+
+
+def finish_form(pdf_bytes: bytes) -> bytes:
+    """WeasyPrint's fillable PDF with the form rewritten as the module says (deterministic)."""
+    import pikepdf  # noqa: PLC0415
+
+    pdf = pikepdf.open(io.BytesIO(pdf_bytes))
+    form = pdf.Root.get("/AcroForm")
+    if form is None or not len(form.get("/Fields", [])):
+        return pdf_bytes
+    widgets = list(form.Fields)
+    dr_fonts = form.DR.Font if "/DR" in form and "/Font" in form.DR else pikepdf.Dictionary()
+    fonts = {str(k)[1:]: _Font(v) for k, v in dr_fonts.items() if v.get("/Subtype") == "/Type0"}
+    text_font = next((str(_DA_FONT.search(str(w.DA)).group(1)) for w in widgets
+                      if "/DA" in w and _DA_FONT.search(str(w.DA))), None)
+    caption_da = f"0 g /{text_font} 0 Tf" if text_font else None
+    names = [str(w.T) for w in widgets]
+    nodes: dict[tuple, object] = {}
+    roots = pikepdf.Array()
+    for widget, name, path in zip(widgets, names, _tree(names)):
+        if str(widget.get("/TU", name)) == name:
+            widget.TU = pikepdf.String(_human(name))
+        if widget.get("/FT") == "/Btn":
+            _box_appearance(pdf, widget, caption_da)
+        else:
+            _text_appearance(pdf, widget, fonts, dr_fonts)
+        if path[-1] == "":
+            path[-1] = "box" if widget.get("/FT") == "/Btn" else "text"
+        parent = None
+        for depth in range(1, len(path)):
+            key = tuple(path[:depth])
+            node = nodes.get(key)
+            if node is None:
+                node = nodes[key] = pdf.make_indirect(pikepdf.Dictionary(T=pikepdf.String(path[depth - 1]),
+                                                                           Kids=pikepdf.Array()))
+                if parent is None:
+                    roots.append(node)
+                else:
+                    node.Parent = parent
+                    parent.Kids.append(node)
+            parent = node
+        widget.T = pikepdf.String(path[-1])
+        if parent is None:
+            roots.append(widget)
+        else:
+            widget.Parent = parent
+            parent.Kids.append(widget)
+    form.Fields = roots
+    if "/NeedAppearances" in form:
+        del form.NeedAppearances
+    if text_font:  # the form's resources: the (whole, embedded) fonts the fields name, and only those
+        used = sorted({m.group(1) for w in widgets if (m := _DA_FONT.search(str(w.get("/DA", ""))))})
+        form.DA = pikepdf.String(f"0 g /{text_font} 0 Tf")
+        form.DR = pikepdf.Dictionary(Font=pikepdf.Dictionary({f"/{k}": dr_fonts[f"/{k}"] for k in used
+                                                              if f"/{k}" in dr_fonts}))
+    for page in pdf.pages:
+        if "/Annots" in page.obj:
+            page.obj.Tabs = pikepdf.Name.S
+    out = io.BytesIO()
+    pdf.save(out, deterministic_id=True, object_stream_mode=pikepdf.ObjectStreamMode.generate)
+    return out.getvalue()

@@ -1,0 +1,119 @@
+"""The README's examples are a test: every `sheets` command it shows (in its tables and code
+blocks) runs as written, in the README's order, from the root of a fresh clone after
+`make kit`, with the venv's bin first on PATH; each exits 0.
+
+The exceptions: `serve` and `watch` (they run until stopped) and `--install-completion`
+(it edits the user's shell). A command the README shows refused (the output line under it
+starts with `error:`) must be refused: exit 1. The other lines a code block shows under a
+`$ sheets ...` command are what it prints: each must be in its output.
+"""
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO
+
+SKIPPED = ("sheets serve", "sheets watch", "--install-completion")
+CELL_SPLIT = re.compile(r"(?<!\\)\|")
+
+
+@dataclass
+class Example:
+    line: int
+    command: str
+    shown: list[str] = field(default_factory=list)  # what the README says it prints
+
+    @property
+    def refused(self) -> bool:
+        return bool(self.shown) and self.shown[0].startswith("error:")
+
+
+def readme_examples(text: str) -> list[Example]:
+    found: list[Example] = []
+    fence = None
+    last: Example | None = None
+    for number, line in enumerate(text.splitlines(), start=1):
+        stripped = line.strip()
+        if stripped.startswith("```"):
+            fence = None if fence else stripped[3:] or "text"
+            last = None
+            continue
+        if fence:
+            console = stripped.startswith("$ ")
+            command = stripped[2:] if console else stripped
+            if command.startswith("sheets ") or command == "sheets":
+                last = Example(number, shlex.join(shlex.split(command, comments=True)))
+                found.append(last)
+                if not console:
+                    last = None  # a plain block: comments, no output shown
+            elif last is not None and stripped:
+                last.shown.append(stripped)
+            continue
+        if line.startswith("| `sheets"):
+            cells = [c.strip() for c in CELL_SPLIT.split(line)[1:-1]]
+            for command in re.findall(r"`(sheets [^`]*)`", cells[-1]):
+                found.append(Example(number, command.replace("\\|", "|")))
+    return [e for e in found if not any(skip in e.command for skip in SKIPPED)]
+
+
+def test_the_reader_finds_table_cells_code_blocks_and_what_they_print():
+    text = ("| `sheets a` | what | `sheets a --x 1\\|2`; `sheets a b` |\n"
+            "```console\n$ sheets c \"Otto Lenz\"  # a comment\nsaid this\n$ sheets d\nerror: no\n```\n"
+            "```\nsheets e --y   # plain\nsheets serve\n```\n")
+    examples = readme_examples(text)
+    assert [(e.command, e.shown) for e in examples] == [
+        ("sheets a --x 1|2", []), ("sheets a b", []), ("sheets c 'Otto Lenz'", ["said this"]),
+        ("sheets d", ["error: no"]), ("sheets e --y", [])]
+    assert examples[3].refused and not examples[2].refused
+
+
+def _fresh_clone(target: Path) -> Path:
+    """The repository's tracked files, as a clone has them (no output/, no venv)."""
+    files = subprocess.run(["git", "ls-files", "-z"], cwd=REPO, capture_output=True, check=True).stdout
+    for rel in filter(None, files.decode().split("\0")):
+        src = REPO / rel
+        if src.is_file():
+            (target / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, target / rel)
+    return target
+
+
+@pytest.mark.slow
+def test_every_readme_example_runs_as_written(tmp_path):
+    if not (REPO / ".git").exists():
+        pytest.skip("not a git checkout")
+    root = _fresh_clone(tmp_path / "clone")
+    bin_dir = Path(sys.executable).parent
+    env = dict(os.environ, PATH=f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}", COLUMNS="200")
+    env.pop("SHEETS_CACHE_DIR", None)
+    env["SHEETS_CACHE_DIR"] = str(tmp_path / "cache")
+
+    def run(command: str) -> subprocess.CompletedProcess:
+        args = shlex.split(command)
+        return subprocess.run([str(bin_dir / args[0]), *args[1:]], cwd=root, env=env, capture_output=True,
+                              text=True, timeout=600, stdin=subprocess.DEVNULL)
+
+    assert run("sheets kit").returncode == 0  # `make kit`
+    failures = []
+    for example in readme_examples((REPO / "README.md").read_text(encoding="utf-8")):
+        done = run(example.command)
+        said = done.stdout + done.stderr
+        expected = 1 if example.refused else 0
+        if done.returncode != expected:
+            failures.append(f"README.md:{example.line}: `{example.command}` exited {done.returncode} "
+                            f"(expected {expected}):\n{said.strip()[-600:]}")
+            continue
+        missing = [s for s in example.shown if s not in said]
+        if missing:
+            failures.append(f"README.md:{example.line}: `{example.command}` did not print {missing!r}; it "
+                            f"printed:\n{said.strip()[-600:]}")
+    assert failures == [], "\n\n".join(failures)

@@ -1,0 +1,72 @@
+"""Installed from its wheel, away from the checkout: the wheel carries the fonts, and
+`sheets kit --seed 1944`, run from an empty folder with the system's fonts hidden, writes
+the same bytes as the checkout's own build of the same command (with the fonts visible)."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO
+from samebytes import hidden_fonts_env, kit_files
+
+pytestmark = pytest.mark.slow
+
+
+def _run(args: list, **kwargs) -> subprocess.CompletedProcess:
+    return subprocess.run([str(a) for a in args], capture_output=True, text=True, timeout=600, **kwargs)
+
+
+def _clean_env(tmp: Path) -> dict:
+    """No path into the checkout, caches and config of its own (an empty home)."""
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV", "SHEETS_CACHE_DIR")}
+    env.update(HOME=str(tmp / "home"), XDG_CACHE_HOME=str(tmp / "home" / ".cache"),
+               XDG_CONFIG_HOME=str(tmp / "home" / ".config"))
+    return env
+
+
+def test_the_installed_wheel_builds_the_checkouts_kit_without_system_fonts(tmp_path):
+    assert not tmp_path.resolve().is_relative_to(REPO)
+    # the checkout's own build, fonts visible, while the wheel is built and installed
+    checkout_out = tmp_path / "checkout" / "kit"
+    checkout_env = dict(_clean_env(tmp_path / "checkout"), PYTHONPATH=str(REPO))
+    checkout = subprocess.Popen([sys.executable, "-m", "sheets", "kit", "--seed", "1944", "-o", str(checkout_out)],
+                                cwd=REPO, env=checkout_env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        dist = tmp_path / "dist"
+        built = _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", dist, REPO])
+        assert built.returncode == 0, built.stderr
+        wheel = next(dist.glob("warsheets-*.whl"))
+        names = zipfile.ZipFile(wheel).namelist()
+        assert "sheets/base/fonts/LICENSE" in names
+        assert {n for n in names if n.startswith("sheets/base/fonts/") and n.endswith(".ttf")} == {
+            f"sheets/base/fonts/{p.name}" for p in (REPO / "sheets" / "base" / "fonts").glob("*.ttf")}
+
+        venv = tmp_path / "venv"
+        assert _run([sys.executable, "-m", "venv", venv]).returncode == 0
+        python, sheets = venv / "bin" / "python", venv / "bin" / "sheets"
+        pip = [python, "-m", "pip", "install", "-q", "--no-deps"]
+        deps = _run([*pip, "--require-hashes", "-r", REPO / "requirements.txt"])
+        assert deps.returncode == 0, deps.stderr
+        assert _run([*pip, wheel]).returncode == 0
+
+        empty = tmp_path / "empty"
+        empty.mkdir()
+        env = hidden_fonts_env(tmp_path / "nofonts", _clean_env(tmp_path / "installed"))
+        where = _run([python, "-c", "import sheets; print(sheets.__file__)"], cwd=empty, env=env)
+        assert Path(where.stdout.strip()).is_relative_to(venv), where
+        version = _run([sheets, "--version"], cwd=empty, env=env)
+        assert version.returncode == 0 and "0." in version.stdout, version
+        kit = _run([sheets, "kit", "--seed", "1944"], cwd=empty, env=env)
+        assert kit.returncode == 0, kit.stderr
+        assert "Font" not in kit.stderr, kit.stderr
+    finally:
+        out, err = checkout.communicate(timeout=600)
+    assert checkout.returncode == 0, err
+    installed, own = kit_files(empty / "output" / "kit"), kit_files(checkout_out)
+    assert "kit.pdf" in own and sorted(installed) == sorted(own)
+    assert [name for name in own if own[name] != installed[name]] == []
