@@ -7,7 +7,7 @@ from __future__ import annotations
 
 MIN_CONTRAST = 4.5
 MIN_TEXT_PT = 6.0  # smallest type on tokens and cards
-MIN_SHEET_PT = 5.5  # smallest type a filled sheet is stamped at (its densest fields, 5.6-6 pt, shrink to it)
+MIN_SHEET_PT = 6.0  # smallest type a filled sheet is stamped at: a value that does not fit at 6 pt is laid out
 DARK, LIGHT = "#111111", "#ffffff"
 
 

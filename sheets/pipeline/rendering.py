@@ -47,14 +47,17 @@ _ITALIC = re.compile(r"(?<![*\w])\*(?!\s)(.+?)(?<!\s)\*(?![*\w])", re.S)
 
 
 # Values that must not break across lines: a number joined to its word by a hyphen
-# ("1-stress", "3-strength", "2-crew", "11-16"), a number and its unit ("12\"", "5 cm",
-# "24 in"), a short parenthesised abbreviation ("(M/Sgt)", "(AP)"). They are wrapped in
-# a `white-space: nowrap` span (base.css `.nb`), which keeps the text itself unchanged for
+# ("1-stress", "3-strength", "2-crew", "11-16"), a number and its unit ("5 cm", "24 in"),
+# a short parenthesised abbreviation ("(M/Sgt)", "(AP)"). They are wrapped in a
+# `white-space: nowrap` span (base.css `.nb`), which keeps the text itself unchanged for
 # copy and search (a U+2011 hyphen would not match "1-stress" in extracted text).
-# The patterns run on escaped HTML before any tag is added, so `&#34;` is a double quote.
+# The patterns run on escaped HTML before any tag is added.
+# A number and its inch mark (12", 12″) needs no span: Unicode line breaking never breaks
+# between a digit and a quotation mark or prime (UAX #14, LB19 and LB25), and a nowrap span
+# that straddles the end of a line makes WeasyPrint break the line at its first opportunity
+# instead ("• The" alone on a line, issue 31): spans only where a break could otherwise fall.
 _NOBREAK = re.compile(
     r"(?<![\w&#])[+\u2212-]?\d+(?:[.,]\d+)?(?:[-\u2013]\w+)+"          # 1-stress, 3-strength, 11-16
-    r"|(?<![\w&#])\d+(?:[.,]\d+)?(?:&#34;|\u2033|\u201d|'|&#39;)"       # 12"
     r"|(?<![\w&#])\d+(?:[.,]\d+)?[ \u00a0](?:cm|mm|km|m|in|pt|kg|lb)\b"  # 5 cm, 2 in
     r"|\((?=[^()\s]{1,12}\))[^()\s]*/[^()\s]*\)"                         # (M/Sgt)
 )

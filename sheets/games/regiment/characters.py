@@ -3,7 +3,7 @@
 A character file names a playbook and the player's choices, and, as a campaign
 goes on, the marks on the sheet (xp, gear, wounds, stress, conditions) and the
 improvements taken. `resolve_character` checks every choice against the
-playbook and the seed's rules and reports all problems at once, each with file
+playbook and The Regiment's rules and reports all problems at once, each with file
 and line. `roll_character` makes a legal character from dice. Moves that change
 a stat (Battle tested) are applied in one place, `improvements.effective_stats`, whichever
 way a character is made.
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from itertools import permutations
+from pathlib import PurePath
 
 from pydantic import Field
 
@@ -71,7 +72,7 @@ class Character:
     squad: Squad = field(default_factory=Squad)
     bonds: dict[str, int] = field(default_factory=dict)
     notes: str = ""
-    origin: str = ""  # "seed 7", "characters/walter.yaml" ...
+    origin: str = ""  # "seed 7", "dice 3,5,1", "walter.yaml" (the file's name, never its folder: it prints)
     base_stats: dict[str, int] = field(default_factory=dict)  # as chosen at creation
     xp: int = 0
     gear: int = 0
@@ -266,7 +267,7 @@ def resolve_character(doc: YamlDocument, data: RegimentData) -> Character:
         playbook=pb, name=sheet.name, rank=rank, profile=profile, background=background,
         stats=effective_stats(stats, chosen, improvements), moves=chosen, loadout=loadout,
         stat_set=sheet.stat_set, squad=sheet.squad or Squad(), bonds=dict(sheet.bonds), notes=sheet.notes,
-        origin=doc.name, base_stats=stats, xp=sheet.xp, gear=sheet.gear, wounds=sheet.wounds,
+        origin=PurePath(doc.name).name, base_stats=stats, xp=sheet.xp, gear=sheet.gear, wounds=sheet.wounds,
         stress=sheet.stress, conditions=[norm(c) for c in sheet.conditions], improvements=improvements,
     )
 

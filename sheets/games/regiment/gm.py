@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from sheets.games.regiment.models import UNDEFINED_TAG_TEXT
 from sheets.kinds.cards.model import CardSet
 
 #: card sizes chosen so that the longest card of each set passes the pre-flight
@@ -27,7 +28,7 @@ def card_id(name: str) -> str:
 
 
 def ranges_text(ranges: list[str]) -> str | None:
-    """['near', 'far'] -> 'Near / Far' (as the seed prints 'near/far')."""
+    """['near', 'far'] -> 'Near / Far' (as the rules print 'near/far')."""
     return " / ".join(r.capitalize() for r in ranges) or None
 
 
@@ -47,9 +48,9 @@ def weapon_cards(data) -> dict:
             terms = []
             for printed in weapon.tags:
                 tag = tags.get(tag_id(printed))
-                # an undefined tag prints with a dash (text None), never silently vanishes
+                # a tag the rules never define says so, never silently vanishes
                 terms.append({"term": f"{tag_term(printed, tag.name) if tag else printed}:",
-                              "text": tag.text if tag else None})
+                              "text": tag.printed if tag else UNDEFINED_TAG_TEXT})
             if terms:
                 blocks += [{"h": "Tags"}, {"terms": terms}]
             else:
@@ -98,7 +99,7 @@ def loadout_cards(data, playbook) -> dict | None:
             for printed in printed_tags:
                 tag = tags.get(tag_id(printed))
                 terms.append({"term": f"{tag_term(printed, tag.name) if tag else printed}:",
-                              "text": tag.text if tag else None})
+                              "text": tag.printed if tag else UNDEFINED_TAG_TEXT})
             blocks: list[dict] = [{"h": "Tags"}, {"terms": terms}] if terms else [{"p": "No tags."}]
             blocks.append({"p": f"*{playbook.name}: {source}.*"})
             cards.append({"id": card_id(name), "title": name, "subtitle": f"{playbook.name} loadout",

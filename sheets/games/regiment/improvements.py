@@ -13,13 +13,13 @@ from sheets.base.errors import SheetsError
 from sheets.base.formats import signed
 from sheets.games.regiment.models import STATS, Move, Playbook, RegimentData
 
-# The seed (Recovery & healing; Conditions): "When you have 3+ wounds or 4+ stress, you have
+# The rules (The Regiment, Recovery & healing; Conditions): "When you have 3+ wounds or 4+ stress, you have
 # the critical condition, and you'll get worse until you're stabilized and the condition is
 # removed". The marks decide whether a soldier can be critical; the file may say so
 # (`critical`) or record its removal (`stabilized`); with neither, the marks decide.
 CRITICAL_WOUNDS = 3
 CRITICAL_STRESS = 4
-CRITICAL_RULE = ("the seed's Recovery & healing: \"When you have 3+ wounds or 4+ stress, you have the critical "
+CRITICAL_RULE = ("The Regiment's rules, Recovery & healing: \"When you have 3+ wounds or 4+ stress, you have the critical "
                  "condition ... until you're stabilized and the condition is removed\"")
 CONDITIONS = ("suppressed", "pinned", "critical", "stabilized")  # what a soldier carries between scenes
 TRACKS = ("gear", "wounds", "stress")
@@ -213,7 +213,7 @@ def improvement_options(pb: Playbook, data: RegimentData, taken: list[str], base
 
 
 # -- tough and grit: what the TOUGH and GRIT boxes hold ----------------------------------------
-PROTECTION = ("tough", "grit")  # the seed: tough reduces wounds taken, grit stress, 1-for-1
+PROTECTION = ("tough", "grit")  # the rules: tough reduces wounds taken, grit stress, 1-for-1
 
 
 @dataclass(frozen=True)

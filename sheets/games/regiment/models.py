@@ -220,10 +220,19 @@ class Weapons(Strict):
     categories: list[WeaponCategory]
 
 
+#: what a tag the rules use but never define prints in place of a meaning (Setup, Loud, Quiet)
+UNDEFINED_TAG_TEXT = "— The Regiment's rules use this tag but never define it."
+
+
 class Tag(Strict):
     id: str
     name: str
     text: str | None
+
+    @property
+    def printed(self) -> str:
+        """The tag's meaning as printed: its text, or the words that the rules never give one."""
+        return self.text if self.text is not None else UNDEFINED_TAG_TEXT
 
 
 class Tags(Strict):

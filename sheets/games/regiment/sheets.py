@@ -198,9 +198,9 @@ def reference_pages(game: Game) -> list[dict]:
     if data.elements is not None:
         sections = list(data.elements.sections)
         if data.tags is not None:
-            terms = [Term(term=f"{t.name}:", text=t.text) for t in data.tags.tags]
+            terms = [Term(term=f"{t.name}:", text=t.printed) for t in data.tags.tags]
             tags = Section(id="weapon-tags", title="Weapon tags", blocks=[Block(terms=terms)])
-            # where the seed prints them: right after the weapon ranges
+            # where the rules print them: right after the weapon ranges
             after = next((i + 1 for i, s in enumerate(sections) if s.id == "weapon-ranges"), len(sections))
             sections.insert(after, tags)
         npcs = next((s for s in sections if s.id == "npcs"), None)
@@ -209,7 +209,7 @@ def reference_pages(game: Game) -> list[dict]:
             sections.remove(npcs)
         parts.append({"kind": "doc", "title": data.elements.title, "sections": sections})
         if npcs is not None and tracker is not None:
-            # the seed's NPC page: the rule, then the team strength tracks it says are "included below"
+            # the rules' NPC page: the rule, then the team strength tracks it says are "included below"
             page = TrackerPage(tracker.model_copy(update={"footer": None}), tracker.summary_text())
             parts.append({"kind": "tracker", "title": "The Regiment: NPCs", "sections": [npcs], "tracker": page})
     if data.gm_moves is not None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import Any
 
 from pydantic import Field
@@ -94,7 +94,7 @@ def read_squad(doc: YamlDocument, folder: Path, data: RegimentData) -> SquadRost
             problems.extend(_inline_loc(p, i) if not isinstance(member, str) else p for p in exc.problems)
     if problems:
         raise ContentError(problems)
-    roster = SquadRoster(sheet.designation, sheet.op, sheet.leader, members, origin=doc.name)
+    roster = SquadRoster(sheet.designation, sheet.op, sheet.leader, members, origin=PurePath(doc.name).name)
     # a member's own squad block wins; otherwise the squad file fills it in
     roster.members = [m if m.squad != Squad() else dataclasses.replace(m, squad=roster.squad) for m in members]
     return roster

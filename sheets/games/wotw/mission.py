@@ -117,6 +117,45 @@ def roll_count(expr: str, dice: Dice, purpose: str, record: list[int]) -> int:
     return total
 
 
+def count_max(expr: str) -> int:
+    """The largest value a count ('1', '1d3', '1d3+1', '2+1d3') can roll."""
+    total = 0
+    for term in expr.replace(" ", "").split("+"):
+        m = _TERM.match(term)
+        if not m:
+            raise SheetsError(f"cannot roll count {expr!r} (use N, 1d3 or sums of them)")
+        total += int(m.group(2)) if m.group(2) is not None else 3 * int(m.group(1) or 1)
+    return total
+
+
+#: the target approach is 3+1d3 rolls on the Steps table (MissionRoller.roll, step 3)
+APPROACH_MAX = 3 + 3
+
+
+def longest_track(data: WotwData) -> int:
+    """The most steps a Mission Track can hold, from the tables as they are: the longest
+    opening (airborne or beachhead, one at most), 3+1d3 = 6 rolls each on the Steps table's
+    longest row (a Town row: 2+1d3 = 5 rolls of 2 steps), then the longest objective. Regrouping
+    steps added by Wind events during play are kept in their own boxes, not on the track."""
+    tables = {t.id: t for t in data.tables.tables}
+
+    def row_max(row) -> int:
+        n = len(row.steps or [])
+        if row.then is not None:
+            sub = tables[row.then.table]
+            n += count_max(row.then.count) * max(len(r.steps or []) for r in sub.rows)
+        return n
+
+    opening = max((sum(count_max(st.count) for st in (r.stages or []))
+                   for tid in ("airborne", "beachhead") if tid in tables for r in tables[tid].rows), default=0)
+    longest = 0
+    for theatre in data.theatres.theatres:
+        steps, objective = tables[theatre.tables.steps], tables[theatre.tables.objective]
+        approach = APPROACH_MAX * max(row_max(r) for r in steps.rows)
+        longest = max(longest, opening + approach + max(len(r.steps or []) for r in objective.rows))
+    return longest
+
+
 class MissionRoller:
     """Rolls missions for one content set; lookups are indexed once."""
 

@@ -2,9 +2,9 @@
 from __future__ import annotations
 
 from sheets.base.dice import Dice
-from sheets.base.paper import page_size
+from sheets.base.paper import SIZES_MM, page_size
 from sheets.games.wotw.crews import crew_notes
-from sheets.games.wotw.mission import Mission, roll_missions  # noqa: F401 - roll_missions re-exported
+from sheets.games.wotw.mission import Mission, longest_track, roll_missions  # noqa: F401 - roll_missions re-exported
 from sheets.games.wotw.team import Team, TeamRules, soldier_row
 from sheets.library.blocks import Block, Section, TableBlock
 from sheets.library.content import Game
@@ -136,11 +136,17 @@ def stamped_missions(game: Game, missions: list[Mission], team: Team | None, fil
     return parts
 
 
+def short_page(paper: str) -> bool:
+    """Letter is 18 mm shorter than A4: the log sheet's track rows are a little lower on it, so
+    that a mission still takes two pages (its fire factors not alone on a third)."""
+    return SIZES_MM[paper][1] < SIZES_MM["a4"][1]
+
+
 def _log_sheet(game: Game, contexts: list[dict], filename: str, paper: str, campaign: bool, footer: str,
                mission_pages: bool = True) -> Sheet:
     context = {
         "title": f"{game.info.title} log sheet",
-        "page_size": page_size(paper),
+        "page_size": page_size(paper), "short_page": short_page(paper),
         "missions": contexts,
         "mission_pages": mission_pages,
         "campaign": campaign,
@@ -247,7 +253,7 @@ def reference_parts(game: Game, nations: list[str] | None = None) -> list[dict]:
     patrol = data.table("patrol")
     event_sections.append(Section(id="patrol", title=patrol.title, blocks=[
         Block(table=TableBlock(header=["2d6", "Group", "Enemy forces"],
-                               rows=[[_roll_text(r.roll), r.name, r.enemy] for r in patrol.rows])),
+                               rows=[[_marked(r, _roll_text(r.roll)), r.name, r.enemy] for r in patrol.rows])),
         *( [Block(p=patrol.note)] if patrol.note else [])]))
     parts.append({"kind": "doc", "title": "Event and Patrol tables", "sections": event_sections})
     team_sections = []
@@ -265,8 +271,6 @@ def reference_parts(game: Game, nations: list[str] | None = None) -> list[dict]:
     return parts
 
 
-BLANK_TRACK_ROWS = 18  # room for 3+1D3 approach groups, the objective and airborne/beachhead steps
-
 
 def blank_log_sheet(game: Game, paper: str = "a4") -> Sheet:
     """A log sheet with nothing rolled, for a mission rolled at the table."""
@@ -275,7 +279,9 @@ def blank_log_sheet(game: Game, paper: str = "a4") -> Sheet:
         "title": f"{game.info.title} log sheet (blank)", "page_size": page_size(paper), "campaign": False,
         "columns": data.rules.log_sheet.roster_columns, "morale": data.rules.morale.values,
         "roster_rows": max((n.max_team_size for n in data.teams.nations), default=8),
-        "track_rows": BLANK_TRACK_ROWS,
+        # rows for the longest mission the tables can roll (optional rules included), numbered
+        # throughout: the track runs on to a second page
+        "track_rows": longest_track(data),
         "footer": f"{game.info.title} · log sheet (blank) · warsheets",
     }
     return Sheet(filename="wotw-log-sheet-blank.pdf", template="logsheet_blank.html.j2", context=context,
@@ -307,7 +313,7 @@ def campaign_log_sheet(game: Game, campaign, mission: Mission, paper: str = "a4"
     origin = f"seed {mission.seed}" if mission.seed is not None else mission.dice
     context = {
         "title": f"{game.info.title} log sheet",
-        "page_size": page_size(paper),
+        "page_size": page_size(paper), "short_page": short_page(paper),
         "missions": [mission_context(game, mission, team, campaign)],
         "campaign": False,
         "campaign_rules": game.data.rules.campaign,

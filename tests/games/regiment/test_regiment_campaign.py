@@ -252,15 +252,15 @@ REFUSALS = [
     (("stress: 1", "stress: 6"), "stress", "6 marked, but a Soldier's STRESS track has 5 boxes to mark"),
     (("stress: 1", "stress: -1"), "stress", "-1 is too low: at least 0"),
     (("wounds: 3\nstress: 1\nconditions: [suppressed]", "wounds: 1\nstress: 3\nconditions: [critical]"), "conditions[0]",
-     "critical needs 3+ wounds or 4+ stress, and this file marks 1 wound, 3 stress (the seed's Recovery & healing: "
+     "critical needs 3+ wounds or 4+ stress, and this file marks 1 wound, 3 stress (The Regiment's rules, Recovery & healing: "
      "\"When you have 3+ wounds or 4+ stress, you have the critical condition ... until you're stabilized and the "
      "condition is removed\")"),
     (("wounds: 3\nstress: 1\nconditions: [suppressed]", "wounds: 2\nstress: 1\nconditions: [stabilized]"), "conditions[0]",
      "stabilized removes the critical condition, which needs 3+ wounds or 4+ stress, and this file marks 2 wounds, "
-     "1 stress (the seed's Recovery & healing"),
+     "1 stress (The Regiment's rules, Recovery & healing"),
     (("conditions: [suppressed]", "conditions: [critical, stabilized]"), "conditions[1]",
-     "critical and stabilized contradict each other: stabilizing removes the critical condition (the seed's "
-     "Recovery & healing"),
+     "critical and stabilized contradict each other: stabilizing removes the critical condition (The Regiment's "
+     "rules, Recovery & healing"),
     (("conditions: [suppressed]", "conditions: [shaken]"), "conditions[0]", "unknown condition 'shaken'"),
     (("conditions: [suppressed]", "conditions: [pinned, pinned]"), "conditions[1]", "'pinned' is listed twice"),
     (improvements("+1 battle"), "improvements[0]",
@@ -399,7 +399,7 @@ def test_squad_prints_roster_and_playbooks(cli, tmp_path):
     # members take the squad's name (stamped onto their playbooks); Walter's own squad block wins
     designations = [beside(text_runs(tmp_path / "s.pdf", page), "SQUAD DESIGNATION") for page in (1, 3, 5)]
     assert designations == ["2nd Squad", "3rd Squad", "3rd Squad"]
-    assert "chars/joe.yaml" in text
+    assert "· joe.yaml · warsheets" in text and "chars/" not in text  # the file's name, never its folder
     after = {p: hashlib.sha256(p.read_bytes()).hexdigest() for p in tmp_path.rglob("*.yaml")}
     assert before == after  # printing never changes the user's files
 

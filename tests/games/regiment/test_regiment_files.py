@@ -234,7 +234,7 @@ def test_validate_refuses_critical_the_marks_do_not_allow(cli, tmp_path):
     assert result.exit_code == 1
     assert result.stderr == (
         f"error: 1 problem found:\n  {path}:11: conditions[0]: critical needs 3+ wounds or 4+ stress, and this "
-        "file marks 2 wounds, 1 stress (the seed's Recovery & healing: \"When you have 3+ wounds or 4+ stress, "
+        "file marks 2 wounds, 1 stress (The Regiment's rules, Recovery & healing: \"When you have 3+ wounds or 4+ stress, "
         "you have the critical condition ... until you're stabilized and the condition is removed\")\n")
 
 

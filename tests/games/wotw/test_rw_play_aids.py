@@ -42,7 +42,8 @@ def test_countdown_clocks_sheet(cli, tmp_path):
     assert cli("trackers", "regiment", "--tracker", "countdown-clocks", "-o", out).exit_code == 0
     assert pages(out) == 1
     text = text_of(out)
-    assert "Countdown clocks" in text and "Summary (the seed names the GM move, not the clock)" in text
+    assert "Countdown clocks" in text and "Summary†" in text
+    assert squash('the rules (The Regiment, GM moves: General) name the move "Advance a countdown clock"') in squash(text)
     for hour in ("3:00", "6:00", "9:00", "10:00", "11:00"):
         assert text.count(hour) == 20, hour
     # fewer clocks with fewer segments from the command line: equal, unlabelled segments
@@ -124,10 +125,21 @@ def test_log_sheet_has_room_for_weather_regrouping_and_the_engineer(cli, tmp_pat
     assert cli("mission", "--theatre", "sicily-1943", "--nation", "us", "--seed", "3", "-o", out).exit_code == 0
     text = squash(text_of(out))
     assert squash("Weather changes (step: condition)") in text
-    assert squash("Regrouping steps (Airborne)") in text
+    assert squash("Regrouping steps") not in text  # not an airborne mission: no Regrouping boxes
     assert squash("Explosive Charge, FF 10/-/-, once, never in a Fire Group: carried") in text
     # the Italian enemy's fire factors carry the swap row with the SMG's fire factors
     assert squash("Flame-thrower → SMG* 3 - - no Flame-thrower in the Italian team table") in text
+
+
+def test_regrouping_boxes_only_on_an_airborne_mission(cli, tmp_path):
+    out = tmp_path / "a.pdf"
+    args = ("mission", "--theatre", "sicily-1943", "--nation", "us", "--airborne", "--json")
+    for seed in range(1, 40):
+        if cli(*args, "--seed", str(seed)).stdout.count('"airborne": true'):
+            break
+    assert cli(*args[:-1], "--seed", str(seed), "-o", out).exit_code == 0
+    text = squash(text_of(out))
+    assert squash("Airborne: yes") in text and squash("Regrouping steps (Airborne)") in text
 
 
 def test_log_sheet_boxes_are_named_fields(cli, tmp_path):
@@ -137,10 +149,15 @@ def test_log_sheet_boxes_are_named_fields(cli, tmp_path):
     from sheets.app import api
 
     game = api.library().game("wotw")
-    html = render_html(log_sheet(game, roll_missions(game, Dice.seeded(1), 1, "france-1944", None), "x.pdf"))
+    missions = roll_missions(game, Dice.seeded(1), 1, "france-1944", None, airborne=True)
+    assert missions[0].airborne
+    html = render_html(log_sheet(game, missions, "x.pdf"))
     for name in ("m1-weather-1", "m1-weather-4", "m1-regroup-1", "m1-regroup-8", "m1-engineer-name",
                  "m1-engineer-charge", "m1-engineer-charge-used"):
         assert html.count(f'data-field="{name}"') == 1, name
+    # not airborne: no Regrouping boxes to keep
+    html = render_html(log_sheet(game, roll_missions(game, Dice.seeded(1), 1, "france-1944", None), "x.pdf"))
+    assert 'data-field="m1-regroup-1"' not in html and html.count('data-field="m1-weather-1"') == 1
 
 
 def test_wotw_markers_print_at_true_scale(cli, tmp_path):

@@ -9,6 +9,7 @@ import pypdfium2 as pdfium
 import pytest
 
 from conftest import REPO
+from typesizes import too_small
 from visibility import invisible_words
 
 from sheets.pipeline import rendering
@@ -55,6 +56,7 @@ def long_campaign(cli, tmp_path):
 def test_the_record_after_six_missions_shows_every_word(cli, long_campaign, tmp_path):
     assert cli("campaign", "show", "ww.yaml", "-o", "record.pdf").exit_code == 0
     assert invisible_words(tmp_path / "record.pdf") == []
+    assert too_small(tmp_path / "record.pdf") == []  # every word at 6 pt or more (issue 31)
     text = " ".join(pdfium_text(tmp_path / "record.pdf").split())
     for needle in [LONG, "joined before M1; wounded M1; Private after M1; Veteran after M2", "killed M3",
                    "Crossing > Road", "seed 16", "mission 6 success"]:

@@ -1,0 +1,55 @@
+"""The blank log sheet holds the longest mission the tables can roll, rows numbered throughout."""
+import pytest
+
+from conftest import pages, text_runs
+from sheets.base.dice import Dice
+
+MM = 72 / 25.4
+
+
+def row_numbers(path) -> list[int]:
+    """The numbers printed in the track's first column, page after page (the roster and info
+    tables hold no bare numbers at the left edge)."""
+    numbers = []
+    for index in range(pages(path)):
+        runs = sorted((r for r in text_runs(path, index) if r[2].isdigit() and r[0] < 16 * MM),
+                      key=lambda r: -r[1])
+        numbers += [int(r[2]) for r in runs]
+    return numbers
+
+
+@pytest.fixture(scope="module")
+def wotw(library):
+    return library.game("wotw")
+
+
+def test_longest_track_from_the_tables(wotw):
+    from sheets.games.wotw.mission import longest_track
+
+    # beachhead 1 + 1 + (1d3+1 = 4) + 1 = 7 (more than airborne's 6; a mission has one or the
+    # other); 3+1d3 = 6 Steps rolls, each at most a Town row: 2+1d3 = 5 Town rolls of 2 steps;
+    # the longest objective has 4 steps
+    assert longest_track(wotw.data) == 7 + 6 * 10 + 4
+
+
+def test_longest_of_2000_missions_fits_under_the_bound(wotw):
+    from sheets.games.wotw.mission import MissionRoller, longest_track
+
+    roller, dice = MissionRoller(wotw.data), Dice.seeded(31)
+    theatre = wotw.data.default_theatre().id
+    lengths = [len(roller.roll(dice, theatre, airborne=True, beachhead=True).track) for _ in range(2000)]
+    assert 30 < max(lengths) <= longest_track(wotw.data)
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_blank_rows_numbered_throughout(wotw, paper, tmp_path):
+    from sheets.games.wotw.mission import longest_track
+    from sheets.games.wotw.sheets import blank_log_sheet
+    from sheets.pipeline.build import build
+
+    build([blank_log_sheet(wotw, paper)], tmp_path)
+    pdf = tmp_path / "wotw-log-sheet-blank.pdf"
+    numbers = row_numbers(pdf)
+    assert numbers == list(range(1, len(numbers) + 1)), numbers
+    assert numbers[-1] >= longest_track(wotw.data)
+    assert pages(pdf) == 2
