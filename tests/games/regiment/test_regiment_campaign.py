@@ -67,9 +67,24 @@ def stat_text(stats: dict) -> dict[str, str]:
     return {label: (f"{stats[label.lower()]:+d}" if stats[label.lower()] else "0") for label in STAT_LABELS}
 
 
+def joined(runs):
+    """The runs with the pieces of one phrase joined: a phrase may be drawn in more than one run
+    (a letter-spaced run carries its words as ActualText of its own), the pieces on one baseline,
+    each starting where the previous one ends or a space further."""
+    out = []
+    for x, y, t in sorted(runs, key=lambda r: (-round(r[1], 1), r[0])):
+        if out and abs(out[-1][1] - y) <= 0.5 and t != "✔" and out[-1][2] != "✔" \
+                and 0 <= x - (out[-1][0] + out[-1][3]) <= 4:
+            px, py, pt, pw = out[-1]
+            out[-1] = (px, py, f"{pt} {t}", x - px + len(t) * 4.2)
+        else:
+            out.append((x, y, t, len(t) * 4.2))  # a generous width for a small label's letters
+    return [(x, y, t) for x, y, t, _ in out]
+
+
 def ticked(runs, label: str) -> list[bool]:
     """For each line of the page that starts with `label` (top to bottom): is a check mark drawn just left of it?"""
-    lines = sorted((r for r in runs if r[2].startswith(label)), key=lambda r: (-r[1], r[0]))
+    lines = sorted((r for r in joined(runs) if r[2].startswith(label)), key=lambda r: (-r[1], r[0]))
     assert lines, f"no {label!r} on the page"
     return [any(r[2] == "✔" and abs(r[1] - y) <= 4 and 0 < x - r[0] <= 15 for r in runs) for x, y, _ in lines]
 
