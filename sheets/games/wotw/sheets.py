@@ -175,7 +175,7 @@ SUMMARY_NOTE = "† Not printed in the rules: our reading, given so that every r
 
 
 def _roll_text(roll: str) -> str:
-    """'<=1' -> '≤1', as the seed's Fire table prints its open ends."""
+    """'<=1' -> '≤1', as the rules' Fire table prints its open ends."""
     return roll.replace("<=", "≤").replace(">=", "≥")
 
 
