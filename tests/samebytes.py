@@ -27,9 +27,8 @@ def hidden_fonts_env(folder: Path, env: dict | None = None, only: Path | None = 
 
 
 def kit_files(folder: Path) -> dict[str, bytes]:
-    """Every file a kit wrote (not its cache or build record), by path."""
-    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*"))
-            if p.is_file() and ".cache" not in p.relative_to(folder).parts}
+    """Every file a kit wrote, by path (the cache lives elsewhere: nothing else is in the folder)."""
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
 def pdf_font_names(path: Path) -> set[str]:

@@ -6,11 +6,11 @@ import re
 import subprocess
 import warnings
 
-import pypdf
 import pypdfium2 as pdfium
 import pytest
 import yaml
 
+from samebytes import pdf_font_names
 from visibility import invisible_words
 
 NAMES = ["李雷", "Zoë Ünal", "أحمد", "Ferdinand O'Neil: the 2nd",
@@ -33,18 +33,7 @@ def _bare(name: str) -> str:
     return re.sub(r"[\s_-]", "", name).casefold()
 
 
-def pdf_fonts(path) -> set[str]:
-    names = set()
-    for page in pypdf.PdfReader(str(path)).pages:
-        stack = [page.get("/Resources")]
-        while stack:
-            res = stack.pop()
-            res = res.get_object() if res is not None else {}
-            for font in (res.get("/Font") or {}).values():
-                names.add(str(font.get_object().get("/BaseFont", "")).split("+")[-1])
-            for xo in (res.get("/XObject") or {}).values():
-                stack.append(xo.get_object().get("/Resources"))
-    return names
+pdf_fonts = pdf_font_names  # every font a PDF's pages and their forms use (tests/samebytes.py)
 
 
 @pytest.fixture(scope="module")
