@@ -12,6 +12,7 @@ sheet (`Sheet.parts`) is drawn onto cached blanks (`sheets.pipeline.stamp`).
 """
 from __future__ import annotations
 
+import tempfile
 from pathlib import Path
 from typing import Callable
 
@@ -125,22 +126,25 @@ def _build_stamped(sheet: Sheet, target: Path, cache_dir: Path | None, workers: 
     data = cache.read(found) if found is not None else None
     if data is not None:
         return Built(sheet, output.write_atomic(target, data), cached=True)
-    path = write_stamped(sheet.parts or [], target, title=sheet.context.get("title", ""),
-                         cache_dir=cache_dir, workers=workers, shared=shared)
-    path = _finish_file(path, sheet.context.get("title", ""))
+    path = _stamped_and_finished(sheet, target, cache_dir=cache_dir, workers=workers, shared=shared)
     if cache_dir is not None:
         cache.write(cache.stamped_path(cache_dir, sheet), path.read_bytes())
     return Built(sheet, path)
 
 
-def _finish_file(path: Path, title: str) -> Path:
-    """A stamped file, tagged and described (sheets.pipeline.finish), in place (atomic)."""
-    return output.write_atomic(path, finish_pdf(path.read_bytes(), title or None))
+def _stamped_and_finished(sheet: Sheet, target: Path, **how) -> Path:
+    """A stamped file, tagged and described (sheets.pipeline.finish): stamped into a scratch
+    folder beside `target`, and only the finished bytes written to `target` (atomic), so that
+    an interrupted run never leaves an unfinished file under the target's name."""
+    title = sheet.context.get("title", "")
+    output.ensure_dir(target.parent)
+    with tempfile.TemporaryDirectory(prefix=".stamping-", dir=target.parent) as scratch:
+        raw = write_stamped(sheet.parts or [], Path(scratch) / target.name, title=title, **how)
+        return output.write_atomic(target, finish_pdf(raw.read_bytes(), title or None))
 
 
 def build_one(sheet: Sheet, target: Path) -> Path:
     """Render one sheet to `target` (atomic)."""
     if sheet.stamped:
-        title = sheet.context.get("title", "")
-        return _finish_file(write_stamped(sheet.parts or [], target, title=title), title)
+        return _stamped_and_finished(sheet, target)
     return output.write_atomic(target, finished_pdf(render_html(sheet), sheet.forms, sheet.finish))

@@ -20,10 +20,14 @@ import datetime
 import io
 from xml.sax.saxutils import escape
 
-import pikepdf
-from pikepdf import Array, Dictionary, Name, Operator
-
+from sheets.base import interrupts
 from sheets.base.paths import FIXED_EPOCH
+
+# pikepdf's C++ module aborts the process (nanobind: "Critical nanobind error") when a Ctrl-C
+# lands while it registers its types: imported whole, the Ctrl-C waits until it is done
+with interrupts.held():
+    import pikepdf
+    from pikepdf import Array, Dictionary, Name, Operator
 from sheets.pipeline.spacing import mark_spacing
 
 #: sheets.base.pdfstruct.KEY, spelled out: importing that module would bring pypdf into the workers
