@@ -13,15 +13,16 @@ from sheets.base import config, output
 from sheets.base.errors import ContentError, Problem, SheetsError
 from sheets.base.options import PrintOptions
 from sheets.kinds import registry
+from sheets.kinds.kind import Kind
 from sheets.kinds.calibration import calibration_pdf, offset_from_readings, offset_text, reading
 from sheets.kinds.cards import export as card_export
 from sheets.kinds.cards.builder import card_sheet, parse_back_offset, pick_sets
-from sheets.kinds.cards.model import PaperSize
+from sheets.library.kinds.cards import PaperSize
 from sheets.kinds.gauges.builder import gauge_sheet
 from sheets.kinds.reference.builder import reference_sheet
 from sheets.kinds.tokens.builder import token_sheet
 from sheets.kinds.trackers.builder import Overrides, apply_overrides, pick_trackers, roll_designations, tracker_sheet
-from sheets.kinds.trackers.model import BoxTracker
+from sheets.library.kinds.trackers import BoxTracker
 from sheets.kit import assemble
 from sheets.library.access import library, make_dice, slug
 from sheets.library.content import Game, Library
@@ -91,7 +92,7 @@ def write_one(sheet: Sheet, options: PrintOptions) -> Path:
     return build_one(sheet, options.target(sheet.filename))
 
 
-def make_kind(kind: registry.Kind, game_id: str, options: PrintOptions = PrintOptions(),
+def make_kind(kind: Kind, game_id: str, options: PrintOptions = PrintOptions(),
               which: str | None = None) -> list[Path]:
     """A game's sheets of one generic kind (`which`: one card set or tracker), as `sheets watch` builds them."""
     if kind.make is None:

@@ -22,9 +22,9 @@ from pydantic import BaseModel
 
 from sheets.base import paths
 from sheets.base.output import ensure_dir, write_atomic
-from sheets.kinds import registry
-from sheets.kinds.cards.model import PrintGeometry
+from sheets.library.kinds.cards import PrintGeometry
 from sheets.kit.assemble import Printing
+from sheets.library import kinds as content_kinds
 from sheets.library import plugins as game_plugins
 from sheets.library.content import SHARED_DIR, GameInfo, Library
 from sheets.library.plugins import GamePlugin
@@ -36,7 +36,7 @@ SUFFIX = ".schema.json"
 
 
 @dataclass(frozen=True)
-class Kind:
+class SchemaFile:
     name: str                 # the schema's file name without .schema.json: "cards", "<plugin>.character"
     model: type[BaseModel]
     pattern: str | None       # bundled files of this kind (glob below the content folder); None: user files only
@@ -44,11 +44,11 @@ class Kind:
 
 
 CORE = [
-    Kind("game", GameInfo, "*/game.yaml", "a game folder's game.yaml"),
-    # every printable kind with a content file, as the registry declares it
-    *(Kind(k.name, k.model, f"*/{k.files}", k.about) for k in registry.GENERIC if k.model and k.files),
-    Kind("layouts", PrintGeometry, f"{SHARED_DIR}/layouts.yaml", "papers, card sizes and layouts"),
-    Kind("printing", Printing, f"{SHARED_DIR}/printing.yaml", "how each part of the kit is printed"),
+    SchemaFile("game", GameInfo, "*/game.yaml", "a game folder's game.yaml"),
+    # every printable kind's content file, as the library declares it
+    *(SchemaFile(k.name, k.model, f"*/{k.files}", k.about) for k in content_kinds.every()),
+    SchemaFile("layouts", PrintGeometry, f"{SHARED_DIR}/layouts.yaml", "papers, card sizes and layouts"),
+    SchemaFile("printing", Printing, f"{SHARED_DIR}/printing.yaml", "how each part of the kit is printed"),
 ]
 
 
@@ -57,25 +57,25 @@ def plugins() -> dict[str, GamePlugin]:
     return game_plugins.every()
 
 
-def plugin_kinds(name: str, plugin: GamePlugin) -> list[Kind]:
+def plugin_kinds(name: str, plugin: GamePlugin) -> list[SchemaFile]:
     """A plug-in's kinds, named `<plugin>.<kind>`; their patterns are below the game's folder."""
-    return [Kind(f"{name}.{kind}", model, pattern, about)
+    return [SchemaFile(f"{name}.{kind}", model, pattern, about)
             for kind, (model, pattern, about) in plugin.file_kinds().items()]
 
 
-def kinds() -> list[Kind]:
+def kinds() -> list[SchemaFile]:
     out = list(CORE)
     for name, plugin in sorted(plugins().items()):
         out += plugin_kinds(name, plugin)
     return out
 
 
-def schema(kind: Kind) -> dict:
+def schema(kind: SchemaFile) -> dict:
     body = kind.model.model_json_schema(mode="validation")
     return {"$schema": DRAFT, "$id": f"{kind.name}{SUFFIX}", "description": f"warsheets: {kind.about}", **body}
 
 
-def schema_text(kind: Kind) -> str:
+def schema_text(kind: SchemaFile) -> str:
     return json.dumps(schema(kind), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
 
@@ -85,10 +85,10 @@ def write_schemas(out_dir: Path) -> list[Path]:
     return [write_atomic(out_dir / f"{kind.name}{SUFFIX}", schema_text(kind).encode("utf-8")) for kind in kinds()]
 
 
-def bundled_files(root: Path | None = None) -> list[tuple[Path, Kind]]:
+def bundled_files(root: Path | None = None) -> list[tuple[Path, SchemaFile]]:
     """Every file of a content folder that a kind describes, with its kind."""
     root = Path(root) if root else paths.content_dir()
-    found: list[tuple[Path, Kind]] = []
+    found: list[tuple[Path, SchemaFile]] = []
     for kind in CORE:
         found += [(path, kind) for path in sorted(root.glob(kind.pattern))
                   if not path.relative_to(root).parts[0].startswith(".")]
@@ -102,7 +102,7 @@ def bundled_files(root: Path | None = None) -> list[tuple[Path, Kind]]:
     return found
 
 
-def modeline(path: Path, kind: Kind, schema_dir: Path) -> str:
+def modeline(path: Path, kind: SchemaFile, schema_dir: Path) -> str:
     """The first line that points an editor at the kind's schema, relative to the file."""
     target = Path(os.path.relpath(schema_dir / f"{kind.name}{SUFFIX}", path.parent))
     return f"{MODELINE}{target.as_posix()}"

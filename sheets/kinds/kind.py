@@ -2,6 +2,8 @@
 
 A module of its own, importing nothing heavy, so that a game's plug-in (loaded with the
 content, for `validate` and `--json`) can declare its kinds without loading any builder.
+A kind's content side (its model and files) is its `ContentKind` (`sheets.library.kinds`);
+this is its print side.
 """
 from __future__ import annotations
 
@@ -9,10 +11,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from pydantic import BaseModel
+from sheets.base.errors import SheetsError
 
+if TYPE_CHECKING:
     from sheets.library.content import Game, Library
+    from sheets.library.kinds import ContentKind
+    from sheets.library.kinds.cards import PaperSize
     from sheets.pipeline.sheet import Sheet
 
 #: (library, game, paper, id or None for all) -> the kind's sheets for that game
@@ -22,13 +26,20 @@ Make = Callable[["Library", "Game", str, "str | None"], "list[Sheet]"]
 @dataclass(frozen=True)
 class Kind:
     name: str  # the command and the watch target's KIND ("cards"); a plug-in's kinds are "<game>.<kind>"
-    about: str  # what its file is, as the schema describes it
+    about: str  # what it is: its command's help, and for a plug-in's kind its description
     templates: tuple[str, ...]  # the templates its sheets are made from
     printing: str  # its key in content/_print/printing.yaml: the contents page's printing advice
-    model: type[BaseModel] | None = None  # what its content file says (None: made from other content)
-    files: str | None = None  # its content files, a glob below a game's folder
+    content: ContentKind | None = None  # what its content file says (None: made from other content)
     present: Callable[[Game], bool] | None = None  # does a game have this kind? (None: the plug-in decides)
     make: Make | None = None  # its sheets, for the kit and `sheets watch` (None: the plug-in's kit_sheets)
     listed: Callable[[Game], str] | None = None  # its line in `sheets list`, for a game that has it
     takes_id: bool = False  # `watch KIND:GAME:ID` names one of them (a card set, a tracker)
     kit_rank: int = 0  # its place in a game's kit section: the reference, what is used in play, what is cut
+
+
+def paper_of(lib: Library, paper: str) -> PaperSize:
+    """The paper as the content's print geometry measures it (_print/layouts.yaml)."""
+    papers = lib.geometry().papers
+    if paper not in papers:
+        raise SheetsError(f"unknown paper {paper!r}; choose one of: {', '.join(papers)}")
+    return papers[paper]

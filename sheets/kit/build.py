@@ -12,7 +12,8 @@ from sheets.kit.plan import kit_sheets
 from sheets.kit.result import Kit
 from sheets.library.access import library, new_seed
 from sheets.library.content import Library
-from sheets.library.plugins import KitOptions
+from sheets.kinds import print_plugin
+from sheets.kinds.print_plugin import KitOptions
 from sheets.pipeline import preview as previewer
 from sheets.pipeline.build import build
 from sheets.pipeline.sheet import ink_save, render_html
@@ -100,9 +101,7 @@ def player_packets(lib: Library, seed: int, paper: str, games: list[str] | None,
     out = []
     for gid in games or lib.game_ids():
         game = lib.game(gid)
-        if game.plugin is None:
-            continue
-        for i, packet in enumerate(game.plugin.player_packets(game, options, players)):
+        for i, packet in enumerate(print_plugin.of(game).player_packets(game, options, players)):
             for j, sheet in enumerate(packet):
                 sheet.filename = f".packet-{i + 1}-{j}-{sheet.filename}"
             out.append((f"player-{i + 1}.pdf", ink_save(packet, ink_saver),

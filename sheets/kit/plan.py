@@ -7,9 +7,9 @@ a kit holds asks here, not for a build.
 """
 from __future__ import annotations
 
-from sheets.kinds import registry
+from sheets.kinds import print_plugin, registry
 from sheets.library.content import Library
-from sheets.library.plugins import KitOptions
+from sheets.kinds.print_plugin import KitOptions
 from sheets.pipeline.sheet import Sheet, ink_save
 
 
@@ -20,7 +20,6 @@ def kit_sheets(lib: Library, seed: int, paper: str = "a4", games: list[str] | No
     sheets: list[Sheet] = []
     for gid in games or lib.game_ids():
         game = lib.game(gid)
-        if game.plugin is not None:
-            sheets += game.plugin.kit_sheets(game, options)
+        sheets += print_plugin.of(game).kit_sheets(game, options)
         sheets += registry.table_sheets(lib, game, paper)
     return ink_save(sheets, ink_saver)

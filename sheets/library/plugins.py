@@ -7,6 +7,8 @@ below; its optional `cli.py` (`register(app)`, `register_new(new)`) and `web.py`
 `NAV`) add the game's commands and desk pages. The core never imports a game by name:
 `find`, `every` and `parts` look them up where they live.
 
+These are the content hooks; what a plug-in prints (its kinds, kit sheets, player packets and
+reference pages) is its print side, `sheets.kinds.print_plugin.PrintHooks`, a layer above.
 Plug-ins sit above the core's layers, so this module imports them by name at run time only
 (importlib), and names the types of its hooks for the type checker only.
 """
@@ -15,7 +17,6 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import pkgutil
-from dataclasses import dataclass
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
@@ -25,20 +26,12 @@ from sheets.base.errors import Problem
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
-    from sheets.kinds.cards.model import CardSet
-    from sheets.kinds.kind import Kind
-    from sheets.library.content import FileLoader, Game
+    from sheets.library.kinds.cards import CardSet
+    from sheets.library.files import FileLoader
+    from sheets.library.game import Game
     from sheets.library.yaml_source import YamlDocument
-    from sheets.pipeline.sheet import Sheet
 
 GAMES_PACKAGE = "sheets.games"
-
-
-@dataclass
-class KitOptions:
-    """What a plug-in's kit sheets depend on: the kit's dice seed and paper."""
-    seed: int
-    paper: str = "a4"
 
 
 class GamePlugin:
@@ -49,14 +42,6 @@ class GamePlugin:
     #: example files that their own commands read); `validate` reports any other unread file
     extra_files: tuple[str, ...] = ()
 
-    def kinds(self) -> list[Kind]:
-        """The printable kinds this game makes (playbooks, log sheets...), for the registry."""
-        return []
-
-    def sheet_kinds(self, game: Game) -> list[str]:
-        """Lines for `sheets list`: what the game prints beyond its generic content."""
-        return []
-
     def load(self, files: FileLoader) -> Any:
         """Load and validate the game's own files; record problems in `files`."""
         return None
@@ -64,18 +49,6 @@ class GamePlugin:
     def card_sets(self, game: Game) -> dict[str, CardSet]:
         """Card sets built from the game's structured data."""
         return {}
-
-    def reference_sections(self, game: Game) -> list[dict]:
-        """Extra reference pages, as render contexts for `reference` templates."""
-        return []
-
-    def kit_sheets(self, game: Game, options: KitOptions) -> list[Sheet]:
-        """Game-specific sheets for the kit."""
-        return []
-
-    def player_packets(self, game: Game, options: KitOptions, players: int) -> list[list[Sheet]]:
-        """`sheets kit --players N`: one list of sheets per player, stapled into one PDF."""
-        return []
 
     def file_kinds(self) -> dict[str, tuple[type[BaseModel], str | None, str]]:
         """The YAML kinds this game reads beyond the generic ones, for `sheets schema`:

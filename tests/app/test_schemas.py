@@ -20,7 +20,7 @@ KINDS = {kind.name: kind for kind in schemas.kinds()}
 BUNDLED = schemas.bundled_files(REPO / "content")
 
 
-def schema_errors(kind: schemas.Kind, data) -> list[str]:
+def schema_errors(kind: schemas.SchemaFile, data) -> list[str]:
     """Where the schema refuses `data`, written like validate's fields (an unknown key by its name)."""
     validator = jsonschema.Draft202012Validator(json.loads((SCHEMAS / f"{kind.name}.schema.json").read_text()))
     found = []

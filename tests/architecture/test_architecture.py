@@ -21,13 +21,12 @@ def _imports(name: str, path: Path, modules: dict[str, Path]) -> list[tuple[str,
     """(imported module of the package, inside a function?, line) for every import in a module."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-    top = {id(node) for node in tree.body}
-    typing_only = {id(inner) for node in tree.body if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
-                   for inner in ast.walk(node)}
+    # an import under `if TYPE_CHECKING:` counts: it names a layer as surely as one that runs
+    top = {id(inner) for node in tree.body
+           for inner in ([node] + (node.body if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
+                                   else []))}
     out = []
     for node in ast.walk(tree):
-        if id(node) in typing_only:  # annotations only: no import at run time
-            continue
         if isinstance(node, ast.Import):
             targets = [a.name for a in node.names]
         elif isinstance(node, ast.ImportFrom):
@@ -125,21 +124,30 @@ def test_package_imports_sit_at_module_top_except_at_the_cli_boundary():
 # The package's layers, lowest first (ARCHITECTURE.md draws them). A module may import its own
 # layer and the layers below it, never one above: the test counts imports inside functions
 # too, and an import of `a.b.c` imports the packages `a` and `a.b` (their __init__ runs).
-# A module's layer is the one of the most specific pattern that matches its dotted name.
-LAYERS: list[tuple[str, tuple[str, ...]]] = [
-    ("base", ("sheets", "sheets.base", "sheets.base.*")),
-    # a printable kind's model is content: the library loads it (its folder is under kinds/)
-    ("library", ("sheets.library", "sheets.library.*", "sheets.kinds", "sheets.kinds.*.model",
-                 "sheets.kinds.cards", "sheets.kinds.tokens", "sheets.kinds.trackers", "sheets.kinds.gauges")),
-    ("pipeline", ("sheets.pipeline", "sheets.pipeline.*")),
-    ("kinds", ("sheets.kinds.*",)),
-    ("kit", ("sheets.kit", "sheets.kit.*")),
-    ("app", ("sheets.app", "sheets.app.*")),
-    ("games", ("sheets.games", "sheets.games.*")),
-    # the faces: the CLI, the desk, and each game's own commands and pages
-    ("faces", ("sheets.__main__", "sheets.cli", "sheets.cli.*", "sheets.web", "sheets.web.*",
-               "sheets.games.*.cli", "sheets.games.*.web", "sheets.games.*.web_*", "sheets.games.*.webform")),
-]
+# A module's layer is its package's (`sheets.<layer>` and everything below it): a new module or
+# package needs no entry. The faces also hold each game's own commands and pages, found by name.
+LAYER_ORDER = ("base", "library", "pipeline", "kinds", "kit", "app", "games", "faces")
+FACES = ("sheets.__main__", "sheets.cli", "sheets.web",  # the CLI, the desk
+         "sheets.games.*.cli", "sheets.games.*.web", "sheets.games.*.web_*", "sheets.games.*.webform")
+
+
+def _layers() -> list[tuple[str, tuple[str, ...]]]:
+    """(layer, patterns of its modules), lowest first, derived from the packages under sheets/."""
+    packages = sorted(p.parent.name for p in SHEETS.glob("*/__init__.py"))
+    unknown = set(packages) - set(LAYER_ORDER) - {"cli", "web"}
+    assert not unknown, f"sheets/{sorted(unknown)} is no layer: name its place in LAYER_ORDER (and ARCHITECTURE.md)"
+    out = []
+    for layer in LAYER_ORDER:
+        patterns = ("sheets",) if layer == "base" else ()
+        if layer == "faces":
+            patterns += tuple(p for face in FACES for p in (face, face + ".*"))
+        else:
+            patterns += (f"sheets.{layer}", f"sheets.{layer}.*")
+        out.append((layer, patterns))
+    return out
+
+
+LAYERS = _layers()
 
 
 def _layer_of(name: str, layers=LAYERS) -> int:
@@ -183,10 +191,12 @@ def test_imports_point_down_the_layers():
 def test_an_import_from_a_higher_layer_is_reported():
     graph = {"sheets": set(), "sheets.base": set(), "sheets.base.errors": {"sheets.cli"},
              "sheets.cli": {"sheets.base.errors"}, "sheets.kinds": set(), "sheets.kinds.cards": set(),
-             "sheets.kinds.cards.model": {"sheets.kinds.cards.builder"}, "sheets.kinds.cards.builder": set()}
+             "sheets.library.kinds.cards": {"sheets.kinds.cards.builder"}, "sheets.kinds.cards.builder": set()}
     assert _upward_imports(graph) == [
         "sheets.base.errors (base) imports sheets.cli (faces)",
-        "sheets.kinds.cards.model (library) imports sheets.kinds.cards.builder (kinds)",
+        "sheets.library.kinds.cards (library) imports sheets.kinds (kinds)",
+        "sheets.library.kinds.cards (library) imports sheets.kinds.cards (kinds)",
+        "sheets.library.kinds.cards (library) imports sheets.kinds.cards.builder (kinds)",
     ]
 
 
@@ -199,3 +209,16 @@ def test_the_package_holds_at_most_twelve_entries_each_package_saying_what_it_ho
     # no namespace package: every folder of modules is a package with its __init__.py
     folders = {p.parent for p in SHEETS.rglob("*.py")}
     assert sorted(str(f.relative_to(SHEETS.parent)) for f in folders if not (f / "__init__.py").is_file()) == []
+
+
+def test_an_import_for_the_type_checker_only_counts(tmp_path):
+    """`if TYPE_CHECKING:` imports nothing at run time, but names a layer all the same: it counts."""
+    module = tmp_path / "plugins.py"
+    module.write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from sheets.kinds.kind import Kind\n")
+    modules = {"sheets.library.plugins": module, "sheets.kinds.kind": module}
+    found = _imports("sheets.library.plugins", module, modules)
+    assert found == [("sheets.kinds.kind", False, 3)]
+    graph = {"sheets": set(), "sheets.library": set(), "sheets.kinds": set(), "sheets.kinds.kind": set(),
+             "sheets.library.plugins": {t for t, _, _ in found}}
+    assert _upward_imports(graph) == ["sheets.library.plugins (library) imports sheets.kinds (kinds)",
+                                      "sheets.library.plugins (library) imports sheets.kinds.kind (kinds)"]

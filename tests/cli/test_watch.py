@@ -49,8 +49,8 @@ def test_a_template_change_rebuilds_every_target(fixture_content, tmp_path):
 
 
 @pytest.mark.parametrize("text, message", [
-    ("cards", "watch target 'cards': give KIND:GAME[:ID], KIND one of reference, cards, trackers, tokens, "
-              "gauges (e.g. cards:GAME:SET, reference:GAME)"),
+    ("cards", f"watch target 'cards': give KIND:GAME[:ID], KIND one of {', '.join(watch.KINDS)} "
+              "(e.g. cards:GAME:SET, reference:GAME)"),
     ("tokens:skirmish:x", "watch target 'tokens:skirmish:x': only cards (a set) and trackers (one tracker) take an ID"),
 ])
 def test_a_bad_target_is_refused(text, message):

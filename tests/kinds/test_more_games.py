@@ -51,7 +51,7 @@ def every_cell(doc):
 @pytest.mark.parametrize("game", ["downrange", "platoon", "masscombat"])
 def test_every_reference_table_row_is_printed(built, library, game):
     text = text_of(built, f"{game}-reference")
-    reference = library.game(game).reference
+    reference = library.game(game).content["reference"]
     for section in reference.sections:
         assert squash(section.title).lower() in text.lower(), section.id
     rows = 0
@@ -70,7 +70,7 @@ def test_platoon_reference_takes_the_pages_it_needs(built):
 
 
 def test_downrange_tables_are_all_there(library):
-    captions = [b.table.caption for s in library.game("downrange").reference.sections for b in s.blocks
+    captions = [b.table.caption for s in library.game("downrange").content["reference"].sections for b in s.blocks
                 if b.table is not None and b.table.caption]
     for table in ["2-1", "2-2", "2-3", "3-1", "3-2", "3-3", "4-1"]:
         assert any(table in c for c in captions), table
@@ -95,7 +95,7 @@ def test_downrange_tokens(built, library):
     text = text_of(built, "downrange-tokens")
     for label in ["REACTION", "SIGNAL", "NOAMMO", "SUPPRESSED", "INJURED", "OBSERVED", "MAINEFFORT", "FOCUS"]:
         assert label in text, label
-    tokens = library.game("downrange").tokens.tokens
+    tokens = library.game("downrange").content["tokens"].tokens
     assert {t.id for t in tokens} >= {"reaction", "emission", "no-ammo", "suppressed", "injured",
                                       "fires-observation", "main-effort", "focus"}
 

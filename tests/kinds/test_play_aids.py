@@ -161,7 +161,7 @@ def test_tracker_fields_and_flags_are_named_fields():
     from sheets.pipeline.sheet import render_html
 
     game = Library().game("platoon")
-    html = render_html(tracker_sheet(game, [game.trackers["platoon"]]))
+    html = render_html(tracker_sheet(game, [game.content["trackers"]["platoon"]]))
     assert 'data-field="platoon.field1"' in html and 'data-field="platoon.field2"' in html
     assert 'data-field="platoon.flag1"' in html
 

@@ -57,13 +57,13 @@ def test_bundled_token_sheets_print_every_token(cli, tmp_path):
     from sheets.library.content import Library
 
     lib = Library()
-    games = [gid for gid in lib.game_ids() if lib.game(gid).tokens is not None]
+    games = [gid for gid in lib.game_ids() if lib.game(gid).content["tokens"] is not None]
     for gid in games:
         out = tmp_path / f"{gid}.pdf"
         result = cli("tokens", gid, "-o", out)
         assert result.exit_code == 0, (gid, result)
         text = squash(pdf_text(out))
-        for token in lib.game(gid).tokens.tokens:
+        for token in lib.game(gid).content["tokens"].tokens:
             assert text.count(squash(token.label.upper())) >= token.count, (gid, token.id)
 
 

@@ -95,7 +95,7 @@ def test_names_are_rolled_with_the_dice(cli, tmp_path, regiment):
     assert result.exit_code == 0, result
     assert "designations rolled with seed 7 (repeat with --seed 7)" in result.stdout
     text = pdf_text(tmp_path / "a.pdf")
-    names = regiment.trackers["npc-strength"].names
+    names = regiment.content["trackers"]["npc-strength"].names
     found = [n for n in names if n in text.split()]
     assert len(found) == 12  # twelve teams, no name twice while names last
     assert "seed 7" in text  # the footer says how to repeat it
@@ -109,7 +109,7 @@ def test_names_are_rolled_with_the_dice(cli, tmp_path, regiment):
 
 def test_names_repeat_only_when_the_list_runs_out():
     from sheets.base.dice import Dice
-    from sheets.kinds.trackers.model import BoxTracker
+    from sheets.library.kinds.trackers import BoxTracker
     from sheets.kinds.trackers.builder import roll_designations
 
     tracker = BoxTracker(id="t", title="T", kind="boxes", unit_label="U", units=7, boxes=1, names=["a", "b", "c"])
@@ -190,7 +190,7 @@ def test_bad_tracker_values_are_located(cli, fixture_content, line, replacement,
 
 
 def test_negative_positions_count_from_the_end():
-    from sheets.kinds.trackers.model import BoxTracker
+    from sheets.library.kinds.trackers import BoxTracker
 
     tracker = BoxTracker(id="t", title="T", kind="boxes", unit_label="U", units=1, boxes=5, circles=[-1, 1],
                          premarked=[-2])

@@ -333,14 +333,14 @@ def test_text_on_fills_is_readable_and_large_enough(tmp_path):
     lib = api.library()
     for gid in lib.game_ids():
         game = lib.game(gid)
-        if game.tokens is None:
+        if game.content["tokens"] is None:
             continue
-        for token in game.tokens.tokens:
-            assert label_size_pt(token.label, game.tokens.diameter_mm) >= MIN_TEXT_PT
+        for token in game.content["tokens"].tokens:
+            assert label_size_pt(token.label, game.content["tokens"].diameter_mm) >= MIN_TEXT_PT
             if token.color:
                 assert contrast(text_on(token.color), token.color) >= MIN_CONTRAST, (gid, token.id)
                 assert contrast("#111111", tint(token.color)) >= MIN_CONTRAST, (gid, token.id)
-        assert detail_size_pt(game.tokens.diameter_mm) >= MIN_TEXT_PT
+        assert detail_size_pt(game.content["tokens"].diameter_mm) >= MIN_TEXT_PT
     # card heads and table heads
     assert contrast("#ffffff", "#1f2421") >= MIN_CONTRAST and contrast("#d6d6d0", "#1f2421") >= MIN_CONTRAST
     assert contrast("#ffffff", "#222222") >= MIN_CONTRAST and contrast("#111111", "#ececec") >= MIN_CONTRAST

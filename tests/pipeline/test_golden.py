@@ -58,7 +58,7 @@ def regiment_trackers(lib):
     from sheets.kinds.trackers.builder import tracker_sheet
 
     game = lib.game("regiment")
-    return tracker_sheet(game, list(game.trackers.values()))
+    return tracker_sheet(game, list(game.content["trackers"].values()))
 
 
 def downrange_tokens(lib):

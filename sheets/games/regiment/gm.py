@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from sheets.games.regiment.models import UNDEFINED_TAG_TEXT
-from sheets.kinds.cards.model import CardSet
+from sheets.library.kinds.cards import CardSet
 
 #: card sizes chosen so that the longest card of each set passes the pre-flight
 WEAPON_CARD = "poker"

@@ -12,19 +12,19 @@ from sheets.games.regiment.models import (
 )
 from sheets.games.regiment.squads import SquadFile, is_character, is_squad, read_squad
 from sheets.kinds.kind import Kind
+from sheets.kinds.print_plugin import PrintHooks
 from sheets.library.content import FileLoader
 from sheets.library.plugins import GamePlugin
 
 
-class RegimentPlugin(GamePlugin):
+class RegimentPlugin(GamePlugin, PrintHooks):
     extra_files = ("characters/*.yaml",)  # examples, read by their own commands and tests
 
     def kinds(self):
-        return [Kind("regiment.playbook", "a Regiment playbook, blank or filled", ("playbook.html.j2",), "playbook"),
-                Kind("regiment.roster", "the Regiment's squad roster, blank or filled", ("squad.html.j2",), "roster")]
-
-    def sheet_kinds(self, game):
-        return [f"playbooks ({', '.join(game.data.playbooks)})", "squad roster (sheets squad FILE; blank in the kit)"]
+        return [Kind("regiment.playbook", "a Regiment playbook, blank or filled", ("playbook.html.j2",), "playbook",
+                     listed=lambda game: f"playbooks ({', '.join(game.data.playbooks)})"),
+                Kind("regiment.roster", "the Regiment's squad roster, blank or filled", ("squad.html.j2",), "roster",
+                     listed=lambda game: "squad roster (sheets squad FILE; blank in the kit)")]
 
     def load(self, files: FileLoader):
         before = len(files.problems)

@@ -7,10 +7,10 @@ from sheets.games.regiment.characters import BOND_ROWS, Character, roll_characte
 from sheets.games.regiment.improvements import PROTECTION, TRACKS, markable, protection_note
 from sheets.games.regiment.models import STATS, Playbook
 from sheets.games.regiment.squads import SquadRoster, bond_grid
-from sheets.kinds.trackers.builder import TrackerPage
+from sheets.kinds.trackers.builder import TrackerPage, trackers_of
 from sheets.library.blocks import Block, Section, Term
 from sheets.library.content import Game
-from sheets.library.plugins import KitOptions
+from sheets.kinds.print_plugin import KitOptions
 from sheets.pipeline.sheet import Sheet
 
 EQUIPMENT_LINES = 12
@@ -204,7 +204,7 @@ def reference_pages(game: Game) -> list[dict]:
             after = next((i + 1 for i, s in enumerate(sections) if s.id == "weapon-ranges"), len(sections))
             sections.insert(after, tags)
         npcs = next((s for s in sections if s.id == "npcs"), None)
-        tracker = game.trackers.get(NPC_TRACKER)
+        tracker = trackers_of(game).get(NPC_TRACKER)
         if npcs is not None and tracker is not None:
             sections.remove(npcs)
         parts.append({"kind": "doc", "title": data.elements.title, "sections": sections})

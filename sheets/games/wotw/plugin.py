@@ -9,6 +9,7 @@ from sheets.games.wotw.models import Events, Rules, Tables, Teams, Theatres, Wot
 from sheets.games.wotw.records import Campaign
 from sheets.games.wotw.team import TeamFile, resolve_team
 from sheets.kinds.kind import Kind
+from sheets.kinds.print_plugin import PrintHooks
 from sheets.library.content import FileLoader
 from sheets.library.plugins import GamePlugin
 from sheets.library.tables import parse_roll
@@ -92,17 +93,18 @@ def _check(files: FileLoader, data: WotwData) -> None:
                               f"{nation.name} has no fire factors for {recruit.weapon!r}")
 
 
-class WotwPlugin(GamePlugin):
+def _logsheets(game) -> str:
+    theatres = ", ".join(t.id for t in game.data.theatres.theatres)
+    return f"mission log sheets (sheets mission; theatres {theatres})"
+
+
+class WotwPlugin(GamePlugin, PrintHooks):
     extra_files = ("examples/*.yaml",)  # examples, read by their own commands and tests
 
     def kinds(self):
         return [Kind("wotw.logsheet", "a mission log sheet, rolled or blank", ("logsheet.html.j2", "logsheet_blank.html.j2"),
-                     "logsheet"),
+                     "logsheet", listed=_logsheets),
                 Kind("wotw.record", "a campaign's record", ("campaign.html.j2",), "record")]
-
-    def sheet_kinds(self, game):
-        theatres = ", ".join(t.id for t in game.data.theatres.theatres)
-        return [f"mission log sheets (sheets mission; theatres {theatres})"]
 
     def load(self, files: FileLoader):
         before = len(files.problems)

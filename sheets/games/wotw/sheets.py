@@ -8,7 +8,7 @@ from sheets.games.wotw.mission import Mission, longest_track, roll_missions  # n
 from sheets.games.wotw.team import Team, TeamRules, soldier_row
 from sheets.library.blocks import Block, Section, TableBlock
 from sheets.library.content import Game
-from sheets.library.plugins import KitOptions
+from sheets.kinds.print_plugin import KitOptions
 from sheets.pipeline.sheet import Sheet, render_html
 
 

@@ -19,5 +19,21 @@
 
 Steps 2 and 3 are the sheet's `finish` step (see sheets/pipeline/sheet.py): they run on
 WeasyPrint's PDF in the same worker, are deterministic, and take part in the cache key.
-The model (card sets, sizes, layouts, papers) is `model.py`.
+The model (card sets, sizes, layouts, papers) is `sheets.library.kinds.cards`.
 """
+from __future__ import annotations
+
+from sheets.kinds.cards.builder import card_sheet, pick_sets
+from sheets.kinds.kind import Kind
+from sheets.library.content import Game, Library
+from sheets.library.kinds import cards
+from sheets.pipeline.sheet import Sheet
+
+
+def _make(lib: Library, game: Game, paper: str, which: str | None) -> list[Sheet]:
+    return [card_sheet(game, s, lib.geometry(), paper=paper) for s in pick_sets(game, which or "all")]
+
+
+KIND = Kind("cards", "the game's card sets", ("card.html.j2",), "cards",
+            content=cards.CONTENT, present=lambda game: bool(game.card_sets), make=_make,
+            listed=lambda game: "cards (" + ", ".join(game.card_sets) + ")", takes_id=True, kit_rank=2)

@@ -14,7 +14,7 @@ from sheets.base.errors import SheetsError
 from sheets.base.limits import MAX_COPIES
 from sheets.kinds.cards.grid import CardGrid, fold_grid
 from sheets.kinds.cards.impose import Imposition
-from sheets.kinds.cards.model import CardBack, CardSet, Layout, PrintGeometry
+from sheets.library.kinds.cards import CardBack, CardSet, Layout, PrintGeometry
 from sheets.pipeline.rendering import game_titled
 from sheets.pipeline.sheet import Sheet
 

@@ -28,7 +28,7 @@ from sheets.base import interrupts, limits, output
 from sheets.base.errors import SheetsError
 from sheets.kinds.cards.builder import card_sheet
 from sheets.kinds.cards.impose import Imposition, preflight
-from sheets.kinds.cards.model import CardSet, Layout, PaperSize, PrintGeometry
+from sheets.library.kinds.cards import CardSet, Layout, PaperSize, PrintGeometry
 from sheets.pipeline.sheet import Sheet
 
 if TYPE_CHECKING:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sheets.base.errors import SheetsError
-from sheets.kinds.cards.model import Layout, PrintGeometry
+from sheets.library.kinds.cards import Layout, PrintGeometry
 
 FOLD_MARGIN_MM = 5.0  # cards keep this far from the paper's edges and from the fold line
 

@@ -20,8 +20,8 @@ from markupsafe import escape
 
 from sheets.base import fonts
 from sheets.base.errors import SheetsError
-from sheets.kinds.cards.model import PaperSize
-from sheets.kinds.gauges.model import Gauge
+from sheets.library.kinds.cards import PaperSize
+from sheets.library.kinds.gauges import Gauge
 from sheets.pipeline.rendering import game_titled
 from sheets.pipeline.sheet import Sheet
 
@@ -206,7 +206,7 @@ def pack(drawings: list[Drawing], width: float, height: float, where: str = "gau
 
 def gauge_sheet(game: "Game", paper: PaperSize, filename: str | None = None) -> Sheet:
     """The game's true-scale sheet (phase one: nothing rendered here)."""
-    sheet = game.gauges
+    sheet = game.content["gauges"]
     if sheet is None:
         raise SheetsError(f"{game.info.title} has no true-scale gauges (no gauges.yaml)")
     w, h = paper.width_mm, paper.height_mm

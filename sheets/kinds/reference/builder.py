@@ -3,25 +3,26 @@ from __future__ import annotations
 
 from sheets.base.errors import SheetsError
 from sheets.base.paper import page_size
+from sheets.kinds import print_plugin
 from sheets.library.content import Game
 from sheets.pipeline.sheet import Sheet
 
 
 def has_reference(game: Game) -> bool:
-    return game.reference is not None or bool(game.plugin and game.plugin.reference_sections(game))
+    return game.content["reference"] is not None or bool(print_plugin.of(game).reference_sections(game))
 
 
 def reference_sheet(game: Game, paper: str = "a4") -> Sheet:
     """The game's reference pages: its reference.yaml plus what its plugin adds."""
     parts: list[dict] = []
     landscape = False
-    if game.reference is not None:
-        layout = game.reference.layout
+    doc = game.content["reference"]
+    if doc is not None:
+        layout = doc.layout
         landscape = layout.orientation == "landscape"
-        parts.append({"kind": "doc", "title": game.reference.title, "sections": game.reference.sections,
+        parts.append({"kind": "doc", "title": doc.title, "sections": doc.sections,
                       "layout": layout})
-    if game.plugin is not None:
-        parts += game.plugin.reference_sections(game)
+    parts += print_plugin.of(game).reference_sections(game)
     if not parts:
         raise SheetsError(f"{game.info.title} has no reference sheet (no reference.yaml)")
     context = {"title": f"{game.info.title} reference", "page_size": page_size(paper, landscape), "parts": parts,

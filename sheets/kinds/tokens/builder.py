@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING
 from sheets.base.colors import MIN_TEXT_PT
 from sheets.base.errors import SheetsError
 from sheets.base.limits import MAX_COPIES, MAX_TOKENS
-from sheets.kinds.cards.model import PaperSize
-from sheets.kinds.tokens.model import Token, TokenSheet
+from sheets.library.kinds.cards import PaperSize
+from sheets.library.kinds.tokens import Token, TokenSheet
 from sheets.pipeline.rendering import game_titled
 from sheets.pipeline.sheet import Sheet
 
@@ -98,9 +98,9 @@ def detail_size_pt(diameter: float) -> float:
 
 def token_sheet(game: "Game", paper: PaperSize, copies: int = 1, filename: str | None = None) -> Sheet:
     """The game's token sheet (phase one: nothing is rendered here)."""
-    if game.tokens is None:
+    if game.content["tokens"] is None:
         raise SheetsError(f"{game.info.title} has no tokens (no tokens.yaml)")
-    sheet = game.tokens
+    sheet = game.content["tokens"]
     pages = layout_tokens(sheet, paper, copies)
     d = sheet.diameter_mm
     styles = {t.id: {"label_pt": label_size_pt(t.label, d)} for t in sheet.tokens}

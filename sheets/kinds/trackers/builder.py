@@ -18,7 +18,7 @@ from pydantic import ValidationError
 from sheets.base.dice import Dice
 from sheets.base.errors import SheetsError
 from sheets.base.paper import page_size
-from sheets.kinds.trackers.model import BoxTracker, ClockTracker, GridTracker, TrackerKind
+from sheets.library.kinds.trackers import BoxTracker, ClockTracker, GridTracker, TrackerKind
 from sheets.pipeline.sheet import Sheet
 
 if TYPE_CHECKING:
@@ -41,15 +41,21 @@ class Overrides:
         return any(v is not None for v in (self.units, self.groups, self.boxes))
 
 
+def trackers_of(game: "Game") -> dict[str, TrackerKind]:
+    """A game's trackers by id (empty: it has no trackers.yaml)."""
+    return game.content["trackers"]
+
+
 def pick_trackers(game: "Game", tracker_id: str | None = None) -> list[TrackerKind]:
-    if not game.trackers:
+    trackers = trackers_of(game)
+    if not trackers:
         raise SheetsError(f"{game.info.title} has no trackers (no trackers.yaml)")
     if tracker_id is None:
-        return list(game.trackers.values())
-    if tracker_id not in game.trackers:
+        return list(trackers.values())
+    if tracker_id not in trackers:
         raise SheetsError(f"unknown tracker {tracker_id!r} for {game.info.title}; "
-                          f"choose one of: {', '.join(game.trackers)}")
-    return [game.trackers[tracker_id]]
+                          f"choose one of: {', '.join(trackers)}")
+    return [trackers[tracker_id]]
 
 
 def apply_overrides(tracker: TrackerKind, overrides: Overrides) -> TrackerKind:

@@ -5,6 +5,7 @@ from pydantic import Field, model_validator
 
 from sheets.base import limits
 from sheets.library.ids import Id
+from sheets.library.kinds import ContentKind
 from sheets.library.validation import Strict
 
 
@@ -30,3 +31,6 @@ class TokenSheet(Strict):
             raise ValueError(f"the counts add up to {total:,} tokens, more than the {limits.MAX_TOKENS:,} "
                              f"one sheet may have")
         return self
+
+
+CONTENT = ContentKind("tokens", TokenSheet, "tokens.yaml", "a game's tokens.yaml", rank=3)

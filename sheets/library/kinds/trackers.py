@@ -1,14 +1,18 @@
 """Tracker kinds: boxes to tick off, write-in grids and countdown clocks."""
 from __future__ import annotations
 
-from typing import Annotated, Literal, Union
+from typing import TYPE_CHECKING, Any, Annotated, Literal, Union
 
 from pydantic import Field, field_validator, model_validator
 
 from sheets.base import limits
 from sheets.library.expressions import render
 from sheets.library.ids import Id
+from sheets.library.kinds import ContentKind
 from sheets.library.validation import Strict
+
+if TYPE_CHECKING:
+    from sheets.library.files import FileLoader
 
 
 def summary_text(template: str, **values: int) -> str:
@@ -172,3 +176,22 @@ TrackerKind = Union[BoxTracker, GridTracker, ClockTracker]
 
 class TrackerFile(Strict):
     trackers: list[Annotated[TrackerKind, Field(discriminator="kind")]]
+
+
+def _load(files: FileLoader, game: Any, library: Any) -> dict[str, TrackerKind]:
+    """A game's trackers by id: one trackers.yaml, ids unique, at most one primary."""
+    trackers: dict[str, TrackerKind] = {}
+    tracker_file = files.model("trackers.yaml", TrackerFile, required=False)
+    if tracker_file is not None:
+        for i, tracker in enumerate(tracker_file.trackers):
+            if tracker.id in trackers:
+                files.problem("trackers.yaml", ("trackers", i, "id"), f"tracker id {tracker.id!r} is used twice")
+            trackers[tracker.id] = tracker
+        primaries = [i for i, t in enumerate(tracker_file.trackers) if getattr(t, "primary", False)]
+        for i in primaries[1:]:
+            files.problem("trackers.yaml", ("trackers", i, "primary"),
+                          "only one tracker may be primary (the one numbers change without --tracker)")
+    return trackers
+
+
+CONTENT = ContentKind("trackers", TrackerFile, "trackers.yaml", "a game's trackers.yaml", rank=2, load=_load)

@@ -8,6 +8,7 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
+from sheets.library.kinds import ContentKind
 from sheets.library.validation import Strict
 
 
@@ -75,3 +76,6 @@ class GaugeSheet(Strict):
                 raise ValueError(f"gauge id {g.id!r} is used twice")
             seen.add(g.id)
         return self
+
+
+CONTENT = ContentKind("gauges", GaugeSheet, "gauges.yaml", "a game's gauges.yaml", rank=4)

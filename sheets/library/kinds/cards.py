@@ -1,7 +1,8 @@
 """Card sets and the print geometry of card sheets (papers, card sizes, n-up layouts)."""
 from __future__ import annotations
 
-from typing import Union
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Union
 
 from pydantic import Field, model_validator
 
@@ -9,7 +10,11 @@ from sheets.base import limits
 from sheets.base.errors import SheetsError
 from sheets.library.blocks import Block
 from sheets.library.ids import Id
+from sheets.library.kinds import ContentKind
 from sheets.library.validation import Strict
+
+if TYPE_CHECKING:
+    from sheets.library.files import FileLoader
 
 
 class Stat(Strict):
@@ -124,3 +129,22 @@ class PrintGeometry(Strict):
             raise SheetsError(f"no default layout for {size} cards on {paper} paper; "
                               f"give --layout (see `sheets layouts`)")
         return self.layout(choices[paper])
+
+
+def _load(files: FileLoader, game: Any, library: Any) -> dict[str, CardSet]:
+    """A game's card sets (`cards/<set>.yaml`), added to `game.card_sets` (which the reference's
+    quick-reference cards and the plug-in's sets join): the set's id is its file name."""
+    for rel in files.glob("cards/*.yaml"):
+        card_set = files.model(rel, CardSet)
+        if card_set is not None:
+            if card_set.id != Path(rel).stem:
+                files.problem(rel, ("id",), f"id {card_set.id!r} must equal the file name {Path(rel).stem!r}")
+            sizes = library.card_sizes()
+            if sizes is not None and card_set.size not in sizes:
+                files.problem(rel, ("size",), f"unknown card size {card_set.size!r}; "
+                                              f"the sizes in _print/layouts.yaml are: {', '.join(sizes)}")
+            game.card_sets[card_set.id] = card_set
+    return game.card_sets
+
+
+CONTENT = ContentKind("cards", CardSet, "cards/*.yaml", "a card set, cards/<set>.yaml", rank=1, load=_load)

@@ -1,0 +1,78 @@
+"""Reading one content folder's files: `FileLoader` validates each against its model and collects
+every problem (file, line, field) instead of stopping at the first."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TypeVar
+
+from pydantic import BaseModel
+
+from sheets.base.errors import ContentError, Problem
+from sheets.library.lint import literal_escapes
+from sheets.library.validation import collect
+from sheets.library.yaml_source import YamlDocument, load_yaml
+
+M = TypeVar("M", bound=BaseModel)
+
+
+class FileLoader:
+    """Loads files of one content folder, collecting problems instead of stopping."""
+
+    def __init__(self, root: Path, folder: Path, problems: list[Problem]):
+        self.root = root
+        self.folder = folder
+        self.problems = problems
+        self.claimed: set[str] = set()  # files (relative to `folder`) some loader read or looked for
+
+    def name(self, path: Path) -> str:
+        try:
+            return str(path.relative_to(self.root.parent))
+        except ValueError:
+            return str(path)
+
+    def exists(self, rel: str) -> bool:
+        self.claimed.add(rel)
+        return (self.folder / rel).is_file()
+
+    def inside(self, path: Path) -> bool:
+        """Does `path` (after following links and '..') stay inside the content folder?"""
+        try:
+            return path.resolve().is_relative_to(self.root.resolve())
+        except (OSError, RuntimeError):  # a link loop
+            return False
+
+    def document(self, rel: str) -> YamlDocument | None:
+        path = self.folder / rel
+        self.claimed.add(rel)
+        if not self.inside(path):
+            # never read it: its text must not reach the messages
+            self.problems.append(Problem(self.name(path), None, "", "refused: this file is a link (or path) to a "
+                                         "place outside the content folder; content may only use files inside it"))
+            return None
+        try:
+            doc = load_yaml(path, self.name(path))
+        except ContentError as exc:
+            self.problems.extend(exc.problems)
+            return None
+        self.problems.extend(literal_escapes(path.read_text(encoding="utf-8"), doc.name))  # \" in a block prints \"
+        return doc
+
+    def model(self, rel: str, model: type[M], required: bool = True) -> M | None:
+        if not self.exists(rel):
+            if required:
+                self.problems.append(Problem(self.name(self.folder / rel), None, "", "required file is missing"))
+            return None
+        doc = self.document(rel)
+        if doc is None:
+            return None
+        return collect(self.problems, model, doc)
+
+    def glob(self, pattern: str) -> list[str]:
+        return sorted(str(p.relative_to(self.folder)) for p in self.folder.glob(pattern) if p.is_file())
+
+    def problem(self, rel: str, loc: tuple, message: str) -> None:
+        doc = self.document(rel) if self.inside(self.folder / rel) else None
+        if doc is not None:
+            self.problems.append(doc.problem(loc, message))
+        else:
+            self.problems.append(Problem(self.name(self.folder / rel), None, "", message))

@@ -1,0 +1,49 @@
+"""The reference's content side: a game's reference.yaml (`ReferenceDoc`, in `sheets.library.blocks`),
+and the quick-reference cards it may cut from its own sections."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from sheets.library.blocks import Block, ReferenceDoc
+from sheets.library.kinds import ContentKind
+from sheets.library.kinds.cards import Card, CardBack, CardSet
+
+if TYPE_CHECKING:
+    from sheets.library.files import FileLoader
+
+
+def _quickref_cards(reference: ReferenceDoc, files: FileLoader) -> CardSet | None:
+    """Cards cut from the reference: each card shows the sections it names, in order."""
+    spec = reference.cards
+    cards = []
+    ok = True
+    for ci, card in enumerate(spec.cards):
+        blocks: list[Block] = []
+        for si, section_id in enumerate(card.sections):
+            section = reference.section(section_id)
+            if section is None:
+                files.problem("reference.yaml", ("cards", "cards", ci, "sections", si),
+                              f"no section with id {section_id!r} in this file")
+                ok = False
+                continue
+            if len(card.sections) > 1:
+                blocks.append(Block(h=section.title))
+            blocks.extend(section.blocks)
+        cards.append(Card(id=card.id, title=card.title, blocks=blocks))
+    if not ok:
+        return None
+    back = CardBack(title=spec.back_title or reference.title, subtitle="Quick reference")
+    return CardSet(id=spec.id, title=spec.title, size=spec.size, back=back, cards=cards)
+
+
+def _load(files: FileLoader, game: Any, library: Any) -> ReferenceDoc | None:
+    """The reference.yaml; its quick-reference cards join the game's card sets."""
+    reference = files.model("reference.yaml", ReferenceDoc, required=False)
+    if reference is not None and reference.cards is not None:
+        derived = _quickref_cards(reference, files)
+        if derived is not None:
+            game.card_sets[derived.id] = derived
+    return reference
+
+
+CONTENT = ContentKind("reference", ReferenceDoc, "reference.yaml", "a game's reference.yaml", rank=0, load=_load)
