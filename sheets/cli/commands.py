@@ -393,6 +393,5 @@ def cache(action: Optional[CacheAction] = typer.Argument(None, help="clear: empt
 
 #: `sheets --help` lists these first, then the games' own commands, then LATER (as it always has)
 FIRST = {"list": list_cmd, "validate": validate}
-LATER = {"kit": kit, "reference": reference, "cards": cards, "layouts": layouts, "trackers": trackers,
-         "tokens": tokens, "gauges": gauges, "watch": watch, "schema": schema, "config": config_cmd,
-         "serve": serve, "doctor": doctor, "cache": cache}
+LATER = {c.__name__.removesuffix("_cmd"): c for c in (kit, reference, cards, layouts, trackers, tokens, gauges,
+                                                      watch, schema, config_cmd, serve, doctor, cache)}

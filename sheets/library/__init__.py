@@ -6,6 +6,8 @@ problems, `lint` finds what validation cannot (unused keys, unreachable rows), `
 and `blocks` are the shared content shapes, `expressions` the safe templated text,
 `access` how commands reach the library and their dice.
 
-May import: `sheets.base`, and each printable kind's model (`sheets.kinds.<kind>.model`,
-which belongs to this layer although it lives in its kind's folder).
+`kinds/` holds each printable kind's content side (its model and `ContentKind`), `files` the
+file loader, `game` the loaded game, `plugins` a game plug-in's content hooks.
+
+May import: `sheets.base` (never `sheets.kinds`, not even for the type checker).
 """

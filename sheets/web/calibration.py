@@ -23,6 +23,7 @@ from sheets.base.paper import PAPERS  # the Cards and Kit pages' paper choices
 from sheets.kinds import calibration as calibrate
 from sheets.kinds.cards.builder import parse_back_offset
 from sheets.web.desk import Desk
+from sheets.kinds.cards import KIND as CARDS
 from sheets.web.workspace import Conflict
 
 DUPLEX = ("long", "short")
@@ -68,7 +69,7 @@ def calibration_routes(desk: Desk, page) -> list[Route]:
         here = {"paper": paper, "duplex": duplex}
         if step == "sheet":
             offset = state(desk)["offset"]
-            out = desk.workspace.output_dir("cards") / f"cards-calibration-{paper}-{duplex}.pdf"
+            out = desk.workspace.output_dir(CARDS.name) / f"cards-calibration-{paper}-{duplex}.pdf"
             written = desk.call(api.make_calibration, PrintOptions(paper=paper, output=out), duplex=duplex,
                                 back_offset=offset)
             return page(cal=state(desk, step="readings", pdf=desk.link(written), printed_with=offset, **here))

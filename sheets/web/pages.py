@@ -19,6 +19,7 @@ from sheets.base.options import PrintOptions
 from sheets.kinds import registry
 from sheets.kit.request import make_kit
 from sheets.web.calibration import DUPLEX, PAPERS, calibration_routes, card_options, settings, state
+from sheets.kinds.cards import KIND as CARDS
 from sheets.web.desk import Desk, checked, number
 
 KIT_DIR = "kit"
@@ -111,7 +112,7 @@ def routes(desk: Desk) -> list[Route]:
         if paper not in ("", *PAPERS) or duplex not in DUPLEX:
             raise HTTPException(400, f"paper is {' or '.join(PAPERS)}; duplex is long or short")
         copies = number(form, "copies", default=1, lo=1, hi=limits.MAX_COPIES)
-        out = desk.workspace.output_dir("cards") / f"{game}-{which}.pdf"
+        out = desk.workspace.output_dir(CARDS.name) / f"{game}-{which}.pdf"
         backs = checked(form.get("backs"))  # paper, layout, back offset: the form's, else sheets.toml's
         chosen = card_options(desk, paper, backs, str(form.get("back_offset") or "").strip())
         options = PrintOptions(paper=chosen.pop("paper"), ink_saver=checked(form.get("ink_saver")), output=out,

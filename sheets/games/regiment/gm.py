@@ -61,7 +61,7 @@ def weapon_cards(data) -> dict:
                           {"label": "Range", "value": ranges_text(weapon.ranges)}],
                 "blocks": blocks,
             })
-    return {"id": "weapons", "title": "Weapons", "size": WEAPON_CARD, "cards": cards}
+    return dict(id="weapons", title="Weapons", size=WEAPON_CARD, cards=cards)
 
 
 RANGE_WORDS = {"tight": "tight", "close": "close", "near": "near", "far": "far", "ex": "extreme", "extreme": "extreme"}
@@ -108,7 +108,7 @@ def loadout_cards(data, playbook) -> dict | None:
                           "blocks": blocks})
     if not cards:
         return None
-    return {"id": f"{playbook.id}-loadout", "title": f"{playbook.name} loadout", "size": WEAPON_CARD, "cards": cards}
+    return dict(id=f"{playbook.id}-loadout", title=f"{playbook.name} loadout", size=WEAPON_CARD, cards=cards)
 
 
 def _move(data, name: str):
@@ -151,7 +151,7 @@ def vehicle_cards(data) -> dict:
     # the same rules as a front too: the kit prints fronts only, and a GM needs them on the table
     cards.append({"id": "vehicle-damage", "title": back["title"], "subtitle": back.get("subtitle") or "Vehicles",
                   "blocks": back["blocks"]})
-    return {"id": "vehicles", "title": "Vehicles", "size": VEHICLE_CARD, "back": back, "cards": cards}
+    return dict(id="vehicles", title="Vehicles", size=VEHICLE_CARD, back=back, cards=cards)
 
 
 def battle_plan_cards(data) -> dict:
@@ -166,7 +166,7 @@ def battle_plan_cards(data) -> dict:
     using = data.battle_plans.using
     cards.append({"id": "using-battle-plans", "title": using.title, "subtitle": "Battle plans",
                   "blocks": [b.model_dump(by_alias=True, exclude_none=True) for b in using.blocks]})
-    return {"id": "battle-plans", "title": "Battle plans", "size": PLAN_CARD, "cards": cards}
+    return dict(id="battle-plans", title="Battle plans", size=PLAN_CARD, cards=cards)
 
 
 def build_card_sets(data) -> dict[str, CardSet]:
