@@ -28,7 +28,7 @@ def build(path: Path, missions: int) -> int:
     first = Entry(do="new", nation="german", theatre="france-1944", team=[
         Recruit(name="Hans Weber", quality="Veteran", weapon="SMG"), Recruit(name="Karl Brandt", quality="Green", weapon="Rifle"),
         Recruit(name="Otto Lenz", quality="Green", weapon="Rifle"), Recruit(name="Willi Haas", quality="Green", weapon="Rifle")])
-    state = ledger.apply(None, first, data)
+    state = ledger.apply(None, first, data).campaign
     campaign_io.save(path, state.model_copy(update={"entries": [first]}), data, new=True)
     for n in range(1, missions + 1):
         commands.change(path, Entry(do="mission", seed=100 + n), data)
