@@ -2,7 +2,7 @@
 
 The shape of the YAML file (`kind: campaign`), its ledger's entries with the rules an entry
 holds by itself (one model per kind of change); the rules the campaign must satisfy and the
-changes between missions are `campaign.py`, the transition each entry makes is `ledger.py`.
+changes between missions are `campaign.py` and `rules_*.py`, dispatched to by `ledger.py`.
 """
 from __future__ import annotations
 
@@ -97,7 +97,7 @@ class Recruit(Record):
 # Each holds what its command was given, no more; the rules that need only the entry itself
 # (exactly one purchase per spend, a seed or dice but not both, ...) are its validators, so a
 # command and a hand-edited file are refused alike. The rules that need the campaign are
-# ledger.py's.
+# the rules modules' (campaign.py, rules_*.py).
 
 #: the order of an entry's keys in the file: the order they had when one model held every kind,
 #: so that files written before keep their bytes (campaign_io.dump writes what model_dump gives)
