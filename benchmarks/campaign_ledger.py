@@ -19,25 +19,25 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from sheets.games.wotw import campaign_io, commands, ledger  # noqa: E402
-from sheets.games.wotw.records import Entry, Recruit  # noqa: E402
+from sheets.games.wotw.records import Recruit, make_entry  # noqa: E402
 from sheets.library.access import game_with_plugin, library  # noqa: E402
 
 
 def build(path: Path, missions: int) -> int:
     data = game_with_plugin(library(None), "wotw").data
-    first = Entry(do="new", nation="german", theatre="france-1944", team=[
+    first = make_entry(do="new", nation="german", theatre="france-1944", team=[
         Recruit(name="Hans Weber", quality="Veteran", weapon="SMG"), Recruit(name="Karl Brandt", quality="Green", weapon="Rifle"),
         Recruit(name="Otto Lenz", quality="Green", weapon="Rifle"), Recruit(name="Willi Haas", quality="Green", weapon="Rifle")])
-    state = ledger.apply(None, first, data)
+    state = ledger.apply(None, first, data).campaign
     campaign_io.save(path, state.model_copy(update={"entries": [first]}), data, new=True)
     for n in range(1, missions + 1):
-        commands.change(path, Entry(do="mission", seed=100 + n), data)
-        commands.change(path, Entry(do="debrief", outcome="success", dice=str(n % 6 + 1)), data)
-        commands.change(path, Entry(do="adjust", reason=f"house rule {n}", cp=1) if n % 2 else
-                        Entry(do="spend", recruit=[f"Recruit {n}"], quality="Green", weapon="Rifle"), data)
+        commands.change(path, make_entry(do="mission", seed=100 + n), data)
+        commands.change(path, make_entry(do="debrief", outcome="success", dice=str(n % 6 + 1)), data)
+        commands.change(path, make_entry(do="adjust", reason=f"house rule {n}", cp=1) if n % 2 else
+                        make_entry(do="spend", recruit=[f"Recruit {n}"], quality="Green", weapon="Rifle"), data)
         c = campaign_io.load(path, data)
         if len(c.living) >= 7:
-            commands.change(path, Entry(do="adjust", reason="sent home", set_state={c.living[-1].name: "killed"}), data)
+            commands.change(path, make_entry(do="adjust", reason="sent home", set_state={c.living[-1].name: "killed"}), data)
     return len(campaign_io.load(path, data).entries)
 
 

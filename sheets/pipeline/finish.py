@@ -4,7 +4,9 @@
   `sheets.base.pdfstruct`: stamped sheets, imposed cards) get a real structure tree: each
   form's elements are rebuilt with marked-content references into the form (`/Stm`), the
   form gets `/StructParents`; a form drawn twice is copied, so each drawing has its own
-  elements. What the page draws itself is marked: text (stamped values, page footers) as
+  elements. The caller may name forms that are units of a page (`unit_forms`, prefixes of
+  their names: the cards kind's card faces): each drawing is one `Div`, and a unit drawn
+  again (the same back behind every card) is an artifact. What the page draws itself is marked: text (stamped values, page footers) as
   a `Span` of a `P` element, the rest (rules, ticks' boxes, crop marks) as an `Artifact`.
   Every page then has `/StructParents`.
 - **Document.** `/Lang`, a title (`/Title`, XMP `dc:title`) shown by the viewer
@@ -48,7 +50,7 @@ class _Tree:
         self.nums = Array()
         self.key = 0
         self.used: set = set()  # forms already adopted (drawn again: copied, or a twin for cards)
-        self.twins: dict = {}  # card form -> its artifact twin
+        self.twins: dict = {}  # unit form -> its artifact twin
 
     def _element(self, desc, parent, page, form, owners: dict) -> Dictionary:
         elem = self.pdf.make_indirect(Dictionary(Type=Name.StructElem, S=desc.S, P=parent, Pg=page))
@@ -139,7 +141,7 @@ def _has_text(ops: list) -> bool:
     return any(str(op) in ("Tj", "TJ", "'", '"') for _, op in ops)
 
 
-def _tag_page(tree: _Tree, page: pikepdf.Page) -> None:
+def _tag_page(tree: _Tree, page: pikepdf.Page, unit_forms: tuple[str, ...]) -> None:
     forms = _tagged_forms(page)
     ops = pikepdf.parse_content_stream(page)
     first = len(tree.kids)
@@ -153,10 +155,10 @@ def _tag_page(tree: _Tree, page: pikepdf.Page) -> None:
                 form = forms.pop(name, None)
                 if form is None:
                     continue
-                card = name.startswith(("/Card", "/Back"))
-                if form.objgen in tree.used and card:
-                    # a card drawn again (the same back behind every card, --copies): its
-                    # tagged drawing came first; this one is an artifact (one twin per card)
+                unit = name.startswith(unit_forms)
+                if form.objgen in tree.used and unit:
+                    # a unit drawn again (a card: the same back behind every card, --copies): its
+                    # tagged drawing came first; this one is an artifact (one twin per unit)
                     _draw(page, name, _twin(tree, form))
                     continue
                 if form.objgen in tree.used:  # a blank stamped again: a page of its own, tagged
@@ -164,7 +166,7 @@ def _tag_page(tree: _Tree, page: pikepdf.Page) -> None:
                     _draw(page, name, form)
                 tree.used.add(form.objgen)
                 holder = tree.document
-                if card:  # one card: one division
+                if unit:  # one unit: one division
                     holder = tree.pdf.make_indirect(Dictionary(Type=Name.StructElem, S=Name.Div,
                                                                P=tree.document, Pg=page.obj))
                     holder.K = Array(tree.adopt(page, form, holder))
@@ -253,9 +255,10 @@ def _draw(page: pikepdf.Page, name: str, form: pikepdf.Stream) -> None:
     page.obj.Resources = resources
 
 
-def tag_forms(pdf: pikepdf.Pdf) -> bool:
-    """Build the structure tree of a file whose pages draw tagged forms (see above);
-    False (nothing changed) when the file has its own tree or no tagged form."""
+def tag_forms(pdf: pikepdf.Pdf, unit_forms: tuple[str, ...] = ()) -> bool:
+    """Build the structure tree of a file whose pages draw tagged forms (see above; `unit_forms`:
+    the name prefixes of forms each drawing of which is one unit); False (nothing changed) when
+    the file has its own tree or no tagged form."""
     if "/StructTreeRoot" in pdf.Root:
         return False
     if not any(_tagged_forms(page) for page in pdf.pages):
@@ -267,7 +270,7 @@ def tag_forms(pdf: pikepdf.Pdf) -> bool:
             if _DONE not in form:
                 form[_DONE] = form[_STRUCT_KEY]
     for page in pdf.pages:
-        _tag_page(tree, page)
+        _tag_page(tree, page, unit_forms)
     for page in pdf.pages:
         for form in page.obj.get("/Resources", Dictionary()).get("/XObject", Dictionary()).values():
             if isinstance(form, pikepdf.Stream):
@@ -321,10 +324,11 @@ def save(pdf: pikepdf.Pdf) -> bytes:
     return buf.getvalue()
 
 
-def finish_pdf(data: bytes, title: str | None = None, lang: str = "en") -> bytes:
-    """A finished PDF's bytes: its tagged forms tagged, described, boxed (see above)."""
+def finish_pdf(data: bytes, title: str | None = None, lang: str = "en", unit_forms: tuple[str, ...] = ()) -> bytes:
+    """A finished PDF's bytes: its tagged forms tagged (`unit_forms`: see tag_forms), described,
+    boxed (see above)."""
     with pikepdf.open(io.BytesIO(data)) as pdf:
         mark_spacing(pdf)
-        tag_forms(pdf)
+        tag_forms(pdf, unit_forms)
         describe(pdf, title, lang)
         return save(pdf)

@@ -37,11 +37,8 @@ def _prints(desk: Desk) -> list[tuple[str, list[str]]]:
     return [(lib.game(gid).info.title, registry.listing(lib.game(gid))) for gid in lib.game_ids()]
 
 
-def routes(desk: Desk) -> list[Route]:
-    def home(request: Request):
-        files = desk.workspace.files("*.yaml")
-        return desk.page("web/home.html.j2", title="Desk", files=files, workspace=str(desk.workspace.root))
-
+def _kit_routes(desk: Desk) -> list[Route]:
+    """The kit: its form, a build (a job), its progress and result, the kit as a zip."""
     def kit_form(request: Request):  # the paper: the workspace's sheets.toml's, as `sheets kit` takes it there
         return desk.page("web/kit.html.j2", title="Kit", games=_games(desk), prints=_prints(desk), papers=PAPERS,
                          max_players=limits.MAX_PLAYERS, result=None, form={"paper": settings(desk)["paper"].value})
@@ -93,6 +90,12 @@ def routes(desk: Desk) -> list[Route]:
         return Response(buffer.getvalue(), media_type="application/zip",
                         headers={"content-disposition": 'attachment; filename="kit.zip"'})
 
+    return [Route("/kit", kit_form), Route("/kit", kit_build, methods=["POST"]), Route("/kit/build/{job}", kit_progress),
+            Route("/kit.zip", kit_zip)]
+
+
+def _cards_routes(desk: Desk) -> list[Route]:
+    """Cards: the form, a build, and the calibration pages (which show the same page)."""
     def cards_page(status: int = 200, form: dict | None = None, result=None, cal: dict | None = None):
         return desk.page("web/cards.html.j2", status=status, title="Cards", sets=_card_sets(desk), papers=PAPERS,
                          duplex=DUPLEX, max_copies=limits.MAX_COPIES, result=result, form=form or {},
@@ -121,6 +124,15 @@ def routes(desk: Desk) -> list[Route]:
                             copies=copies, fold=checked(form.get("fold")), **chosen)
         return cards_page(form=dict(form), result=[(p.name, desk.link(p)) for p in written])
 
+    return [Route("/cards", cards_form), Route("/cards", cards_build, methods=["POST"]),
+            *calibration_routes(desk, cards_page)]
+
+
+def routes(desk: Desk) -> list[Route]:
+    def home(request: Request):
+        files = desk.workspace.files("*.yaml")
+        return desk.page("web/home.html.j2", title="Desk", files=files, workspace=str(desk.workspace.root))
+
     def files(request: Request):
         rel = request.path_params["path"]
         path = desk.workspace.path(rel)
@@ -129,12 +141,9 @@ def routes(desk: Desk) -> list[Route]:
         return FileResponse(path, filename=path.name if path.suffix != ".png" else None,
                             content_disposition_type="inline" if path.suffix in (".png", ".pdf") else "attachment")
 
-    return [
-        Route("/", home), Route("/kit", kit_form), Route("/kit", kit_build, methods=["POST"]),
-        Route("/kit/build/{job}", kit_progress),
-        Route("/kit.zip", kit_zip), Route("/cards", cards_form), Route("/cards", cards_build, methods=["POST"]),
-        Route("/files/{path:path}", files), *calibration_routes(desk, cards_page),
-    ]
+    kit, cards = _kit_routes(desk), _cards_routes(desk)
+    # in the order they always had: the calibration pages last
+    return [Route("/", home), *kit, *cards[:2], Route("/files/{path:path}", files), *cards[2:]]
 
 
 def _card_sets(desk: Desk) -> list[tuple[str, str]]:

@@ -169,35 +169,8 @@ def check_state(sheet: CharacterFile, pb: Playbook, bad) -> None:
         seen.setdefault(key, i)
 
 
-def resolve_character(doc: YamlDocument, data: RegimentData) -> Character:
-    """Validate a character document against its playbook; all problems at once."""
-    # every problem at once: a key of the wrong type is reported, and the checks of the other keys still run
-    sheet, failed, problems = validate_each(CharacterFile, doc)
-    if sheet is None or sheet.playbook is None:
-        raise ContentError(problems)
-
-    def bad(loc: tuple, message: str) -> None:
-        problems.append(doc.problem(loc, message))
-
-    try:
-        pb = data.playbook(sheet.playbook)
-    except Exception:  # noqa: BLE001 - reported as a located problem
-        bad(("playbook",), f"unknown playbook {sheet.playbook!r}; choose one of: {', '.join(data.playbooks)}")
-        raise ContentError(problems) from None
-
-    rank = _match_rank(sheet.rank, pb.ranks) if sheet.rank is not None else None
-    if rank is None and sheet.rank is not None:
-        allowed = ", ".join(r.full for r in pb.ranks)
-        bad(("rank",), f"rank {sheet.rank!r} is not allowed for {a(pb.name)}; allowed: {allowed}")
-
-    profile = _find(sheet.profile, data.lists.profiles) if sheet.profile is not None else None
-    if profile is None and sheet.profile is not None:
-        bad(("profile",), f"unknown profile {sheet.profile!r}; choose one of: {', '.join(data.lists.profiles)}")
-    background = _find(sheet.background, data.lists.backgrounds) if sheet.background is not None else None
-    if background is None and sheet.background is not None:
-        bad(("background",), f"unknown background {sheet.background!r}; choose one of: "
-                             f"{', '.join(data.lists.backgrounds)}")
-
+def _check_stats(sheet, pb, failed: set, bad) -> dict[str, int]:
+    """The character's stats: its stat set, or its assignment of the playbook's values ({} when wrong)."""
     stats: dict[str, int] = {}
     if failed & {"stat_set", "stats"}:
         pass  # reported as it is
@@ -230,7 +203,11 @@ def resolve_character(doc: YamlDocument, data: RegimentData) -> Character:
                 bad(("stats",), f"the stats ({got}) are not an assignment of {shown}")
             else:
                 stats = {s: keys[s] for s in STATS}
+    return stats
 
+
+def _check_moves(sheet, pb, data: RegimentData, bad) -> list[Move]:
+    """The moves the character chose besides the playbook's own."""
     chosen: list[Move] = []
     own = pb.own_move
     choosable = pb.moves[1:]
@@ -250,6 +227,40 @@ def resolve_character(doc: YamlDocument, data: RegimentData) -> Character:
             chosen.append(move)
     if sheet.moves is not None and len(sheet.moves) != pb.choose_moves:
         bad(("moves",), f"{a(pb.name)} chooses exactly {pb.choose_moves} moves besides {own.name!r}; this file lists {len(sheet.moves)}")
+    return chosen
+
+
+def resolve_character(doc: YamlDocument, data: RegimentData) -> Character:
+    """Validate a character document against its playbook; all problems at once."""
+    # every problem at once: a key of the wrong type is reported, and the checks of the other keys still run
+    sheet, failed, problems = validate_each(CharacterFile, doc)
+    if sheet is None or sheet.playbook is None:
+        raise ContentError(problems)
+
+    def bad(loc: tuple, message: str) -> None:
+        problems.append(doc.problem(loc, message))
+
+    try:
+        pb = data.playbook(sheet.playbook)
+    except Exception:  # noqa: BLE001 - reported as a located problem
+        bad(("playbook",), f"unknown playbook {sheet.playbook!r}; choose one of: {', '.join(data.playbooks)}")
+        raise ContentError(problems) from None
+
+    rank = _match_rank(sheet.rank, pb.ranks) if sheet.rank is not None else None
+    if rank is None and sheet.rank is not None:
+        allowed = ", ".join(r.full for r in pb.ranks)
+        bad(("rank",), f"rank {sheet.rank!r} is not allowed for {a(pb.name)}; allowed: {allowed}")
+
+    profile = _find(sheet.profile, data.lists.profiles) if sheet.profile is not None else None
+    if profile is None and sheet.profile is not None:
+        bad(("profile",), f"unknown profile {sheet.profile!r}; choose one of: {', '.join(data.lists.profiles)}")
+    background = _find(sheet.background, data.lists.backgrounds) if sheet.background is not None else None
+    if background is None and sheet.background is not None:
+        bad(("background",), f"unknown background {sheet.background!r}; choose one of: "
+                             f"{', '.join(data.lists.backgrounds)}")
+
+    stats = _check_stats(sheet, pb, failed, bad)
+    chosen = _check_moves(sheet, pb, data, bad)
 
     loadout = next((lo for lo in pb.loadouts if norm(lo.name) == norm(sheet.loadout or "")), None)
     if loadout is None and sheet.loadout is not None:

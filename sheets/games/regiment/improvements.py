@@ -94,6 +94,43 @@ def _key(text: str) -> str:
     return text
 
 
+def _ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+def _take_stat(pb: Playbook, stat: str, text: str, stat_boxes: list[int], stats: dict[str, int],
+               taken: list[Improvement], bad) -> None:
+    """+1 STAT, in the next box, if a box is left and the stat stays at most STAT_MAX."""
+    used = [t for t in taken if t.kind == "stat"]
+    if len(used) >= len(stat_boxes):
+        bad(f"{text!r}: {a(pb.name)} can take +1 STAT at most {len(stat_boxes)} times "
+            f"(the playbook prints {len(stat_boxes)} boxes); this is the {_ordinal(len(used) + 1)}")
+        return
+    if stats[stat] + 1 > STAT_MAX:
+        bad(f"{text!r} would make {stat} {signed(stats[stat] + 1, zero='0')}; no stat goes above "
+            f"+{STAT_MAX} (it is {signed(stats[stat], zero='0')} counting moves and earlier improvements)")
+        return
+    stats[stat] += 1
+    taken.append(Improvement(f"+1 {stat}", "stat", f"imp.basic.{stat_boxes[len(used)]}", stat=stat))
+
+
+def _take_move(pb: Playbook, move: Move, text: str, move_boxes: list[int], held: set[str], stats: dict[str, int],
+               taken: list[Improvement], bad) -> None:
+    """A move of the playbook not yet held, in the next move box."""
+    used = [t for t in taken if t.kind == "move"]
+    if move.name in held:
+        how = ("every " + pb.name + " has it") if move is pb.own_move else "the character already holds it"
+        bad(f"{move.name!r} cannot be taken as an improvement: {how}")
+    elif len(used) >= len(move_boxes):
+        bad(f"{text!r}: {a(pb.name)} can take a {pb.name} move as an improvement at most "
+            f"{len(move_boxes)} times (the playbook prints {len(move_boxes)} boxes); this is the "
+            f"{_ordinal(len(used) + 1)}")
+    else:
+        held.add(move.name)
+        _apply_bonus(stats, move)
+        taken.append(Improvement(move.name, "move", f"imp.basic.{move_boxes[len(used)]}", move=move))
+
+
 def check_improvements(pb: Playbook, data: RegimentData, texts: list[str], base: dict[str, int],
                        creation_moves: list[Move], bad) -> list[Improvement]:
     """The improvements in the order taken, each checked against the boxes and rules the playbook prints.
@@ -111,9 +148,6 @@ def check_improvements(pb: Playbook, data: RegimentData, texts: list[str], base:
     stats = effective_stats(base, creation_moves)
     held = {pb.own_move.name, *(m.name for m in creation_moves)}
 
-    def ordinal(n: int) -> str:
-        return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
-
     for i, text in enumerate(texts):
         if not isinstance(text, str):
             bad(i, f"expected an improvement as text (e.g. '+1 guts' or a {pb.name} move), found {text!r}")
@@ -127,18 +161,7 @@ def check_improvements(pb: Playbook, data: RegimentData, texts: list[str], base:
         before = len(taken)
         stat_match = re.fullmatch(r"\+1 (\w+)", key)
         if stat_match and stat_match.group(1) in STATS:
-            stat = stat_match.group(1)
-            used = [t for t in taken if t.kind == "stat"]
-            if len(used) >= len(stat_boxes):
-                bad(i, f"{text!r}: {a(pb.name)} can take +1 STAT at most {len(stat_boxes)} times "
-                       f"(the playbook prints {len(stat_boxes)} boxes); this is the {ordinal(len(used) + 1)}")
-                continue
-            if stats[stat] + 1 > STAT_MAX:
-                bad(i, f"{text!r} would make {stat} {signed(stats[stat] + 1, zero='0')}; no stat goes above "
-                       f"+{STAT_MAX} (it is {signed(stats[stat], zero='0')} counting moves and earlier improvements)")
-                continue
-            stats[stat] += 1
-            taken.append(Improvement(f"+1 {stat}", "stat", f"imp.basic.{stat_boxes[len(used)]}", stat=stat))
+            _take_stat(pb, stat_match.group(1), text, stat_boxes, stats, taken, lambda m: bad(i, m))
             continue
         if key in advanced:
             label = "+1 grit" if "grit" in key else ("1 tough" if "tough" in key else key)
@@ -159,18 +182,7 @@ def check_improvements(pb: Playbook, data: RegimentData, texts: list[str], base:
             continue
         move = next((m for m in pb.moves if norm(m.name) == norm(text)), None)
         if move is not None:
-            used = [t for t in taken if t.kind == "move"]
-            if move.name in held:
-                how = ("every " + pb.name + " has it") if move is pb.own_move else "the character already holds it"
-                bad(i, f"{move.name!r} cannot be taken as an improvement: {how}")
-            elif len(used) >= len(move_boxes):
-                bad(i, f"{text!r}: {a(pb.name)} can take a {pb.name} move as an improvement at most "
-                       f"{len(move_boxes)} times (the playbook prints {len(move_boxes)} boxes); this is the "
-                       f"{ordinal(len(used) + 1)}")
-            else:
-                held.add(move.name)
-                _apply_bonus(stats, move)
-                taken.append(Improvement(move.name, "move", f"imp.basic.{move_boxes[len(used)]}", move=move))
+            _take_move(pb, move, text, move_boxes, held, stats, taken, lambda m: bad(i, m))
             continue
         other = next((p.name for p in data.playbooks.values() if p.id != pb.id
                       and any(norm(m.name) == norm(text) for m in p.moves)), None)

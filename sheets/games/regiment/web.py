@@ -89,7 +89,8 @@ def _target(fields: dict, rel: str) -> str:
     return f"characters/{slug(fields['name'])}.yaml"
 
 
-def routes(desk: Desk) -> list[Route]:
+def _character_routes(desk: Desk) -> list[Route]:
+    """The character form: open, check, save, print, and its preview."""
     def form_page(fields: dict, *, rel: str, version: str, problems=(), status=200, done=None):
         data = _data(desk)
         pb = data.playbook(fields["playbook"]) if fields["playbook"] else None
@@ -151,6 +152,12 @@ def routes(desk: Desk) -> list[Route]:
         png = desk.call(_preview_png, text, game_with_plugin(desk.library(), "regiment"))
         return Response(png, media_type="image/png", headers={"cache-control": "no-store"})
 
+    return [Route("/regiment/character", character), Route("/regiment/character", character_post, methods=["POST"]),
+            Route("/regiment/character/preview.png", preview)]
+
+
+def _squad_routes(desk: Desk) -> list[Route]:
+    """The squad: a squad file printed, or a new squad rolled."""
     def squad(request: Request):
         return desk.page("regiment/web/squad.html.j2", title="Regiment squad", files=_character_files(desk.workspace),
                          squads=[f for f in desk.workspace.files("squad*.yaml")], written=None, note="")
@@ -176,9 +183,11 @@ def routes(desk: Desk) -> list[Route]:
                          squads=desk.workspace.files("squad*.yaml"), note=note,
                          written=[(desk.workspace.rel(p), desk.link(p)) for p in written])
 
-    return [Route("/regiment/character", character), Route("/regiment/character", character_post, methods=["POST"]),
-            Route("/regiment/character/preview.png", preview), Route("/regiment/squad", squad),
-            Route("/regiment/squad", squad_post, methods=["POST"])]
+    return [Route("/regiment/squad", squad), Route("/regiment/squad", squad_post, methods=["POST"])]
+
+
+def routes(desk: Desk) -> list[Route]:
+    return _character_routes(desk) + _squad_routes(desk)
 
 
 def _new_squad_folder(workspace: Workspace, asked: str) -> Path:

@@ -1,8 +1,17 @@
-"""A Way of the Warrior campaign: its rules, and the changes between missions (the records: `records.py`).
+"""A Way of the Warrior campaign: the rules that hold at every moment, and the first team.
 
-Pure: every function here takes a `Campaign` and returns a new one (or raises `Refused`,
-naming the rule and the numbers); nothing reads or writes files. `campaign_io.py` loads,
-checks and saves; `commands.py` wires the two to the CLI.
+The rules core. Every rule is a pure function: it takes a `Campaign` (and the entry that asks
+for the change) and returns a new one, or raises `Refused` naming the rule (its `code`, in the
+game's words) and the numbers; nothing reads or writes files, prints or keeps state. By subject:
+
+- `campaign.py` (here): what every state must satisfy (`check`), a new campaign and its first
+  team (`new`, `baseline`);
+- `rules_mission.py`: a mission rolled, a step struck, a mission debriefed;
+- `rules_spend.py`: XP and CP spent (promotions, skills, recruits, weapons, Engineers);
+- `rules_adjust.py`: what the rules leave to the table (CP, XP, healing, a man's state, grenades).
+
+`ledger.py` only dispatches each entry to its rule; `campaign_io.py` loads, checks and saves;
+`commands.py` wires the two to the CLI.
 
 Readings of the seed (004, "Equipment", "Post-mission debriefing"), also in the file header:
 - reinforcements: 2 CP after a mission, 1 CP after an aborted one, added to saved CP;
@@ -15,16 +24,15 @@ Readings of the seed (004, "Equipment", "Post-mission debriefing"), also in the 
 """
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from sheets.base.dice import Dice
-from sheets.games.wotw.crews import replacement_cost, replacement_cp, short_crews
 from sheets.games.wotw.models import Nation, WotwData
-from sheets.games.wotw.records import (Campaign, Casualties, LedgerEntry, Man, MissionRecord, Refused, clean_name,
-                                       name_key)
-from sheets.games.wotw.team import (FLAME_THROWER, GRENADIER, TeamRules, check_men, crew_of, first_team,
-                                    is_engineer, recruit_cost, recruit_options, recruit_row)
+from sheets.games.wotw.proof import prove
+from sheets.games.wotw.records import BaselineEntry, Campaign, LedgerEntry, Man, NewEntry, Refused, clean_name
+from sheets.games.wotw.team import FLAME_THROWER, TeamRules, check_men, first_team, is_engineer
 
 OPTIONAL_RULES = ("airborne", "beachhead", "engineers")
-PROMOTIONS = {"Green": "Private", "Private": "Veteran"}
 
 
 # -- the rules that hold at every moment -------------------------------------
@@ -70,10 +78,10 @@ def _nation(c: Campaign, data: WotwData, problems: list) -> Nation | None:
     return n
 
 
-def _refuse_if_broken(c: Campaign, data: WotwData) -> Campaign:
+def refuse_if_broken(c: Campaign, data: WotwData) -> Campaign:
     problems = check(c, data)
     if problems:
-        raise Refused("; ".join(msg for _, msg in problems))
+        raise Refused("; ".join(msg for _, msg in problems), code="state-broken")
     return c
 
 
@@ -83,7 +91,8 @@ def enemy_of(data: WotwData, nation_id: str, theatre_id: str) -> str:
     """Whom the nation fights in the theatre (refused if it does not fight there)."""
     nation, theatre = data.nation(nation_id), data.theatre(theatre_id)
     if nation.id not in theatre.nations:
-        raise Refused(f"{nation.name} does not fight in {theatre.name}; choose --nation {' or '.join(theatre.nations)}")
+        raise Refused(f"{nation.name} does not fight in {theatre.name}; choose --nation {' or '.join(theatre.nations)}",
+                      code="nation-not-in-theatre")
     return next(n for n in theatre.nations if n != nation.id)
 
 
@@ -98,7 +107,8 @@ def new_campaign(data: WotwData, nation_id: str, theatre_id: str, men: list[Man]
     men = [m.model_copy(update={"name": n}) for m, n in zip(men, named)]
     first = first_team(men, nation, rules, engineers, lambda i: ("team", i))
     if first.problems:
-        raise Refused("; ".join(f"{men[loc[1]].name}: {msg}" if loc else msg for loc, msg in first.problems))
+        raise Refused("; ".join(f"{men[loc[1]].name}: {msg}" if loc else msg for loc, msg in first.problems),
+                      code="first-team-illegal")
     cost = first.spent
     team = []
     for m in men:
@@ -111,7 +121,7 @@ def new_campaign(data: WotwData, nation_id: str, theatre_id: str, men: list[Man]
                  cp=nation.starting_cp - cost, xp=0, team=team,
                  ledger=[LedgerEntry(after=0, what=f"starting CP ({nation.name})", cp=nation.starting_cp),
                          LedgerEntry(after=0, what=f"first team: {len(men)} men", cp=-cost)])
-    return _refuse_if_broken(c, data)
+    return refuse_if_broken(c, data)
 
 
 #: flavour, not rules: the seed names no soldiers. Rename anyone by editing the file.
@@ -158,243 +168,30 @@ def random_team(data: WotwData, nation_id: str, dice: Dice, optional_rules: list
     return [Man(name=n, quality=q, weapon=w) for n, (q, w) in zip(names, chosen)]
 
 
-# -- missions ----------------------------------------------------------------
+class Applied(NamedTuple):
+    """What a rule gives: the state after the entry, and the scripted dice the entry rolled
+    (None: a seed, or no dice), so that a command can say which of the dice given went unused."""
 
-def ready_for_mission(c: Campaign, data: WotwData) -> None:
-    """Three men alive for a new mission (asked by the command, not the replay: older files keep loading)."""
-    alive, least = len(c.living), TeamRules.of(data.rules).min_size
-    if alive < least:
-        raise Refused(f"{alive} m{'a' if alive == 1 else 'e'}n alive, but a mission needs at least {least} (the rules, "
-                      f"Equipment: “You must select at least three men”): recruit first with `sheets campaign spend`")
+    campaign: Campaign
+    rolled: Dice | None = None
 
 
-def start_mission(c: Campaign, data: WotwData, record: MissionRecord) -> Campaign:
-    """Record a rolled mission as in progress; grenades are refilled at the Equipment phase."""
-    if c.in_progress is not None:
-        raise Refused(f"mission {c.in_progress.number} is still in progress: close it first with "
-                      f"`sheets campaign debrief FILE --outcome success|aborted`")
-    if not c.living:
-        raise Refused("every man of the team is dead: recruit before the next mission")
-    rules = TeamRules.of(data.rules)
-    new = c.model_copy(deep=True)
-    for m in new.team:
-        if m.status != "killed":
-            m.grenades = rules.grenade_allowance([rules.skill_id(s) for s in m.skills])
-    new.missions.append(record.model_copy(update={"number": len(c.missions) + 1, "outcome": "in progress"}))
-    return _refuse_if_broken(new, data)
+# -- the first entry -----------------------------------------------------------
+
+def new(e: NewEntry, data: WotwData) -> Campaign:
+    """A `new` entry: the campaign of its first team."""
+    men = [Man(name=r.name, quality=r.quality, weapon=r.weapon, medical=r.medical, engineer=r.engineer, notes=r.notes)
+           for r in e.team]
+    return new_campaign(data, e.nation or "", e.theatre or "", men, list(e.optional_rules))
 
 
-def debrief(c: Campaign, data: WotwData, outcome: str, killed: list[str], wounded: list[str],
-            dice: Dice | None, enemy_hq: bool = False) -> Campaign:
-    """Close the mission in progress: casualties, then XP and reinforcement CP."""
-    open_ = c.in_progress
-    if open_ is None:
-        raise Refused("no mission in progress: roll one with `sheets campaign mission FILE`")
-    if outcome not in ("success", "aborted"):
-        raise Refused(f"--outcome {outcome!r}: choose success or aborted")
-    if outcome == "aborted" and enemy_hq:
-        raise Refused("--enemy-hq: the Enemy HQ's +1 XP comes at the end of a successful mission, and this one was "
-                      "aborted (the rules, Event Table: Building, 11); leave --enemy-hq out")
-    new = c.model_copy(deep=True)
-    record = new.missions[-1]
-    both = {name_key(n) for n in killed} & {name_key(n) for n in wounded}
-    if both:
-        raise Refused(f"{', '.join(sorted(both))}: named both --killed and --wounded; a man is one or the other")
-    for given, what in ((killed, "--killed"), (wounded, "--wounded")):
-        keys = [name_key(new.man(n).name) for n in given]
-        twice = sorted({new.man(n).name for n in given if keys.count(name_key(new.man(n).name)) > 1})
-        if twice:
-            raise Refused(f"{', '.join(twice)}: named twice with {what}; name each casualty once")
-    for name in killed:
-        man = new.man(name)
-        if man.status == "killed":
-            raise Refused(f"{man.name} was killed before; the dead cannot be casualties again")
-        man.status = "killed"
-        man.history.append(f"killed M{record.number}")
-    for name in wounded:
-        man = new.man(name)
-        if man.status == "killed":
-            raise Refused(f"{man.name} was killed before; the dead cannot be casualties again")
-        if man.status == "wounded":
-            raise Refused(f"{man.name} is already wounded: a wounded soldier that suffers a second wound is "
-                          f"Killed (use --killed {man.name!r})")
-        man.status = "wounded"
-        man.history.append(f"wounded M{record.number}")
-    record.casualties = Casualties(killed=[new.man(n).name for n in killed], wounded=[new.man(n).name for n in wounded])
-    campaign = data.rules.campaign
-    if outcome == "aborted":
-        record.xp, record.cp = int(campaign.get("xp_after_abort", 0)), int(campaign.get("reinforcement_cp_after_abort", 1))
-        what = f"mission {record.number} aborted: no XP, {record.cp} CP reinforcements"
-    else:
-        if dice is None:
-            raise Refused("a successful mission rolls 1d3 XP: give --seed or --dice")
-        face = dice.d6("team XP 1d3")
-        record.xp = (face + 1) // 2 + (1 if enemy_hq else 0)
-        record.xp_roll = f"d6 {face} -> 1d3 {(face + 1) // 2}" + (" +1 Enemy HQ" if enemy_hq else "") + f" ({dice.describe})"
-        record.cp = int(campaign.get("reinforcement_cp", 2))
-        what = f"mission {record.number} success: {record.xp} XP (1d3{' +1 Enemy HQ' if enemy_hq else ''}), {record.cp} CP reinforcements"
-    record.outcome = outcome
-    new.cp += record.cp
-    new.xp += record.xp
-    new.ledger.append(LedgerEntry(after=record.number, what=what, cp=record.cp, xp=record.xp))
-    return _refuse_if_broken(new, data)
-
-
-# -- spending XP and CP ------------------------------------------------------
-
-def promote(c: Campaign, data: WotwData, name: str) -> Campaign:
-    new = c.model_copy(deep=True)
-    man = new.man(name)
-    if man.status == "killed":
-        raise Refused(f"{man.name} is dead: the dead are not promoted")
-    to = PROMOTIONS.get(man.quality)
-    if to is None:
-        raise Refused(f"{man.name} is a Veteran already: promotions are Green to Private and Private to Veteran (the rules, Post-mission debriefing)")
-    cost = next(int(p["xp"]) for p in data.rules.campaign["promotions"] if p["from"] == man.quality)
-    if cost > new.xp:
-        raise Refused(f"promotion {man.quality} to {to} costs {cost} XP but the team has {new.xp} XP (the rules, Post-mission debriefing)")
-    new.xp -= cost
-    man.quality = to
-    man.history.append(f"{to} after M{new.played}")
-    new.ledger.append(LedgerEntry(after=new.played, what=f"promoted {man.name} to {to}", xp=-cost))
-    return _refuse_if_broken(new, data)
-
-
-def learn(c: Campaign, data: WotwData, name: str, skill: str) -> Campaign:
-    rules = TeamRules.of(data.rules)
-    new = c.model_copy(deep=True)
-    man = new.man(name)
-    sid = rules.skill_id(skill)
-    if sid is None:
-        raise Refused(f"unknown skill {skill!r}; skills: {', '.join(rules.skill_names.values())}")
-    label = rules.skill_names[sid]
-    if man.status == "killed":
-        raise Refused(f"{man.name} is dead: the dead learn no skills")
-    if any(rules.skill_id(s) == sid for s in man.skills):
-        raise Refused(f"{man.name} has {label} already")
-    need = rules.skill_requires[sid]
-    if "Any" not in need and man.quality not in need:
-        raise Refused(f"{label} requires a {' or '.join(need)}; {man.name} is {man.quality} (the rules, Post-mission debriefing)")
-    if rules.skill_cost > new.xp:
-        raise Refused(f"a skill costs {rules.skill_cost} XP but the team has {new.xp} XP (the rules, Post-mission debriefing)")
-    new.xp -= rules.skill_cost
-    man.skills.append(label)
-    if sid == GRENADIER:
-        man.grenades = rules.grenade_allowance([sid])
-    man.history.append(f"{label} after M{new.played}")
-    new.ledger.append(LedgerEntry(after=new.played, what=f"{man.name} learned {label}", xp=-rules.skill_cost))
-    return _refuse_if_broken(new, data)
-
-
-def recruit(c: Campaign, data: WotwData, names: list[str], quality: str, weapon: str,
-            medical: bool = False, engineer: bool = False) -> Campaign:
-    """Recruits bought with saved CP; a crew short of a man takes one replacement (crews.py)."""
-    nation = data.nation(c.nation)
-    rules = TeamRules.of(data.rules)
-    row = recruit_row(nation, quality, weapon)
-    if row is None:
-        raise Refused(f"{nation.name} has no {quality} with {weapon}; recruits: {recruit_options(nation)}")
-    if not names:
-        raise Refused("name the recruit: --recruit NAME (twice for a two-man LMG or Mortar crew)")
-    taken = [m.name for m in c.team]
-    clean: list[str] = []
-    for n in names:
-        clean.append(clean_name(n, taken + clean))
-    names = clean
-    short = short_crews(c, nation).get(row.weapon.lower(), [])
-    spare = len(names) % row.crew if row.crew > 1 else 0
-    if spare and spare > len(short):
-        raise Refused(f"{row.weapon} takes {row.crew} men, each his own roster row: name {row.crew} recruits "
-                      f"(--recruit A --recruit B), {len(names)} given" +
-                      ("; no crew of the team is short of a man (a single replacement joins a crew that lost one)"
-                       if row.crew > 1 else ""))
-    if engineer and not c.engineers:
-        raise Refused("an Engineer needs optional rule #3 (Engineers): start the campaign with --engineers")
-    men = [Man(name=n, quality=row.quality, weapon=row.weapon, medical=medical, engineer=engineer) for n in names]
-    cost, problems = recruit_cost(men[spare:], nation, rules, c.engineers)
+def baseline(e: BaselineEntry, data: WotwData) -> Campaign:
+    """A `baseline` entry: the state it holds, trusted only when it proves itself."""
+    try:
+        c = Campaign.model_validate({k: v for k, v in (e.state or {}).items() if k != "entries"})
+    except ValueError as exc:
+        raise Refused(f"the baseline state is not a campaign: {exc}", code="baseline-not-a-campaign") from None
+    problems = check(c, data) + prove(c, data)
     if problems:
-        raise Refused("; ".join(msg for _, msg in problems))
-    cost += sum(replacement_cost(m, row, nation, rules, c.engineers) for m in men[:spare])
-    if cost > c.cp:
-        parts = [f"{row.quality} {row.weapon} {row.cp} CP" + (" per pair" if row.crew > 1 else " each" if len(men) > 1 else "")]
-        if spare:
-            parts.append(f"a crew's replacement {replacement_cp(row)} CP")
-        if medical:
-            parts.append(f"medical {nation.medical_expertise_cp} CP each")
-        if any(is_engineer(m, rules, c.engineers) for m in men):
-            parts.append(f"Engineer {rules.engineer_cp} CP")
-        raise Refused(f"recruits cost {cost} CP ({', '.join(parts)}) but the campaign has {c.cp} CP saved (the rules, Equipment)")
-    size = len(c.living) + len(men)
-    if size > nation.max_team_size:
-        raise Refused(f"team size: {len(c.living)} men alive + {len(men)} recruits = {size}, "
-                      f"but a {nation.name} team has at most {nation.max_team_size} (the rules, Equipment)")
-    new = c.model_copy(deep=True)
-    for i, m in enumerate(men):
-        history = [f"joined after M{c.played}" if c.played else "joined before M1"]
-        if i < spare:
-            history.append(f"replaces the missing man of {short[i]}'s {row.weapon} crew")
-        new.team.append(m.model_copy(update={
-            "grenades": rules.grenade_allowance([]), "engineer": is_engineer(m, rules, c.engineers),
-            "history": history}))
-    new.cp -= cost
-    new.ledger.append(LedgerEntry(after=c.played, what=f"recruited {', '.join(names)} ({row.quality} {row.weapon}"
-                                  f"{', medical' if medical else ''}{', crew replacement' if spare else ''})", cp=-cost))
-    return _refuse_if_broken(new, data)
-
-
-def rearm(c: Campaign, data: WotwData, name: str, weapon: str) -> Campaign:
-    """Veterans and Privates change weapon freely; a Green keeps his starting weapon."""
-    nation = data.nation(c.nation)
-    new = c.model_copy(deep=True)
-    man = new.man(name)
-    if man.status == "killed":
-        raise Refused(f"{man.name} is dead")
-    if man.quality == "Green":
-        raise Refused(f"{man.name} is Green: a Green must use his starting weapon ({man.weapon}); "
-                      f"only Veterans and Privates change weapon (the rules, Equipment)")
-    known = {r.weapon.lower(): r.weapon for r in nation.recruits}
-    if weapon.strip().lower() not in known:
-        raise Refused(f"{nation.name} recruits carry {', '.join(sorted(set(known.values())))}, not {weapon!r}")
-    label = known[weapon.strip().lower()]
-    if label.lower() == man.weapon.lower():
-        raise Refused(f"{man.name} carries {man.weapon} already")
-    # leaving a crew is free (his mate is then a crew short of a man); joining one fills a short crew
-    if crew_of(nation, label) > 1 and not short_crews(c, nation).get(label.lower()):
-        raise Refused(f"{label} takes two men: a crew is recruited as a pair (--recruit A --recruit B "
-                      f"--quality Green --weapon {label}); a Private or Veteran may take {label} only to fill a "
-                      f"crew short of a man (the rules, Team Table: {label} (two men))")
-    if label.lower() == FLAME_THROWER and c.engineers and not man.engineer:
-        others = [m.name for m in new.living if m.engineer and m is not man]
-        if others:
-            raise Refused(f"with optional rule #3 a Flame-thrower man is an Engineer, and the team has one ({others[0]})")
-        rules = TeamRules.of(data.rules)
-        if rules.engineer_cp > new.cp:
-            raise Refused(f"a Flame-thrower man is an Engineer: {rules.engineer_cp} CP, but the campaign has {new.cp} CP saved")
-        new.cp -= rules.engineer_cp
-        man.engineer = True
-        new.ledger.append(LedgerEntry(after=new.played, what=f"{man.name} made Engineer (Flame-thrower)", cp=-rules.engineer_cp))
-    man.history.append(f"{man.weapon} to {label} after M{new.played}")
-    man.weapon = label
-    return _refuse_if_broken(new, data)
-
-
-def make_engineer(c: Campaign, data: WotwData, name: str) -> Campaign:
-    rules = TeamRules.of(data.rules)
-    if not c.engineers:
-        raise Refused("an Engineer needs optional rule #3 (Engineers): this campaign does not use it")
-    new = c.model_copy(deep=True)
-    man = new.man(name)
-    if man.status == "killed":
-        raise Refused(f"{man.name} is dead")
-    if man.engineer:
-        raise Refused(f"{man.name} is an Engineer already")
-    others = [m.name for m in new.living if m.engineer]
-    if len(others) >= rules.engineers_max:
-        raise Refused(f"one Engineer per team, and the team has {others[0]} (the rules, optional rule #3)")
-    if rules.engineer_cp > new.cp:
-        raise Refused(f"an Engineer costs {rules.engineer_cp} CP but the campaign has {new.cp} CP saved (the rules, optional rule #3)")
-    new.cp -= rules.engineer_cp
-    man.engineer = True
-    man.history.append(f"Engineer after M{new.played}")
-    new.ledger.append(LedgerEntry(after=new.played, what=f"{man.name} made Engineer", cp=-rules.engineer_cp))
-    return _refuse_if_broken(new, data)
+        raise Refused("; ".join(msg for _, msg in problems), code="baseline-unproved")
+    return c

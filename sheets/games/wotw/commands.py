@@ -12,7 +12,7 @@ from sheets.base import output, paths
 from sheets.base.dice import count_given
 from sheets.base.errors import ContentError, SheetsError
 from sheets.games.wotw import campaign as cp
-from sheets.games.wotw import campaign_io, ledger, offers
+from sheets.games.wotw import campaign_io, ledger, offers, rules_mission
 from sheets.games.wotw.crews import crew_messages
 from sheets.games.wotw.preroll import MissionRequest, roll_missions
 from sheets.games.wotw.records import RECRUIT_ONLY, Campaign, Entry, Recruit, make_entry
@@ -53,9 +53,9 @@ def _wotw(content: Path | None):
 def change(file: Path, entry: Entry, data) -> tuple[Campaign, Campaign]:
     """Apply one entry to the campaign in FILE and write it; (before, after)."""
     before = campaign_io.load(Path(file), data)
-    state = ledger.apply(before.model_copy(update={"entries": []}), entry, data)
-    if ledger.rolled() is not None:
-        count_given(ledger.rolled())  # the dice given with --dice: the CLI warns of any left unused
+    state, rolled = ledger.apply(before.model_copy(update={"entries": []}), entry, data)
+    if rolled is not None:
+        count_given(rolled)  # the dice given with --dice: the CLI warns of any left unused
     after = state.model_copy(update={"entries": before.entries + [entry]})
     campaign_io.save(Path(file), after, data)
     return before, after
@@ -110,7 +110,7 @@ def campaign_new(file: Path, nation: str, theatre: str, team: Path | None = None
                        optional_rules=[r for r in cp.OPTIONAL_RULES if r in rules],
                        team=[Recruit(name=m.name, quality=m.quality, weapon=m.weapon, medical=m.medical,
                                      engineer=m.engineer, notes=m.notes) for m in men], rolled=rolled)
-    state = ledger.apply(None, entry, game.data)
+    state = ledger.apply(None, entry, game.data).campaign
     campaign = state.model_copy(update={"entries": [entry]})
     campaign_io.save(file, campaign, game.data, new=True)
     spent = -sum(e.cp for e in campaign.ledger if e.cp < 0)
@@ -137,22 +137,23 @@ def campaign_mission(file: Path, seed: int | None = None, dice: str | None = Non
     open_ = campaign.in_progress
     if open_ is not None and seed is None and dice is None and strike_step is None:
         # a jammed printer: the same seed or dice give the same mission; the file is not changed
-        pdf = _log_sheet(game, campaign, ledger.open_mission(campaign, game.data), paper, out)
+        pdf = _log_sheet(game, campaign, rules_mission.open_mission(campaign, game.data), paper, out)
         return [pdf], f"mission {open_.number} is in progress: its log sheet printed again (file unchanged)"
     if open_ is not None:
         raise cp.Refused(f"mission {open_.number} is still in progress: close it first with "
                          f"`sheets campaign debrief {file} --outcome success|aborted` "
-                         f"(run `sheets campaign mission {file}` alone to print its log sheet again)")
+                         f"(run `sheets campaign mission {file}` alone to print its log sheet again)",
+                         code="mission-in-progress")
     entry = make_entry(do="mission", strike=strike_step, **_dice_entry(seed, dice))
-    cp.ready_for_mission(campaign, game.data)
-    state = ledger.apply(campaign.model_copy(update={"entries": []}), entry, game.data)
-    mission = ledger.open_mission(state, game.data)
+    rules_mission.ready_for_mission(campaign, game.data)
+    state = ledger.apply(campaign.model_copy(update={"entries": []}), entry, game.data).campaign
+    mission = rules_mission.open_mission(state, game.data)
     pdf = _log_sheet(game, state, mission, paper, out)
     _, updated = change(file, entry, game.data)
     record = updated.missions[-1]
     note = (f"mission {record.number} rolled with {mission.dice if mission.seed is None else 'seed ' + str(mission.seed)}: "
             f"{record.objective}, {record.steps} steps; recorded as in progress")
-    if ledger.has_engineer(updated) and record.struck_step is None:
+    if rules_mission.has_engineer(updated) and record.struck_step is None:
         note += f"; your Engineer may strike one step: `sheets campaign strike {file} STEP` (1 to {record.steps - 1})"
     return [pdf, Path(file)], note
 
@@ -162,8 +163,8 @@ def campaign_strike(file: Path, step: int, paper: str = "a4", out: Path | None =
     game = _wotw(content)
     campaign = campaign_io.load(Path(file), game.data)
     entry = make_entry(do="strike", step=step)
-    state = ledger.apply(campaign.model_copy(update={"entries": []}), entry, game.data)
-    pdf = _log_sheet(game, state, ledger.open_mission(state, game.data), paper, out)
+    state = ledger.apply(campaign.model_copy(update={"entries": []}), entry, game.data).campaign
+    pdf = _log_sheet(game, state, rules_mission.open_mission(state, game.data), paper, out)
     _, updated = change(file, entry, game.data)
     record = updated.missions[-1]
     return [pdf, Path(file)], f"mission {record.number}: step {step} struck; its log sheet printed again"
@@ -252,7 +253,8 @@ def campaign_undo(file: Path, steps: int = 1, content: Path | None = None) -> tu
         first = "`new`" if campaign.entries[0].do == "new" else "the baseline (the file as it stood before the ledger)"
         raise cp.Refused(f"--steps {steps}: the campaign has {undoable} change{'s' if undoable != 1 else ''} after "
                          f"{first}; undo 1 to {undoable}" if undoable else
-                         f"nothing to undo: the only entry is {first} (delete the file to start again)")
+                         f"nothing to undo: the only entry is {first} (delete the file to start again)",
+                         code="undo-out-of-range")
     kept = campaign.entries[:-steps]
     state = ledger.replay(kept, game.data).state
     dropped = [ledger.describe(e) for e in campaign.entries[-steps:]]

@@ -180,6 +180,8 @@ class MissionRoller:
     def roll(self, dice: Dice, theatre_id: str, nation_id: str | None = None, *, airborne: bool = False,
              beachhead: bool = False, engineers: bool = False, strike_step: int | None = None,
              number: int = 1) -> Mission:
+        """A mission rolled in the seed's order: weather, an airborne or beachhead opening, the
+        target approach and the Steps table, the objective; then its track (a step struck)."""
         data = self.data
         theatre = data.theatre(theatre_id)
         nation_id = nation_id or theatre.nations[0]
@@ -193,16 +195,25 @@ class MissionRoller:
         m = Mission(seed=dice.seed, dice=dice.describe, theatre=theatre.id, theatre_name=theatre.name,
                     nation=nation_id, enemy=enemy, weather=None, airborne=None, beachhead=None,
                     engineers=engineers, number=number)
-        main_group = theatre.tables.events
+        self._weather(m, theatre, dice)
+        steps: list[tuple[str, str, str]] = [(t, g, g) for t, g in self._opening(m, dice, airborne, beachhead)]
+        steps += self._approach(m, theatre, dice)
+        row, forces, objective_steps = self._objective(m, theatre, dice, enemy)
+        steps += objective_steps
+        self._track(m, steps, forces, row.range, strike_step)
+        return m
 
-        # 1. weather
+    def _weather(self, m: Mission, theatre, dice: Dice) -> None:
+        """1. the weather."""
         if theatre.weather is not None:
             face = dice.d6("weather")
             row = self._row(theatre.weather.table, face)
             m.weather = row.weather
             m.rolls.append(TableRoll(theatre.weather.table, [face], face, row.roll, row.text or row.weather))
-        # 2. airborne, otherwise beachhead
-        opening: list[tuple[str, str]] = []  # (terrain, group)
+
+    def _opening(self, m: Mission, dice: Dice, airborne: bool, beachhead: bool) -> list[tuple[str, str]]:
+        """2. airborne, otherwise beachhead: the opening steps, as (terrain, group)."""
+        opening: list[tuple[str, str]] = []
         for flag, table_id in ((airborne, "airborne"), (beachhead, "beachhead")):
             if not flag:
                 continue
@@ -221,14 +232,16 @@ class MissionRoller:
                                                  stage.count, f"{count} {stage.terrain} step{'s' if count != 1 else ''}"))
                     opening += [(stage.terrain, table_id)] * count
                 break
-        steps: list[tuple[str, str, str]] = [(t, g, g) for t, g in opening]
+        return opening
 
-        # 3. target approach
+    def _approach(self, m: Mission, theatre, dice: Dice) -> list[tuple[str, str, str]]:
+        """3. the target approach, 4. the Steps table: the steps, as (terrain, group, source)."""
+        main_group = theatre.tables.events
+        steps: list[tuple[str, str, str]] = []
         face = dice.d6("target approach 1d3")
         rolls_on_steps = 3 + (face + 1) // 2
         m.rolls.append(TableRoll("target approach 3+1d3", [face], rolls_on_steps, "3+1d3",
                                  f"{rolls_on_steps} rolls on the Steps table"))
-        # 4. the Steps table
         for i in range(rolls_on_steps):
             tens, units = dice.d6(STEPS_TENS[i]), dice.d6(STEPS_UNITS[i])
             result = tens * 10 + units
@@ -245,32 +258,36 @@ class MissionRoller:
                     sub_row = self._row(row.then.table, sub)
                     m.rolls.append(TableRoll(row.then.table, [sub], sub, sub_row.roll, self._hit[id(sub_row)]))
                     steps += [(s, main_group, f"{row.then.table} {sub}") for s in sub_row.steps or []]
-        # 5. the objective
+        return steps
+
+    def _objective(self, m: Mission, theatre, dice: Dice, enemy: str):
+        """5. the objective: its row, the enemy's forces as they show, and its steps."""
         tens, units = dice.d6("objective (tens)"), dice.d6("objective (units)")
         result = tens * 10 + units
         row = self._row(theatre.tables.objective, result)
         m.rolls.append(TableRoll(theatre.tables.objective, [tens, units], result, row.roll, self._hit[id(row)]))
         # the enemy's weapon swap (a Flamethrower its team table lacks is an SMG*) on every cell showing its forces
-        forces = data.nation(enemy).as_enemy(row.enemy) if row.enemy else row.enemy
+        forces = self.data.nation(enemy).as_enemy(row.enemy) if row.enemy else row.enemy
         m.objective = Objective(roll=result, name=row.name, enemy=forces, range=row.range)
-        steps += [(s, main_group, f"objective {result}") for s in row.steps or []]
+        return row, forces, [(s, theatre.tables.events, f"objective {result}") for s in row.steps or []]
 
+    def _track(self, m: Mission, steps: list[tuple[str, str, str]], forces, range_, strike_step: int | None) -> None:
+        """The track: each step with its cover; the last shows the objective's enemy; a step struck."""
         covers = self._resolved
         for n, (name, group, source) in enumerate(steps, 1):
             key = (group, name)
             if key not in covers:
-                resolved = data.terrain(group, name)
+                resolved = self.data.terrain(group, name)
                 covers[key] = resolved.cover if resolved else None
             m.track.append(Step(n, name, covers[key], source, group))
         last = m.track[-1]
-        last.enemy, last.range = forces, row.range
+        last.enemy, last.range = forces, range_
         if strike_step is not None:
             if not 1 <= strike_step < len(m.track):
                 raise SheetsError(f"--strike-step {strike_step}: choose a step from 1 to {len(m.track) - 1} "
                                   f"(the objective, step {len(m.track)}, cannot be struck)")
             m.track[strike_step - 1].struck = True
             m.struck_step = strike_step
-        return m
 
 
 def roll_missions(game, dice: Dice, count: int, theatre: str, nation: str | None, **flags) -> list[Mission]:

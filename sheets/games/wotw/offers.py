@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sheets.games.wotw import ledger
-from sheets.games.wotw.campaign import PROMOTIONS
+from sheets.games.wotw.rules_spend import PROMOTIONS
 from sheets.games.wotw.models import WotwData
 from sheets.games.wotw.records import Campaign, Man, Refused, SpendEntry
 
@@ -60,7 +60,7 @@ def offers(c: Campaign, data: WotwData, name: str) -> list[Offer]:
     found = []
     for kind, label, detail, entry in candidates(c, data, c.man(name)):
         try:
-            after = ledger.apply(plenty, entry, data)
+            after = ledger.apply(plenty, entry, data).campaign
         except Refused:
             continue
         offer = Offer(c.man(name).name, kind, label, detail, entry, PLENTY - after.xp, PLENTY - after.cp)

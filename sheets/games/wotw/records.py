@@ -2,7 +2,7 @@
 
 The shape of the YAML file (`kind: campaign`), its ledger's entries with the rules an entry
 holds by itself (one model per kind of change); the rules the campaign must satisfy and the
-changes between missions are `campaign.py`, the transition each entry makes is `ledger.py`.
+changes between missions are `campaign.py` and `rules_*.py`, dispatched to by `ledger.py`.
 """
 from __future__ import annotations
 
@@ -27,7 +27,15 @@ class Record(Strict):
 
 
 class Refused(SheetsError):
-    """A change the rules do not allow; the file is left as it was."""
+    """A change the rules do not allow; the file is left as it was.
+
+    `code` names the rule in the game's words ("team-too-small", "not-wounded"): what a face
+    keys on (a CLI flag to suggest, a form field to mark) without reading the message.
+    """
+
+    def __init__(self, message: str, code: str = "refused"):
+        super().__init__(message)
+        self.code = code
 
 
 class Man(Record):
@@ -89,7 +97,7 @@ class Recruit(Record):
 # Each holds what its command was given, no more; the rules that need only the entry itself
 # (exactly one purchase per spend, a seed or dice but not both, ...) are its validators, so a
 # command and a hand-edited file are refused alike. The rules that need the campaign are
-# ledger.py's.
+# the rules modules' (campaign.py, rules_*.py).
 
 #: the order of an entry's keys in the file: the order they had when one model held every kind,
 #: so that files written before keep their bytes (campaign_io.dump writes what model_dump gives)
@@ -283,7 +291,7 @@ def make_entry(**fields) -> Entry:
     try:
         return _ENTRY.validate_python(fields)
     except ValidationError as exc:
-        raise Refused("; ".join(_said(err) for err in exc.errors())) from None
+        raise Refused("; ".join(_said(err) for err in exc.errors()), code="entry-malformed") from None
 
 
 def _said(err) -> str:
@@ -305,13 +313,13 @@ def clean_name(name: str, taken: list[str] = ()) -> str:
     """A name as it enters the team: NFC, trimmed, not empty, none of `=`, unique in the team."""
     text = unicodedata.normalize("NFC", name).strip()
     if not text:
-        raise Refused("a man needs a name: an empty name cannot be printed on the roster or named again")
+        raise Refused("a man needs a name: an empty name cannot be printed on the roster or named again", code="name-empty")
     bad = [c for c in text if c in NAME_SYNTAX or unicodedata.category(c).startswith("C")]
     if bad:
         raise Refused(f"name {text!r}: {bad[0]!r} cannot be in a name (the commands write NAME=SKILL, "
-                      f"NAME=WEAPON, NAME=STATE), so that man could never be named again")
+                      f"NAME=WEAPON, NAME=STATE), so that man could never be named again", code="name-unspeakable")
     if name_key(text) in {name_key(t) for t in taken}:
-        raise Refused(f"the team already has a man named {text!r}: names must be unique")
+        raise Refused(f"the team already has a man named {text!r}: names must be unique", code="name-taken")
     return text
 
 
@@ -351,7 +359,7 @@ class Campaign(Record):
         for m in self.team:
             if name_key(m.name) == key:
                 return m
-        raise Refused(f"no man named {name!r} in the team; the team: {', '.join(m.name for m in self.team)}")
+        raise Refused(f"no man named {name!r} in the team; the team: {', '.join(m.name for m in self.team)}", code="no-such-man")
 
     def as_json(self) -> dict:
         return {

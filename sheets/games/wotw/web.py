@@ -103,57 +103,72 @@ ACTIONS = {"mission": _mission, "debrief": _debrief, "spend": _spend, "record": 
 WRITES = {"mission", "debrief", "spend", "strike", "adjust", "undo"}
 
 
-def routes(desk: Desk) -> list[Route]:
-    def campaigns() -> list[str]:
-        return [f for f in desk.workspace.files("*.yaml")
-                if "kind: campaign" in desk.workspace.path(f).read_text(encoding="utf-8", errors="replace")]
+def _campaigns(desk: Desk) -> list[str]:
+    return [f for f in desk.workspace.files("*.yaml")
+            if "kind: campaign" in desk.workspace.path(f).read_text(encoding="utf-8", errors="replace")]
 
-    def desk_page(rel: str, *, status: int = 200, note: str = "", error: str = "", pdfs=()):
-        path = desk.workspace.path(rel)
-        if not path.is_file():
-            raise HTTPException(404, f"{rel}: no such campaign file in the workspace")
-        state = json.loads(commands.campaign_json(path, desk.content))
-        data = _data(desk)
-        nation = data.nation(state["nation"])
-        return desk.page("wotw/web/campaign.html.j2", status=status, title=f"Campaign: {rel}", rel=rel,
-                         version=desk.workspace.digest(path), c=state, note=note, error=error,
-                         names={"nation": nation.name, "theatre": data.theatre(state["theatre"]).name},
-                         pdfs=[(p.name, desk.link(p)) for p in pdfs],
-                         open=next((m for m in state["missions"] if m["outcome"] == "in progress"), None),
-                         living=[m for m in state["team"] if m["status"] != "killed"],
-                         weapons=[w.name for w in nation.weapons], outcomes=OUTCOMES,
-                         history=commands.campaign_history(path, desk.content))
 
+def _desk_page(desk: Desk, rel: str, *, status: int = 200, note: str = "", error: str = "", pdfs=()):
+    """A campaign's desk: its state, its history and a form per action."""
+    path = desk.workspace.path(rel)
+    if not path.is_file():
+        raise HTTPException(404, f"{rel}: no such campaign file in the workspace")
+    state = json.loads(commands.campaign_json(path, desk.content))
+    data = _data(desk)
+    nation = data.nation(state["nation"])
+    return desk.page("wotw/web/campaign.html.j2", status=status, title=f"Campaign: {rel}", rel=rel,
+                     version=desk.workspace.digest(path), c=state, note=note, error=error,
+                     names={"nation": nation.name, "theatre": data.theatre(state["theatre"]).name},
+                     pdfs=[(p.name, desk.link(p)) for p in pdfs],
+                     open=next((m for m in state["missions"] if m["outcome"] == "in progress"), None),
+                     living=[m for m in state["team"] if m["status"] != "killed"],
+                     weapons=[w.name for w in nation.weapons], outcomes=OUTCOMES,
+                     history=commands.campaign_history(path, desk.content))
+
+
+def _spend_page(desk: Desk, rel: str, *, status: int = 200, note: str = "", error: str = "", pdfs=()):
+    """What each man may buy, at its price."""
+    path = desk.workspace.path(rel)
+    if not path.is_file():
+        raise HTTPException(404, f"{rel}: no such campaign file in the workspace")
+    campaign, options = commands.campaign_offers(path, desk.content)
+    return desk.page("wotw/web/spend.html.j2", status=status, title=f"Spend: {rel}", rel=rel,
+                     version=desk.workspace.digest(path), c=campaign, options=options, note=note, error=error,
+                     open=campaign.in_progress)
+
+
+def _team_builder(desk: Desk, form, step: str):
+    """The wizard's step 2: rows of men against the CP budget; `create` starts the campaign."""
+    data = _data(desk)
+    begun = web_team.start(data, form)
+    rows = web_team.rows(data, begun["nation"], form)
+    status, error = 200, ""
+    if step == "create":
+        path = desk.workspace.path(begun["file"])
+        try:
+            desk.call(commands.campaign_new, path, begun["nation"], begun["theatre"],
+                      members=web_team.members(rows), optional_rules=begun["rules"], content=desk.content)
+            return RedirectResponse(f"/wotw/campaign/desk?{urlencode({'file': begun['file']})}", status_code=303)
+        except SheetsError as exc:
+            status, error = 400, str(exc)
+    return desk.page("wotw/web/team.html.j2", status=status, title="New campaign: the team", begun=begun,
+                     rows=rows, error=error, theatre_name=data.theatre(begun["theatre"]).name,
+                     **web_team.priced(data, begun["nation"], rows, begun["rules"]))
+
+
+def _campaign_routes(desk: Desk) -> list[Route]:
     def index(request: Request):
         data = _data(desk)
-        return desk.page("wotw/web/campaigns.html.j2", title="WotW campaigns", files=campaigns(),
+        return desk.page("wotw/web/campaigns.html.j2", title="WotW campaigns", files=_campaigns(desk),
                          nations=[(n.id, n.name) for n in data.teams.nations],
                          theatres=[(t.id, t.name, ", ".join(t.nations)) for t in data.theatres.theatres],
                          rules=OPTIONAL_RULES, teams=desk.workspace.files("*team*.yaml"), error="")
-
-    def team_builder(form, step: str):
-        """The wizard's step 2: rows of men against the CP budget; `create` starts the campaign."""
-        data = _data(desk)
-        begun = web_team.start(data, form)
-        rows = web_team.rows(data, begun["nation"], form)
-        status, error = 200, ""
-        if step == "create":
-            path = desk.workspace.path(begun["file"])
-            try:
-                desk.call(commands.campaign_new, path, begun["nation"], begun["theatre"],
-                          members=web_team.members(rows), optional_rules=begun["rules"], content=desk.content)
-                return RedirectResponse(f"/wotw/campaign/desk?{urlencode({'file': begun['file']})}", status_code=303)
-            except SheetsError as exc:
-                status, error = 400, str(exc)
-        return desk.page("wotw/web/team.html.j2", status=status, title="New campaign: the team", begun=begun,
-                         rows=rows, error=error, theatre_name=data.theatre(begun["theatre"]).name,
-                         **web_team.priced(data, begun["nation"], rows, begun["rules"]))
 
     def new(request: Request):
         form = desk.form(request)
         step = str(form.get("step") or "")
         if step in ("team", "update", "create"):
-            return team_builder(form, step)
+            return _team_builder(desk, form, step)
         rel = str(form.get("file") or "").strip()
         if not rel.endswith((".yaml", ".yml")):
             raise HTTPException(400, f"file {rel!r}: a campaign file name ending in .yaml, e.g. campaign.yaml")
@@ -165,20 +180,11 @@ def routes(desk: Desk) -> list[Route]:
                   optional_rules=[r for r in OPTIONAL_RULES if checked(form.get(r))], content=desk.content)
         return RedirectResponse(f"/wotw/campaign/desk?{urlencode({'file': rel})}", status_code=303)
 
-    def spend_page(rel: str, *, status: int = 200, note: str = "", error: str = "", pdfs=()):
-        path = desk.workspace.path(rel)
-        if not path.is_file():
-            raise HTTPException(404, f"{rel}: no such campaign file in the workspace")
-        campaign, options = commands.campaign_offers(path, desk.content)
-        return desk.page("wotw/web/spend.html.j2", status=status, title=f"Spend: {rel}", rel=rel,
-                         version=desk.workspace.digest(path), c=campaign, options=options, note=note, error=error,
-                         open=campaign.in_progress)
-
     def view(request: Request):
-        return desk_page(request.query_params.get("file", ""))
+        return _desk_page(desk, request.query_params.get("file", ""))
 
     def spend_view(request: Request):
-        return spend_page(request.query_params.get("file", ""))
+        return _spend_page(desk, request.query_params.get("file", ""))
 
     def act(request: Request):
         form = desk.form(request)
@@ -189,15 +195,21 @@ def routes(desk: Desk) -> list[Route]:
         def run():
             path = desk.workspace.check_fresh(rel, str(form.get("version") or ""))
             return ACTIONS[action](desk, path, form)
-        show = spend_page if form.get("page") == "spend" else desk_page  # the page the form was on
+        show = _spend_page if form.get("page") == "spend" else _desk_page  # the page the form was on
         try:
             note, pdfs = desk.call(run)
         except Conflict:
             raise
         except SheetsError as exc:
-            return show(rel, status=400, error=str(exc))
-        return show(rel, note=note, pdfs=pdfs)
+            return show(desk, rel, status=400, error=str(exc))
+        return show(desk, rel, note=note, pdfs=pdfs)
 
+    return [Route("/wotw/campaign", index), Route("/wotw/campaign/new", new, methods=["POST"]),
+            Route("/wotw/campaign/desk", view), Route("/wotw/campaign/desk", act, methods=["POST"]),
+            Route("/wotw/campaign/spend", spend_view)]
+
+
+def _mission_routes(desk: Desk) -> list[Route]:
     def mission_form(request: Request):
         data = _data(desk)
         return desk.page("wotw/web/mission.html.j2", title="Mission pre-roller", form={}, result=None,
@@ -218,7 +230,10 @@ def routes(desk: Desk) -> list[Route]:
                          theatres=[(t.id, t.name) for t in data.theatres.theatres],
                          nations=[(n.id, n.name) for n in data.teams.nations], rules=OPTIONAL_RULES)
 
-    return [Route("/wotw/campaign", index), Route("/wotw/campaign/new", new, methods=["POST"]),
-            Route("/wotw/campaign/desk", view), Route("/wotw/campaign/desk", act, methods=["POST"]),
-            Route("/wotw/campaign/spend", spend_view),
-            Route("/wotw/mission", mission_form), Route("/wotw/mission", mission_roll, methods=["POST"])]
+    return [Route("/wotw/mission", mission_form), Route("/wotw/mission", mission_roll, methods=["POST"])]
+
+
+def routes(desk: Desk) -> list[Route]:
+    """The campaign desk (campaigns, the new-campaign wizard, each campaign's desk and spend page)
+    and the mission pre-roller."""
+    return _campaign_routes(desk) + _mission_routes(desk)

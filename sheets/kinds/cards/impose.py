@@ -15,6 +15,7 @@ from __future__ import annotations
 import io
 import json
 from dataclasses import asdict, dataclass
+from typing import ClassVar
 
 from pypdf import PdfReader, PdfWriter
 from pypdf.generic import ArrayObject, DecodedStreamObject, DictionaryObject, FloatObject, NameObject
@@ -26,6 +27,8 @@ from sheets.kinds.cards.grid import CardGrid
 
 MM = 72 / 25.4  # PDF points per millimetre
 IMPOSITION_VERSION = "3"  # bump when imposition output changes for the same input
+#: the names of the forms a paper page draws: a card's front and its back (each one card, tagged as a unit)
+FRONT, BACK = "/Card", "/Back"
 
 
 class CardOverflowError(SheetsError):
@@ -54,6 +57,8 @@ class Imposition:
     copies: int = 1
     back_offset: tuple[float, float] = (0.0, 0.0)  # mm, added to every back on its page (x right, y up)
     fold: bool = False  # fronts on the left half, backs mirrored on the right half, fold line between
+    #: each card face drawn on a page is one unit (sheets.pipeline.finish); not data: not in `key`
+    unit_forms: ClassVar[tuple[str, ...]] = (FRONT, BACK)
 
     @property
     def key(self) -> str:
@@ -200,14 +205,14 @@ def impose(reader, spec: Imposition) -> bytes:
         placements, trims = [], []
         for slot, k in enumerate(on_page):
             x, y = grid.slot(slot)
-            placements.append((f"/Card{slot}", fronts[k], _cm(x, y, grid.bleed, False, grid)))
+            placements.append((f"{FRONT}{slot}", fronts[k], _cm(x, y, grid.bleed, False, grid)))
             trims.append((x, y))
         marks = grid.crop_marks(len(on_page), spec.mark_length, spec.mark_offset) if spec.crop_marks else []
         if spec.fold:
             full_w = 2 * grid.paper_w
             for slot, k in enumerate(on_page):
                 x, y = grid.slot(slot)
-                placements.append((f"/Back{slot}", backs[spec.back_of[k]],
+                placements.append((f"{BACK}{slot}", backs[spec.back_of[k]],
                                    _cm(full_w - x - grid.card_w, y, grid.bleed, False, grid)))
                 trims.append((full_w - x - grid.card_w, y))
             marks = marks + [(full_w - x1, y1, full_w - x2, y2) for x1, y1, x2, y2 in marks]
@@ -219,7 +224,7 @@ def impose(reader, spec: Imposition) -> bytes:
             for slot, k in enumerate(on_page):
                 x, y, rotated = grid.back_slot(slot, spec.duplex)
                 j = spec.back_of[k]
-                placements.append((f"/Back{slot}", backs[j], _cm(x + ox, y + oy, grid.bleed, rotated, grid)))
+                placements.append((f"{BACK}{slot}", backs[j], _cm(x + ox, y + oy, grid.bleed, rotated, grid)))
                 trims.append((x + ox, y + oy))
             _paper_page(writer, grid, placements, [], trims=trims)
     writer.add_metadata({"/Title": spec.title or spec.set_title, "/Author": "warsheets", "/Creator": "warsheets"})

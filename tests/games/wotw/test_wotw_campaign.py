@@ -9,7 +9,8 @@ import pytest
 from conftest import beside, pdf_text, squash, text_runs
 from sheets.base.dice import Dice
 from sheets.games.wotw import campaign as cp
-from sheets.games.wotw.campaign import Man, MissionRecord, Refused
+from sheets.games.wotw import rules_mission, rules_spend
+from sheets.games.wotw.records import Man, MissionRecord, Refused
 
 from wotwfixtures import TEAM, data  # noqa: F401 - the fixture
 
@@ -23,8 +24,8 @@ def german(data, rows=(("Veteran", "SMG"), ("Green", "Rifle"), ("Green", "Rifle"
 
 
 def played(data, c, outcome="success", die=5, **kw):
-    c = cp.start_mission(c, data, MissionRecord(number=1, seed=1))
-    return cp.debrief(c, data, outcome, kw.get("killed", []), kw.get("wounded", []), Dice.scripted([die]))
+    c = rules_mission.start_mission(c, data, MissionRecord(number=1, seed=1))
+    return rules_mission.debrief(c, data, outcome, kw.get("killed", []), kw.get("wounded", []), Dice.scripted([die]))
 
 
 # -- the first team ------------------------------------------------------------
@@ -102,14 +103,14 @@ def test_success_gives_1d3_xp_and_2_cp(data, die, xp):
 
 
 def test_aborted_gives_no_xp_and_1_cp(data):
-    c = cp.start_mission(german(data), data, MissionRecord(number=1, seed=1))
-    c = cp.debrief(c, data, "aborted", [], [], None)
+    c = rules_mission.start_mission(german(data), data, MissionRecord(number=1, seed=1))
+    c = rules_mission.debrief(c, data, "aborted", [], [], None)
     assert (c.xp, c.cp, c.missions[0].xp, c.missions[0].cp) == (0, 2, 0, 1)
 
 
 def test_enemy_hq_bonus_xp(data):
-    c = cp.start_mission(german(data), data, MissionRecord(number=1, seed=1))
-    assert cp.debrief(c, data, "success", [], [], Dice.scripted([1]), enemy_hq=True).xp == 2
+    c = rules_mission.start_mission(german(data), data, MissionRecord(number=1, seed=1))
+    assert rules_mission.debrief(c, data, "success", [], [], Dice.scripted([1]), enemy_hq=True).xp == 2
 
 
 def test_casualties_are_marked_and_carry(data):
@@ -130,88 +131,88 @@ def test_debrief_refusals(data, kw, message):
 
 def test_a_second_wound_is_refused_as_a_wound(data):
     c = played(data, german(data), wounded=["M1"])
-    c = cp.start_mission(c, data, MissionRecord(number=2, seed=2))
+    c = rules_mission.start_mission(c, data, MissionRecord(number=2, seed=2))
     with pytest.raises(Refused, match="M1 is already wounded: a wounded soldier that suffers a second wound is Killed"):
-        cp.debrief(c, data, "aborted", [], ["M1"], None)
+        rules_mission.debrief(c, data, "aborted", [], ["M1"], None)
 
 
 def test_debrief_needs_a_mission_and_mission_needs_a_debrief(data):
     with pytest.raises(Refused, match="no mission in progress"):
-        cp.debrief(german(data), data, "aborted", [], [], None)
-    c = cp.start_mission(german(data), data, MissionRecord(number=1, seed=1))
+        rules_mission.debrief(german(data), data, "aborted", [], [], None)
+    c = rules_mission.start_mission(german(data), data, MissionRecord(number=1, seed=1))
     with pytest.raises(Refused, match="mission 1 is still in progress"):
-        cp.start_mission(c, data, MissionRecord(number=2, seed=2))
+        rules_mission.start_mission(c, data, MissionRecord(number=2, seed=2))
 
 
 # -- spending ------------------------------------------------------------------
 
 def test_promotions_cost_1_then_2_xp(data):
     c = played(data, german(data), die=5)  # 3 XP
-    c = cp.promote(c, data, "M1")
+    c = rules_spend.promote(c, data, "M1")
     assert (c.team[1].quality, c.xp) == ("Private", 2)
-    c = cp.promote(c, data, "M1")
+    c = rules_spend.promote(c, data, "M1")
     assert (c.team[1].quality, c.xp) == ("Veteran", 0)
     with pytest.raises(Refused, match="M1 is a Veteran already"):
-        cp.promote(c, data, "M1")
+        rules_spend.promote(c, data, "M1")
     with pytest.raises(Refused, match="promotion Green to Private costs 1 XP but the team has 0 XP"):
-        cp.promote(c, data, "M2")
+        rules_spend.promote(c, data, "M2")
 
 
 def test_skills_cost_2_xp_and_need_the_level(data):
     c = played(data, german(data), die=5)  # 3 XP
     with pytest.raises(Refused, match="Sharpshooter requires a Veteran; M1 is Green"):
-        cp.learn(c, data, "M1", "Sharpshooter")
+        rules_spend.learn(c, data, "M1", "Sharpshooter")
     with pytest.raises(Refused, match="unknown skill 'Flying'"):
-        cp.learn(c, data, "M1", "Flying")
-    c = cp.learn(c, data, "M0", "grenadier")
+        rules_spend.learn(c, data, "M1", "Flying")
+    c = rules_spend.learn(c, data, "M0", "grenadier")
     assert c.team[0].skills == ["Grenadier"] and c.team[0].grenades == 5 and c.xp == 1
     with pytest.raises(Refused, match="M0 has Grenadier already"):
-        cp.learn(c, data, "M0", "Grenadier")
+        rules_spend.learn(c, data, "M0", "Grenadier")
     with pytest.raises(Refused, match="a skill costs 2 XP but the team has 1 XP"):
-        cp.learn(c, data, "M1", "Camouflage")
+        rules_spend.learn(c, data, "M1", "Camouflage")
 
 
 def test_recruits_within_cp_and_team_size(data):
     c = played(data, german(data), die=1)  # 1 CP saved + 2 reinforcements = 3
     assert c.cp == 3
     with pytest.raises(Refused, match=r"recruits cost 4 CP \(Veteran SMG 4 CP\) but the campaign has 3 CP saved"):
-        cp.recruit(c, data, ["New"], "Veteran", "SMG")
+        rules_spend.recruit(c, data, ["New"], "Veteran", "SMG")
     with pytest.raises(Refused, match="LMG takes 2 men, each his own roster row: name 2 recruits"):
-        cp.recruit(c, data, ["New"], "Green", "LMG")
-    c2 = cp.recruit(c, data, ["A", "B"], "Green", "LMG")
+        rules_spend.recruit(c, data, ["New"], "Green", "LMG")
+    c2 = rules_spend.recruit(c, data, ["A", "B"], "Green", "LMG")
     assert c2.cp == 0 and [m.weapon for m in c2.team[-2:]] == ["LMG", "LMG"]
-    c3 = cp.recruit(c, data, ["Doc"], "Private", "Rifle", medical=True)
+    c3 = rules_spend.recruit(c, data, ["Doc"], "Private", "Rifle", medical=True)
     assert c3.cp == 3 - 2 - 1 and c3.team[-1].medical
     with pytest.raises(Refused, match="the team already has a man named 'M0'"):
-        cp.recruit(c, data, ["M0"], "Green", "Rifle")
-    full = cp.recruit(c, data, ["A", "B", "C", "D"], "Green", "Rifle")
+        rules_spend.recruit(c, data, ["M0"], "Green", "Rifle")
+    full = rules_spend.recruit(c, data, ["A", "B", "C", "D"], "Green", "Rifle")
     with pytest.raises(Refused, match=r"team size: 7 men alive \+ 1 recruits = 8, but a German team has at most 7"):
-        cp.recruit(full, data, ["E"], "Green", "Rifle")
+        rules_spend.recruit(full, data, ["E"], "Green", "Rifle")
 
 
 def test_engineer_rule_costs_and_limits(data):
     c = played(data, german(data, rules=["engineers"]), die=1)  # 3 CP
     with pytest.raises(Refused, match=r"recruits cost 6 CP \(Private Flame-thrower 4 CP, Engineer 2 CP\)"):
-        cp.recruit(c, data, ["Fritz"], "Private", "Flame-thrower")
-    c2 = cp.make_engineer(c, data, "M0")
+        rules_spend.recruit(c, data, ["Fritz"], "Private", "Flame-thrower")
+    c2 = rules_spend.make_engineer(c, data, "M0")
     assert c2.cp == 1 and c2.team[0].engineer
     with pytest.raises(Refused, match="one Engineer per team, and the team has M0"):
-        cp.make_engineer(c2, data, "M1")
+        rules_spend.make_engineer(c2, data, "M1")
     with pytest.raises(Refused, match="this campaign does not use it"):
-        cp.make_engineer(played(data, german(data)), data, "M0")
+        rules_spend.make_engineer(played(data, german(data)), data, "M0")
 
 
 def test_green_keeps_his_weapon(data):
     c = german(data)
     with pytest.raises(Refused, match="M1 is Green: a Green must use his starting weapon"):
-        cp.rearm(c, data, "M1", "SMG")
-    assert cp.rearm(c, data, "M0", "Rifle").team[0].weapon == "Rifle"
+        rules_spend.rearm(c, data, "M1", "SMG")
+    assert rules_spend.rearm(c, data, "M0", "Rifle").team[0].weapon == "Rifle"
 
 
 def test_the_dead_are_not_promoted(data):
     c = played(data, german(data), die=6, killed=["M1"])
     with pytest.raises(Refused, match="M1 is dead"):
-        cp.promote(c, data, "M1")
+        rules_spend.promote(c, data, "M1")
 
 
 # -- the CLI, the file, the pages ----------------------------------------------

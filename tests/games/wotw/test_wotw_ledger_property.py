@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sheets.base.errors import SheetsError
-from sheets.games.wotw import campaign_io, commands, ledger
+from sheets.games.wotw import campaign_io, commands, ledger, rules_mission
 from sheets.games.wotw.records import Recruit, make_entry
 from sheets.games.wotw.team import TeamRules
 
@@ -44,13 +44,13 @@ def _entry(d, c, data, fresh: list[str]) -> dict | int:
     if wild:
         kinds = KINDS
     elif c.in_progress is not None:
-        kinds = ["debrief", "debrief", "debrief"] + (["strike"] if ledger.has_engineer(c) else [])
+        kinds = ["debrief", "debrief", "debrief"] + (["strike"] if rules_mission.has_engineer(c) else [])
     else:
         kinds = [k for k in KINDS if k not in ("debrief", "strike") and (k != "engineer" or c.engineers)
                  and (k != "undo" or len(c.entries) > 1)]
     kind = d.draw(st.sampled_from(kinds))
     if kind == "mission":
-        strike = d.draw(st.integers(1, 40)) if (wild or ledger.has_engineer(c)) and d.draw(st.booleans()) else None
+        strike = d.draw(st.integers(1, 40)) if (wild or rules_mission.has_engineer(c)) and d.draw(st.booleans()) else None
         return dict(do="mission", seed=d.draw(st.integers(0, 10_000)), strike=strike)
     if kind == "strike":
         top = 40 if wild or c.in_progress is None else c.in_progress.steps - 1
@@ -99,7 +99,7 @@ def test_random_command_sequences(library, tmp_path_factory, d):
     first = make_entry(do="new", nation="german", theatre="france-1944", optional_rules=rules,
                        team=[Recruit(name=n, quality=q, weapon=w, engineer=bool(rules) and i == 0)
                              for i, (n, q, w) in enumerate(team)])
-    state = ledger.apply(None, first, data)
+    state = ledger.apply(None, first, data).campaign
     campaign_io.save(path, state.model_copy(update={"entries": [first]}), data, new=True)
     versions = [path.read_bytes()]  # versions[i]: the file with i + 1 entries
     fresh = list(FRESH)

@@ -6,7 +6,7 @@ import pytest
 
 from sheets.games.wotw import campaign as cp
 from sheets.games.wotw import commands, ledger
-from sheets.games.wotw.campaign import Man, Refused
+from sheets.games.wotw.records import Man, Refused
 from sheets.games.wotw.records import SpendEntry
 from sheets.games.wotw.team import Member, TeamRules, first_team, weapons_for
 
