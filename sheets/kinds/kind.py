@@ -12,11 +12,12 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
+    from sheets.base.options import PrintOptions
     from sheets.library.content import Game, Library
     from sheets.pipeline.sheet import Sheet
 
-#: (library, game, paper, id or None for all) -> the kind's sheets for that game
-Make = Callable[["Library", "Game", str, "str | None"], "list[Sheet]"]
+#: (library, game, options, id or None for all) -> the kind's sheets for that game, printed as the options say
+Make = Callable[["Library", "Game", "PrintOptions", "str | None"], "list[Sheet]"]
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ templates/_base/, and a line in content/_print/printing.yaml (ARCHITECTURE.md ha
 from __future__ import annotations
 
 from sheets.base.errors import SheetsError
+from sheets.base.options import PrintOptions
 from sheets.kinds.cards.builder import card_sheet, pick_sets
 from sheets.kinds.cards.model import CardSet
 from sheets.kinds.gauges.builder import gauge_sheet
@@ -29,26 +30,19 @@ from sheets.library.blocks import ReferenceDoc
 from sheets.library.content import Game, Library
 from sheets.pipeline.sheet import Sheet
 
-def _cards(lib: Library, game: Game, paper: str, which: str | None) -> list[Sheet]:
-    return [card_sheet(game, s, lib.geometry(), paper=paper) for s in pick_sets(game, which or "all")]
+def _cards(lib: Library, game: Game, options: PrintOptions, which: str | None) -> list[Sheet]:
+    return [card_sheet(game, s, lib.geometry(), paper=options.paper) for s in pick_sets(game, which or "all")]
 
 
-def _trackers(lib: Library, game: Game, paper: str, tracker: str | None) -> list[Sheet]:
+def _trackers(lib: Library, game: Game, options: PrintOptions, tracker: str | None) -> list[Sheet]:
     name = f"{game.id}-trackers" + (f"-{tracker}" if tracker else "") + ".pdf"
-    return [tracker_sheet(game, pick_trackers(game, tracker), paper=paper, filename=name)]
-
-
-def _paper_of(lib: Library, paper: str):
-    papers = lib.geometry().papers
-    if paper not in papers:
-        raise SheetsError(f"unknown paper {paper!r}; choose one of: {', '.join(papers)}")
-    return papers[paper]
+    return [tracker_sheet(game, pick_trackers(game, tracker), paper=options.paper, filename=name)]
 
 
 GENERIC: tuple[Kind, ...] = (
     Kind("reference", "a game's reference.yaml", ("reference.html.j2",), "reference",
          model=ReferenceDoc, files="reference.yaml", present=has_reference,
-         make=lambda lib, game, paper, _: [reference_sheet(game, paper)],
+         make=lambda lib, game, options, _: [reference_sheet(game, options.paper)],
          listed=lambda game: "reference", kit_rank=0),
     Kind("cards", "a card set, cards/<set>.yaml", ("card.html.j2",), "cards",
          model=CardSet, files="cards/*.yaml", present=lambda game: bool(game.card_sets), make=_cards,
@@ -58,11 +52,11 @@ GENERIC: tuple[Kind, ...] = (
          listed=lambda game: "trackers (" + ", ".join(game.trackers) + ")", takes_id=True, kit_rank=1),
     Kind("tokens", "a game's tokens.yaml", ("tokens.html.j2",), "tokens",
          model=TokenSheet, files="tokens.yaml", present=lambda game: game.tokens is not None,
-         make=lambda lib, game, paper, _: [token_sheet(game, _paper_of(lib, paper))],
+         make=lambda lib, game, options, _: [token_sheet(game, options.paper)],
          listed=lambda game: "tokens", kit_rank=3),
     Kind("gauges", "a game's gauges.yaml", ("gauges.html.j2",), "gauges",
          model=GaugeSheet, files="gauges.yaml", present=lambda game: game.gauges is not None,
-         make=lambda lib, game, paper, _: [gauge_sheet(game, _paper_of(lib, paper))],
+         make=lambda lib, game, options, _: [gauge_sheet(game, options.paper)],
          listed=lambda game: "gauges", kit_rank=4),
 )
 
@@ -90,10 +84,10 @@ def of_template(template: str | None) -> Kind | None:
     return None
 
 
-def table_sheets(lib: Library, game: Game, paper: str = "a4") -> list[Sheet]:
+def table_sheets(lib: Library, game: Game, options: PrintOptions = PrintOptions()) -> list[Sheet]:
     """A game's generic printables for the kit, in kit order: every kind the game has, all of it."""
     ranked = sorted((k for k in GENERIC if k.make and k.present and k.present(game)), key=lambda k: k.kit_rank)
-    return [sheet for kind in ranked for sheet in kind.make(lib, game, paper, None)]
+    return [sheet for kind in ranked for sheet in kind.make(lib, game, options, None)]
 
 
 def listing(game: Game) -> list[str]:

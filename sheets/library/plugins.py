@@ -15,12 +15,12 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import pkgutil
-from dataclasses import dataclass
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from sheets.base import paths
 from sheets.base.errors import Problem
+from sheets.base.options import KitOptions  # noqa: F401 - what a plug-in's kit sheets take (PrintOptions plus seed, players)
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -32,13 +32,6 @@ if TYPE_CHECKING:
     from sheets.pipeline.sheet import Sheet
 
 GAMES_PACKAGE = "sheets.games"
-
-
-@dataclass
-class KitOptions:
-    """What a plug-in's kit sheets depend on: the kit's dice seed and paper."""
-    seed: int
-    paper: str = "a4"
 
 
 class GamePlugin:
