@@ -49,13 +49,14 @@ class PrintOptions:
 @dataclass(frozen=True, kw_only=True)
 class KitOptions(PrintOptions):
     """What a kit and a plug-in's kit sheets take: the print options, plus the kit's dice seed
-    and its number of players (player packets)."""
+    and its number of players (player packets). A kit asked for with no seed rolls one before
+    any sheet is made: a plug-in's kit sheets always have one."""
 
-    seed: int
+    seed: int | None = None
     players: int = 0
 
     @classmethod
-    def of(cls, options: PrintOptions, *, seed: int, players: int = 0) -> KitOptions:
+    def of(cls, options: PrintOptions, *, seed: int | None = None, players: int = 0) -> KitOptions:
         """The kit's options: `options` as given, with the kit's seed and players."""
         shared = {f.name: getattr(options, f.name) for f in fields(PrintOptions)}
         return cls(**shared, seed=seed, players=players)

@@ -16,6 +16,7 @@ import typer
 from sheets.base import limits
 from sheets.base.config import card_back_offset
 from sheets.base.errors import ContentError, SheetsError
+from sheets.base.options import KitOptions
 from sheets.cli.config import FILE_NAME, from_config, in_force, user_config_file
 from sheets.cli.errors import user_errors
 from sheets.cli.options import Content, Dice, Game, InkSaver, Output, Paper, PaperSize, Preview, Seed, print_options
@@ -89,8 +90,8 @@ def kit(
                 bar.update(task, advance=1, description=f"built {label}")
             return tick
 
-        result = make_kit(print_options(paper, ink_saver, output, content), seed=seed, game=game, progress=start,
-                          use_cache=not no_cache, players=players, preview=preview)
+        options = KitOptions.of(print_options(paper, ink_saver, output, content), seed=seed, players=players)
+        result = make_kit(options, game=game, progress=start, use_cache=not no_cache, preview=preview)
     verb = "unchanged" if result.up_to_date else "wrote"
     for path in [*result.parts, *result.packets, result.manifest]:
         wrote(path, verb)

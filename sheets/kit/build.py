@@ -1,12 +1,13 @@
 """Building the kit: every game's sheets, built, assembled into kit.pdf with its manifest."""
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Callable
 
 from sheets.base import fonts, interrupts
 from sheets.base.errors import SheetsError
-from sheets.base.options import KitOptions, PrintOptions
+from sheets.base.options import KitOptions
 from sheets.kit import assemble, folder, uptodate
 from sheets.kit.plan import kit_sheets
 from sheets.kit.result import Kit
@@ -18,13 +19,14 @@ from sheets.pipeline.sheet import ink_save, render_html
 from sheets.pipeline.workers import Workers
 
 
-def build_kit(out_dir: Path, print_options: PrintOptions, *, seed: int | None, game: str | None,
-              progress: Callable[[int], Callable[[str], None]] | None, cache: Path | None, players: int,
+def build_kit(out_dir: Path, options: KitOptions, *, game: str | None,
+              progress: Callable[[int], Callable[[str], None]] | None, cache: Path | None,
               preview: bool, state_key: str | None) -> Kit:
     interrupts.phase("loading content")
-    lib = library(print_options.content)
-    options = KitOptions.of(print_options, seed=seed if seed is not None else new_seed(), players=players)
-    seed, paper = options.seed, options.paper
+    lib = library(options.content)
+    if options.seed is None:
+        options = replace(options, seed=new_seed())
+    seed, paper, players = options.seed, options.paper, options.players
     games = None
     if game is not None:
         if game not in lib.game_ids():
