@@ -31,6 +31,7 @@ def measure() -> dict:
     from sheets.base import paper
     from sheets.kit import assemble
     from sheets.pipeline import rendering
+    from sheets.kinds.print_plugin import KitOptions
     from sheets.kit.plan import kit_sheets
     from sheets.library.access import library
     from sheets.pipeline.sheet import pdf_of_html, render_html
@@ -39,7 +40,7 @@ def measure() -> dict:
 
     t0 = time.perf_counter()
     lib = library(None)
-    sheets = kit_sheets(lib, 1, "a4", None, False)
+    sheets = kit_sheets(lib, KitOptions(seed=1))
     stage_one = time.perf_counter() - t0
     rendering.html_to_pdf("<p>warm</p>")  # the import and the fonts, as a started worker has them
     kinds: dict[str, dict] = defaultdict(lambda: {"sheets": 0, "pages": 0, "seconds": 0.0})

@@ -55,8 +55,7 @@ def cli(tmp_path, monkeypatch):
             raise result.exception
         return Result(result)
 
-    yield run
-    paths.set_output_root(None)  # a sheets.toml `output` applies to one run only
+    return run
 
 
 def pdf_text(path: Path) -> str:
@@ -142,7 +141,6 @@ def whole_kit(tmp_path_factory) -> BuiltKit:
     it). A test that only needs to know what a kit holds asks its plan (`sheets.kit.plan`)."""
     out = tmp_path_factory.mktemp("whole-kit") / "kit"
     result = CliRunner().invoke(app, ["kit", "--seed", "7", "-o", str(out)])
-    paths.set_output_root(None)
     assert result.exit_code == 0, result.output
     return BuiltKit(out, result.stdout)
 

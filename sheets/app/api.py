@@ -5,7 +5,6 @@ renders and writes (two phases). User mistakes raise SheetsError.
 """
 from __future__ import annotations
 
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -17,19 +16,18 @@ from sheets.kinds.kind import Kind
 from sheets.kinds.calibration import calibration_pdf, offset_from_readings, offset_text, reading
 from sheets.kinds.cards import export as card_export
 from sheets.kinds.cards.builder import card_sheet, parse_back_offset, pick_sets
-from sheets.library.kinds.cards import PaperSize
 from sheets.kinds.gauges.builder import gauge_sheet
 from sheets.kinds.reference.builder import reference_sheet
 from sheets.kinds.tokens.builder import token_sheet
 from sheets.kinds.trackers.builder import Overrides, apply_overrides, pick_trackers, roll_designations, tracker_sheet
 from sheets.library.kinds.trackers import BoxTracker
-from sheets.kit import assemble
 from sheets.library.access import library, make_dice, slug
 from sheets.library.content import Game, Library
 from sheets.library.yaml_source import load_yaml
-from sheets.pipeline.build import build, build_one, make_pdfs, render_html
+from sheets.pipeline.build import make_pdfs, render_html
 from sheets.pipeline.finish import finish_pdf
 from sheets.pipeline.sheet import Sheet, ink_save
+from sheets.pipeline.write import write
 
 
 def validate_content(content: Path | None = None) -> list[Problem]:
@@ -86,35 +84,28 @@ def catalogue(content: Path | None = None) -> Catalogue:
     return cat
 
 
-def write_one(sheet: Sheet, options: PrintOptions) -> Path:
-    """One printable, ink-saved as asked, laid out and written where the options say."""
-    sheet = ink_save([sheet], options.ink_saver)[0]
-    return build_one(sheet, options.target(sheet.filename))
-
-
 def make_kind(kind: Kind, game_id: str, options: PrintOptions = PrintOptions(),
               which: str | None = None) -> list[Path]:
     """A game's sheets of one generic kind (`which`: one card set or tracker), as `sheets watch` builds them."""
     if kind.make is None:
         raise SheetsError(f"{kind.name} sheets are made by their game's own commands")
     lib = library(options.content)
-    sheets = ink_save(kind.make(lib, lib.game(game_id), options.paper, which), options.ink_saver)
-    return [b.path for b in build(sheets, options.folder())]
+    return write(kind.make(lib, lib.game(game_id), options, which), options, folder=True)
 
 
 def make_reference(game_id: str, options: PrintOptions = PrintOptions()) -> Path:
     game = library(options.content).game(game_id)
-    return write_one(reference_sheet(game, options.paper), options)
+    return write([reference_sheet(game, options.paper)], options)[0]
 
 
-def card_sheets(lib: Library, game: Game, which: str = "all", *, layout: str | None = None,
-                paper: str = "a4", backs: bool = False, duplex: str = "long",
+def card_sheets(lib: Library, game: Game, options: PrintOptions, which: str = "all", *, layout: str | None = None,
+                backs: bool = False, duplex: str = "long",
                 crop_marks: bool | None = None, copies: int = 1, back_offset: tuple[float, float] = (0.0, 0.0),
                 fold: bool = False) -> list[Sheet]:
 
     geometry = lib.geometry()
     chosen = geometry.layout(layout) if layout is not None else None
-    return [card_sheet(game, s, geometry, layout=chosen, paper=paper, backs=backs, duplex=duplex,
+    return [card_sheet(game, s, geometry, layout=chosen, paper=options.paper, backs=backs, duplex=duplex,
                        crop_marks=crop_marks, copies=copies, back_offset=back_offset, fold=fold)
             for s in pick_sets(game, which)]
 
@@ -129,18 +120,9 @@ def make_cards(game_id: str, options: PrintOptions = PrintOptions(), *, which: s
         raise SheetsError("--back-offset shifts the backs of two-sided cards: add --backs")
     lib = library(options.content)
     game = lib.game(game_id)
-    sheets = ink_save(card_sheets(lib, game, which, layout=layout, paper=options.paper, backs=backs, duplex=duplex,
-                                  crop_marks=crop_marks, copies=copies, back_offset=offset, fold=fold),
-                      options.ink_saver)
-    out = options.output
-    if out is not None and Path(out).suffix.lower() == ".pdf" and not Path(out).is_dir():
-        if len(sheets) == 1:
-            return [build_one(sheets[0], Path(out))]
-        output.ensure_dir(Path(out).parent)
-        with tempfile.TemporaryDirectory(prefix=".cards-", dir=Path(out).parent) as tmp:
-            built = build(sheets, Path(tmp))
-            return [assemble.merge([b.path for b in built], Path(out), title=f"{game.info.title}: cards")]
-    return [b.path for b in build(sheets, options.folder())]
+    sheets = card_sheets(lib, game, options, which, layout=layout, backs=backs, duplex=duplex,
+                         crop_marks=crop_marks, copies=copies, back_offset=offset, fold=fold)
+    return write(sheets, options, folder=True, merged=f"{game.info.title}: cards")
 
 
 def make_card_images(game_id: str, options: PrintOptions = PrintOptions(), *, which: str = "all",
@@ -174,8 +156,8 @@ def make_calibration(options: PrintOptions = PrintOptions(), *, duplex: str = "l
                      back_offset: str | None = None) -> Path:
     """`sheets cards calibrate`: the two-sided sheet that measures a printer's back offset."""
     data = finish_pdf(calibration_pdf(options.paper, duplex, parse_back_offset(back_offset)),
-                      f"Duplex calibration sheet ({options.paper}, flip on the {duplex} edge)")
-    return output.write_atomic(options.target(f"cards-calibration-{options.paper}-{duplex}.pdf"), data)
+                      f"Duplex calibration sheet ({options.paper.name}, flip on the {duplex} edge)")
+    return output.write_atomic(options.target(f"cards-calibration-{options.paper.name}-{duplex}.pdf"), data)
 
 
 def store_calibration(folder: Path, x: str, y: str, printed_with: str | None = None) -> config.Change:
@@ -239,23 +221,15 @@ def make_trackers(game_id: str, options: PrintOptions = PrintOptions(), *, track
     name = f"{game.id}-trackers" + (f"-{chosen[0].id}" if tracker else "") + (f"-{slug(origin)}" if origin else "")
     name += ".pdf"
     sheet = tracker_sheet(game, chosen, paper=options.paper, designations=designations, origin=origin, filename=name)
-    return write_one(sheet, options), note
+    return write([sheet], options)[0], note
 
 
 def make_tokens(game_id: str, options: PrintOptions = PrintOptions(), *, copies: int = 1) -> Path:
-    lib = library(options.content)
-    return write_one(token_sheet(lib.game(game_id), _paper(lib, options), copies), options)
+    game = library(options.content).game(game_id)
+    return write([token_sheet(game, options.paper, copies)], options)[0]
 
 
 def make_gauges(game_id: str, options: PrintOptions = PrintOptions()) -> Path:
     """The game's true-scale templates and rulers, with a check bar on every page."""
-    lib = library(options.content)
-    return write_one(gauge_sheet(lib.game(game_id), _paper(lib, options)), options)
-
-
-def _paper(lib: Library, options: PrintOptions) -> PaperSize:
-    """The options' paper as the content's print geometry measures it (_print/layouts.yaml)."""
-    geometry = lib.geometry()
-    if options.paper not in geometry.papers:
-        raise SheetsError(f"unknown paper {options.paper!r}; choose one of: {', '.join(geometry.papers)}")
-    return geometry.papers[options.paper]
+    game = library(options.content).game(game_id)
+    return write([gauge_sheet(game, options.paper)], options)[0]

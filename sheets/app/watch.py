@@ -44,9 +44,8 @@ def parse_target(text: str) -> Target:
     return Target(*parts)
 
 
-def build(target: Target, *, content: Path | None, paper: str, out: Path) -> list[Path]:
-    """The target's PDFs (in `out`) and a PNG of every page under `out`/preview/."""
-    options = PrintOptions(paper=paper, output=out, content=content)
+def build(target: Target, options: PrintOptions) -> list[Path]:
+    """The target's PDFs (in the options' folder) and a PNG of every page under its preview/."""
     pdfs = api.make_kind(registry.generic(target.kind), target.game, options, target.id)
     pngs = [png for pdf in pdfs for png in write_previews(Path(pdf))]
     return [*pdfs, *pngs]
@@ -71,16 +70,16 @@ def affected(targets: list[Target], changed: Iterable[Path], content_root: Path)
     return [t for t in targets if t.game in games]
 
 
-def run(targets: list[Target], changes: Iterable[Iterable[Path]], *, content: Path | None, paper: str,
-        out: Path, echo: Callable[[str], None]) -> None:
+def run(targets: list[Target], changes: Iterable[Iterable[Path]], options: PrintOptions,
+        echo: Callable[[str], None]) -> None:
     """Build every target, then rebuild on each batch of changes until `changes` ends."""
-    root = watched(content)[0]
+    root = watched(options.content)[0]
 
     def rebuild(which: list[Target]) -> None:
         for target in which:
             start = time.perf_counter()
             try:
-                written = build(target, content=content, paper=paper, out=out)
+                written = build(target, options)
             except SheetsError as exc:
                 echo(f"error: {target}: {exc}")
                 continue

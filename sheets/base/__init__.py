@@ -1,7 +1,8 @@
 """The base layer: what every other layer stands on, and which imports nothing above it.
 
 Located errors (`errors`), the limits on what a user may ask for (`limits`), where things
-live (`paths`), atomic writes (`output`), sheets.toml (`config`), the one injected dice
+live (`paths`), the one table of papers (`paper`), what every printable takes (`options`:
+PrintOptions, KitOptions), atomic writes (`output`), sheets.toml (`config`), the one injected dice
 object (`dice`), number formats, colours, Ctrl-C handling (`interrupts`), the bundled fonts
 (`fonts`, the files in `fonts/`) and the installed ones (`fontdirs`), and small PDF helpers
 (`pdfstream`, `overflow`).

@@ -40,7 +40,6 @@ MAX_YAML_NODES = 200_000     # values after aliases are expanded (billion laughs
 
 # -- numbers in content ---------------------------------------------------------
 MAX_NUMBER = 10**12          # any number in content or input files (sizes and counts have tighter bounds)
-MAX_PAPER_MM = 2000.0        # paper width / height
 MAX_CARD_MM = 500.0          # card width / height
 
 # -- expressions in content (tracker summaries) -----------------------------------

@@ -25,17 +25,3 @@ def content_dir() -> Path:
 
 def templates_dir() -> Path:
     return _find("templates")
-
-
-_output_root: Path | None = None  # the user's default (sheets.toml `output`), set by the CLI
-
-
-def set_output_root(folder: Path | None) -> None:
-    """Where output goes when no -o is given (None: ./output/)."""
-    global _output_root  # noqa: PLW0603 - one process-wide default, like the working folder it replaces
-    _output_root = Path(folder) if folder is not None else None
-
-
-def default_output_dir() -> Path:
-    """output/ in the current folder (created on demand), or the folder sheets.toml names."""
-    return _output_root if _output_root is not None else Path.cwd() / "output"

@@ -13,9 +13,10 @@ from typing import Optional
 
 import typer
 
-from sheets.base import limits, paths
+from sheets.base import limits
 from sheets.base.config import card_back_offset
 from sheets.base.errors import ContentError, SheetsError
+from sheets.kinds.print_plugin import KitOptions
 from sheets.cli.config import FILE_NAME, from_config, in_force, user_config_file
 from sheets.cli.errors import user_errors
 from sheets.cli.options import Content, Dice, Game, InkSaver, Output, Paper, PaperSize, Preview, Seed, print_options
@@ -89,8 +90,8 @@ def kit(
                 bar.update(task, advance=1, description=f"built {label}")
             return tick
 
-        result = make_kit(print_options(paper, ink_saver, output, content), seed=seed, game=game, progress=start,
-                          use_cache=not no_cache, players=players, preview=preview)
+        options = KitOptions.of(print_options(paper, ink_saver, output, content), seed=seed, players=players)
+        result = make_kit(options, game=game, progress=start, use_cache=not no_cache, preview=preview)
     verb = "unchanged" if result.up_to_date else "wrote"
     for path in [*result.parts, *result.packets, result.manifest]:
         wrote(path, verb)
@@ -178,19 +179,17 @@ def cards(
         x, _, y = readings.partition(",")
         typer.echo(str(api.store_calibration(Path.cwd(), x, y, printed_with=back_offset)))
         return
+    options = print_options(paper, ink_saver, output, content)
     if export is not None or dpi is not None or bleed is not None:
         _card_export_only(export, game, layout, fold, copies, crop_marks, preview)
-        report(api.make_card_images(game, print_options(paper, ink_saver, output, content), which=card_set,
-                                    export=export, dpi=300 if dpi is None else dpi,
+        report(api.make_card_images(game, options, which=card_set, export=export, dpi=300 if dpi is None else dpi,
                                     bleed=3 if bleed is None else bleed, backs=backs))
-        return
-    if game == "calibrate":
-        paths = [api.make_calibration(print_options(paper, output=output), duplex=duplex.value, back_offset=back_offset)]
+    elif game == "calibrate":  # the calibration sheet reads no content and has no ink to save
+        report([api.make_calibration(options, duplex=duplex.value, back_offset=back_offset)], preview=preview)
     else:
-        paths = api.make_cards(game, print_options(paper, ink_saver, output, content), which=card_set, layout=layout,
-                               backs=backs, duplex=duplex.value, crop_marks=crop_marks, copies=copies,
-                               back_offset=back_offset, fold=fold)
-    report(paths, preview=preview)
+        report(api.make_cards(game, options, which=card_set, layout=layout, backs=backs, duplex=duplex.value,
+                              crop_marks=crop_marks, copies=copies, back_offset=back_offset, fold=fold),
+               preview=preview)
 
 
 def _card_export_only(export: str | None, game: str, layout, fold: bool, copies: int, crop_marks, preview: bool) -> None:
@@ -296,8 +295,7 @@ def watch(
     parsed = [watching.parse_target(t) for t in targets]
     folders = watching.watched(content)
     changes = ({Path(path) for _, path in batch} for batch in watchfiles.watch(*folders, raise_interrupt=True))
-    watching.run(parsed, changes, content=content, paper=paper.value,
-                 out=output if output is not None else paths.default_output_dir(), echo=typer.echo)
+    watching.run(parsed, changes, print_options(paper, output=output, content=content), echo=typer.echo)
 
 
 @user_errors
@@ -314,7 +312,7 @@ def schema(
     """
     from sheets.app.schemas import write_schemas  # noqa: PLC0415 - loads every content model: not for --help
 
-    written = write_schemas(out if out is not None else paths.default_output_dir() / "schemas")
+    written = write_schemas(out if out is not None else print_options().home() / "schemas")
     typer.echo(f"wrote {len(written)} schemas in {show(written[0].parent)}")
 
 

@@ -9,10 +9,9 @@ from pathlib import Path
 
 import typer
 
-from sheets.base import paths
 from sheets.base.config import FILE_NAME, KEYS, PARAMS, Setting, config_files, in_force, read, user_config_file
 
-__all__ = ["FILE_NAME", "KEYS", "Setting", "apply", "config_files", "from_config", "in_force", "read",
+__all__ = ["FILE_NAME", "KEYS", "Setting", "apply", "config_files", "from_config", "in_force", "output_root", "read",
            "user_config_file"]
 
 
@@ -26,11 +25,15 @@ def _defaults_for(command, values: dict[str, str]) -> dict:
 def apply(ctx: typer.Context) -> None:
     """Make the config's values the defaults of this run's commands (the command line still wins)."""
     settings = {key: s for key, s in in_force().items() if s.source != "built-in default"}
-    output = settings.get("output")
-    paths.set_output_root(Path(output.value) if output else None)
     values = {PARAMS[key]: s.value for key, s in settings.items() if key in PARAMS}
     if values:
         ctx.default_map = _defaults_for(ctx.command, values)
+
+
+def output_root() -> Path | None:
+    """The output root sheets.toml names (`output`), for a run's PrintOptions; None: ./output/."""
+    setting = in_force()["output"]
+    return Path(setting.value) if setting.source != "built-in default" else None
 
 
 def from_config(ctx: typer.Context, param: str) -> bool:

@@ -13,6 +13,7 @@ import typer
 from sheets.base import limits
 from sheets.base.options import PrintOptions
 from sheets.base.paper import PAPERS
+from sheets.cli.config import output_root
 
 #: the --paper choices: the one list of papers (sheets.base.paper)
 Paper = Enum("Paper", {name: name for name in PAPERS}, type=str)
@@ -20,8 +21,10 @@ Paper = Enum("Paper", {name: name for name in PAPERS}, type=str)
 
 def print_options(paper: Paper | str = "a4", ink_saver: bool = False, output: Path | None = None,
                   content: Path | None = None) -> PrintOptions:
-    """What every printable takes, from a command's options (sheets.toml set their defaults)."""
-    return PrintOptions(paper=getattr(paper, "value", paper), ink_saver=ink_saver, output=output, content=content)
+    """What every printable takes, from a command's options (sheets.toml set their defaults, and
+    the output root: its `output`)."""
+    return PrintOptions(paper=getattr(paper, "value", paper), ink_saver=ink_saver, output=output, content=content,
+                        root=output_root())
 
 
 Content = Annotated[Optional[Path], typer.Option(

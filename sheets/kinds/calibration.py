@@ -76,11 +76,11 @@ def _face(bold: bool) -> str:
                      "stretch": "normal"})[0]
 
 
-def calibration_pdf(paper: str = "a4", duplex: str = "long", offset: tuple[float, float] = (0.0, 0.0)) -> bytes:
-    paper = papers.check(paper)
+def calibration_pdf(paper: papers.Paper | str = "a4", duplex: str = "long", offset: tuple[float, float] = (0.0, 0.0)) -> bytes:
+    paper = papers.resolve(paper)
     if duplex not in ("long", "short"):
         raise SheetsError(f"unknown duplex {duplex!r}; choose long or short")
-    w, h = papers.SIZES_MM[paper]
+    w, h = paper.width_mm, paper.height_mm
     buf = io.BytesIO()
     c = canvas.Canvas(buf, pagesize=(w * MM, h * MM), invariant=1, pageCompression=0)
     c.setTitle(f"Duplex calibration ({paper}, flip on the {duplex} edge)")

@@ -11,16 +11,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from sheets.base.errors import SheetsError
-
 if TYPE_CHECKING:
+    from sheets.base.options import PrintOptions
     from sheets.library.content import Game, Library
     from sheets.library.kinds import ContentKind
-    from sheets.library.kinds.cards import PaperSize
     from sheets.pipeline.sheet import Sheet
 
-#: (library, game, paper, id or None for all) -> the kind's sheets for that game
-Make = Callable[["Library", "Game", str, "str | None"], "list[Sheet]"]
+#: (library, game, options, id or None for all) -> the kind's sheets for that game, printed as the options say
+Make = Callable[["Library", "Game", "PrintOptions", "str | None"], "list[Sheet]"]
 
 
 @dataclass(frozen=True)
@@ -36,10 +34,3 @@ class Kind:
     takes_id: bool = False  # `watch KIND:GAME:ID` names one of them (a card set, a tracker)
     kit_rank: int = 0  # its place in a game's kit section: the reference, what is used in play, what is cut
 
-
-def paper_of(lib: Library, paper: str) -> PaperSize:
-    """The paper as the content's print geometry measures it (_print/layouts.yaml)."""
-    papers = lib.geometry().papers
-    if paper not in papers:
-        raise SheetsError(f"unknown paper {paper!r}; choose one of: {', '.join(papers)}")
-    return papers[paper]

@@ -7,8 +7,10 @@ asks `of(game)`, which answers "nothing to add" for a game without a print side.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
+
+from sheets.base.options import PrintOptions
 
 if TYPE_CHECKING:
     from sheets.kinds.kind import Kind
@@ -16,11 +18,20 @@ if TYPE_CHECKING:
     from sheets.pipeline.sheet import Sheet
 
 
-@dataclass
-class KitOptions:
-    """What a plug-in's kit sheets depend on: the kit's dice seed and paper."""
-    seed: int
-    paper: str = "a4"
+@dataclass(frozen=True, kw_only=True)
+class KitOptions(PrintOptions):
+    """What a kit and a plug-in's kit sheets take: the print options, plus the kit's dice seed
+    and its number of players (player packets). A kit asked for with no seed rolls one before
+    any sheet is made: a plug-in's kit sheets always have one."""
+
+    seed: int | None = None
+    players: int = 0
+
+    @classmethod
+    def of(cls, options: PrintOptions, *, seed: int | None = None, players: int = 0) -> KitOptions:
+        """The kit's options: `options` as given, with the kit's seed and players."""
+        shared = {f.name: getattr(options, f.name) for f in fields(PrintOptions)}
+        return cls(**shared, seed=seed, players=players)
 
 
 @runtime_checkable

@@ -12,6 +12,7 @@ Adding a generic kind: ARCHITECTURE.md has the recipe.
 from __future__ import annotations
 
 from sheets.base.errors import SheetsError
+from sheets.base.options import PrintOptions
 from sheets.kinds import cards, gauges, print_plugin, reference, tokens, trackers
 from sheets.kinds.kind import Kind
 from sheets.library import plugins
@@ -55,10 +56,10 @@ def has(kind: Kind, game: Game) -> bool:
     return kind.present is None or kind.present(game)
 
 
-def table_sheets(lib: Library, game: Game, paper: str = "a4") -> list[Sheet]:
+def table_sheets(lib: Library, game: Game, options: PrintOptions = PrintOptions()) -> list[Sheet]:
     """A game's generic printables for the kit, in kit order: every kind the game has, all of it."""
     ranked = sorted((k for k in GENERIC if k.make and k.present and k.present(game)), key=lambda k: k.kit_rank)
-    return [sheet for kind in ranked for sheet in kind.make(lib, game, paper, None)]
+    return [sheet for kind in ranked for sheet in kind.make(lib, game, options, None)]
 
 
 def listing(game: Game) -> list[str]:

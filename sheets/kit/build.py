@@ -1,38 +1,40 @@
 """Building the kit: every game's sheets, built, assembled into kit.pdf with its manifest."""
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Callable
 
 from sheets.base import fonts, interrupts
 from sheets.base.errors import SheetsError
-from sheets.base.paper import page_size
+from sheets.kinds.print_plugin import KitOptions
 from sheets.kit import assemble, folder, uptodate
 from sheets.kit.plan import kit_sheets
 from sheets.kit.result import Kit
 from sheets.library.access import library, new_seed
 from sheets.library.content import Library
 from sheets.kinds import print_plugin
-from sheets.kinds.print_plugin import KitOptions
 from sheets.pipeline import preview as previewer
 from sheets.pipeline.build import build
 from sheets.pipeline.sheet import ink_save, render_html
 from sheets.pipeline.workers import Workers
 
 
-def build_kit(out_dir: Path, *, seed: int | None, paper: str, game: str | None, content: Path | None,
-              progress: Callable[[int], Callable[[str], None]] | None, cache: Path | None, players: int,
-              preview: bool, ink_saver: bool, state_key: str | None) -> Kit:
+def build_kit(out_dir: Path, options: KitOptions, *, game: str | None,
+              progress: Callable[[int], Callable[[str], None]] | None, cache: Path | None,
+              preview: bool, state_key: str | None) -> Kit:
     interrupts.phase("loading content")
-    lib = library(content)
-    seed = seed if seed is not None else new_seed()
+    lib = library(options.content)
+    if options.seed is None:
+        options = replace(options, seed=new_seed())
+    seed, paper, players = options.seed, options.paper, options.players
     games = None
     if game is not None:
         if game not in lib.game_ids():
             raise SheetsError(f"unknown game {game!r}; choose one of: {', '.join(lib.game_ids())}")
         games = [game]
-    sheets = kit_sheets(lib, seed, paper, games, ink_saver)
-    packets = player_packets(lib, seed, paper, games, players, ink_saver) if players else []
+    sheets = kit_sheets(lib, options, games)
+    packets = player_packets(lib, options, games) if players else []
     extra = [s for packet in packets for s in packet[1]]
     previous = folder.previous_files(out_dir)  # what the last build here wrote: gone unless written again
     tick = progress(len(sheets) + len(extra)) if progress else None
@@ -62,8 +64,8 @@ def build_kit(out_dir: Path, *, seed: int | None, paper: str, game: str | None, 
         interrupts.phase("merging kit.pdf")
         scope = titles[game] if game else "All games"
         kit_pdf = assemble.assemble(parts, out_dir / assemble.KIT_PDF, title="warsheets print-and-play kit",
-                                    subtitle=f"{scope} · {paper} · dice seed {seed}",
-                                    paper_size=page_size(paper), cache_dir=cache, shared=shared,
+                                    subtitle=f"{scope} · {paper.name} · dice seed {seed}",
+                                    paper_size=paper.page_size(), cache_dir=cache, shared=shared,
                                     separate=tuple(packet_parts))
     previews: list[Path] = []
     if preview:
@@ -94,17 +96,16 @@ def _needs_fallback(sheets: list) -> bool:
     return any(fonts.needs_fallback(render_html(p)) for p in pages)
 
 
-def player_packets(lib: Library, seed: int, paper: str, games: list[str] | None, players: int,
-                   ink_saver: bool = False) -> list:
-    """(file name, sheets to staple together, title, game) for each player's packet."""
-    options = KitOptions(seed=seed, paper=paper)
+def player_packets(lib: Library, options: KitOptions, games: list[str] | None) -> list:
+    """(file name, sheets to staple together, title, game) for each of `options.players` players' packets."""
+    players = options.players
     out = []
     for gid in games or lib.game_ids():
         game = lib.game(gid)
         for i, packet in enumerate(print_plugin.of(game).player_packets(game, options, players)):
             for j, sheet in enumerate(packet):
                 sheet.filename = f".packet-{i + 1}-{j}-{sheet.filename}"
-            out.append((f"player-{i + 1}.pdf", ink_save(packet, ink_saver),
+            out.append((f"player-{i + 1}.pdf", ink_save(packet, options.ink_saver),
                         f"{game.info.title}: player {i + 1} of {players}", gid))
     if not out:
         raise SheetsError("--players: no game in this kit makes player packets")

@@ -13,13 +13,11 @@ from sheets.kinds.print_plugin import KitOptions
 from sheets.pipeline.sheet import Sheet, ink_save
 
 
-def kit_sheets(lib: Library, seed: int, paper: str = "a4", games: list[str] | None = None,
-               ink_saver: bool = False) -> list[Sheet]:
-    """Every sheet of the default kit, all dice rolled (phase one)."""
-    options = KitOptions(seed=seed, paper=paper)
+def kit_sheets(lib: Library, options: KitOptions, games: list[str] | None = None) -> list[Sheet]:
+    """Every sheet of the default kit, all dice rolled (phase one), printed as `options` say."""
     sheets: list[Sheet] = []
     for gid in games or lib.game_ids():
         game = lib.game(gid)
         sheets += print_plugin.of(game).kit_sheets(game, options)
-        sheets += registry.table_sheets(lib, game, paper)
-    return ink_save(sheets, ink_saver)
+        sheets += registry.table_sheets(lib, game, options)
+    return ink_save(sheets, options.ink_saver)

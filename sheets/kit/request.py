@@ -9,22 +9,24 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable
 
-from sheets.base import cachedir, paths
+from sheets.base import cachedir
 from sheets.base.errors import SheetsError
 from sheets.base.limits import MAX_PLAYERS
-from sheets.base.options import PrintOptions
+from sheets.kinds.print_plugin import KitOptions
 from sheets.kit import uptodate
 from sheets.kit.result import Kit, recorded_kit
 
 
-def make_kit(options: PrintOptions = PrintOptions(), *, seed: int | None = None, game: str | None = None,
+def make_kit(options: KitOptions = KitOptions(), *, game: str | None = None,
              progress: Callable[[int], Callable[[str], None]] | None = None,
-             use_cache: bool = True, players: int = 0, preview: bool = False) -> Kit:
-    """The kit in `options.output` (a folder; default ./output/kit/), on `options.paper`."""
-    paper, content, ink_saver = options.paper, options.content, options.ink_saver
+             use_cache: bool = True, preview: bool = False) -> Kit:
+    """The kit in `options.output` (a folder; default the output root's kit/), on `options.paper`,
+    with `options.seed` (None: a new one) and `options.players` player packets."""
+    paper, content, ink_saver = options.paper.name, options.content, options.ink_saver
+    seed, players = options.seed, options.players
     if not 0 <= players <= MAX_PLAYERS:
         raise SheetsError(f"--players {players}: give a number from 1 to {MAX_PLAYERS}")
-    out_dir = Path(options.output) if options.output else paths.default_output_dir() / "kit"
+    out_dir = Path(options.output) if options.output else options.home() / "kit"
     cache = cachedir.root() if use_cache else None  # the one cache, never inside the kit's folder
     state_key = None
     if cache is not None and seed is not None:
@@ -43,6 +45,5 @@ def make_kit(options: PrintOptions = PrintOptions(), *, seed: int | None = None,
     # lazy: an up-to-date kit is answered without loading the pipeline (warm kit < 0.5 s)
     from sheets.kit import build as kit_build  # noqa: PLC0415
 
-    return kit_build.build_kit(out_dir, seed=seed, paper=paper, game=game, content=content, progress=progress,
-                               cache=cache, players=players, preview=preview, ink_saver=ink_saver,
+    return kit_build.build_kit(out_dir, options, game=game, progress=progress, cache=cache, preview=preview,
                                state_key=state_key)

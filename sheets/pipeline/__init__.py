@@ -4,7 +4,8 @@
 WeasyPrint), `cache` (keys from HTML and fonts), `workers` (the layout process pool),
 `build` (sheets to files, through the cache and the pool), `layout_jobs` (what a worker
 runs), `stamp` (filled sheets drawn onto cached blanks), `tagging` (PDF structure and
-merging with qpdf), `preview` (PNG pages).
+merging with qpdf), `preview` (PNG pages), `write` (the one writer: a command's sheets to a
+file, a folder or one merged file, as its options say).
 
 May import: `sheets.base`, `sheets.library`.
 """

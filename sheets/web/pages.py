@@ -16,6 +16,7 @@ from starlette.routing import Route
 from sheets.app import api
 from sheets.base import limits
 from sheets.base.options import PrintOptions
+from sheets.kinds.print_plugin import KitOptions
 from sheets.kinds import registry
 from sheets.kit.request import make_kit
 from sheets.web.calibration import DUPLEX, PAPERS, calibration_routes, card_options, settings, state
@@ -55,8 +56,9 @@ def _kit_routes(desk: Desk) -> list[Route]:
         seed = number(form, "seed", lo=0, hi=2**63 - 1)
         players = number(form, "players", default=0, lo=0, hi=limits.MAX_PLAYERS)
         out = desk.workspace.output_dir() / KIT_DIR
-        options = PrintOptions(paper=paper, ink_saver=checked(form.get("ink_saver")), output=out, content=desk.content)
-        job = desk.start(make_kit, options, seed=seed, game=game or None, players=players, preview=True,
+        options = KitOptions(paper=paper, ink_saver=checked(form.get("ink_saver")), output=out, content=desk.content,
+                             seed=seed, players=players)
+        job = desk.start(make_kit, options, game=game or None, preview=True,
                          context={k: v for k, v in form.items() if k != "csrf"})
         return RedirectResponse(f"/kit/build/{job}", status_code=303)
 

@@ -5,6 +5,7 @@ import pytest
 from conftest import pdf_text
 from sheets.app import watch
 from sheets.base.errors import SheetsError
+from sheets.base.options import PrintOptions
 
 
 def card_file(root):
@@ -26,8 +27,8 @@ def test_a_change_rebuilds_the_set_and_its_preview_and_an_error_does_not_stop_th
         yield {cards}
         yield {fixture_content / "other-game" / "game.yaml"}  # another game's file: nothing to rebuild
 
-    watch.run([watch.parse_target("cards:skirmish:units")], changes(), content=fixture_content, paper="a4",
-              out=out, echo=said.append)
+    watch.run([watch.parse_target("cards:skirmish:units")], changes(),
+              PrintOptions(paper="a4", output=out, content=fixture_content), echo=said.append)
     assert "SCOUTS!" in pdf_text(out / "skirmish-cards-units.pdf")
     assert (out / "preview" / "skirmish-cards-units-01.png").is_file()
     builds = [line for line in said if line.startswith("built cards:skirmish:units in ")]

@@ -82,9 +82,10 @@ def test_platoon_range_ruler_is_in_centimetres(cli, tmp_path):
 
 
 def test_the_kit_includes_the_gauges(library):
+    from sheets.kinds.print_plugin import KitOptions
     from sheets.kit.plan import kit_sheets
 
-    names = [s.filename for s in kit_sheets(library, 1, games=["downrange"])]
+    names = [s.filename for s in kit_sheets(library, KitOptions(seed=1), games=["downrange"])]
     assert names[-1] == "downrange-gauges.pdf" and len(names) == len(set(names))
 
 

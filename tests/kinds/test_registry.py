@@ -5,6 +5,7 @@ import dataclasses
 import pytest
 
 from sheets.app import schemas, watch
+from sheets.kinds.print_plugin import KitOptions
 from sheets.kinds import registry
 from sheets.kinds.kind import Kind
 from sheets.kit import assemble, plan
@@ -35,7 +36,7 @@ def test_every_registered_kind_has_a_golden_file(library):
 def test_the_kit_plan_lists_each_game_s_kinds_in_registry_kit_order(library):
     for gid in library.game_ids():
         game = library.game(gid)
-        kinds = [registry.of_template(s.template) for s in plan.kit_sheets(library, 1, games=[gid])]
+        kinds = [registry.of_template(s.template) for s in plan.kit_sheets(library, KitOptions(seed=1), games=[gid])]
         generic = [k for k in kinds if k in registry.GENERIC]
         had = sorted((k for k in registry.GENERIC if k.present(game)), key=lambda k: k.kit_rank)
         assert [k.kit_rank for k in generic] == sorted(k.kit_rank for k in generic), gid  # in kit order
@@ -52,13 +53,13 @@ def test_watch_and_the_schemas_take_the_generic_kinds_from_the_registry():
 def test_a_new_kind_is_one_registry_entry_for_the_kit_list_and_contents(library, monkeypatch, cli):
     """A kind added to the registry (here: a one-page roll sheet every game has) reaches the kit's
     plan, `sheets list`, the watch targets, and the contents page's printing advice."""
-    def make(lib, game, paper, which):
+    def make(lib, game, options, which):
         return [Sheet(filename=f"{game.id}-rolls.pdf", template="rolls.html.j2", context={}, game=game.id)]
 
     rolls = Kind("rolls", "a game's roll sheet", ("rolls.html.j2",), "trackers", present=lambda game: True,
                  make=make, listed=lambda game: "roll sheet", kit_rank=5)
     monkeypatch.setattr(registry, "GENERIC", (*registry.GENERIC, rolls))
-    assert plan.kit_sheets(library, 1, games=["platoon"])[-1].filename == "platoon-rolls.pdf"
+    assert plan.kit_sheets(library, KitOptions(seed=1), games=["platoon"])[-1].filename == "platoon-rolls.pdf"
     assert registry.listing(library.game("platoon"))[-1] == "roll sheet"
     assert assemble.printing_kind(load_printing(), "rolls.html.j2") == "trackers"
     listed = cli("list")

@@ -77,9 +77,9 @@ def test_every_reader_uses_the_one_yaml_loader():
 
 
 @pytest.mark.parametrize("file, old, new, message", [
-    ("_print/layouts.yaml", "a4: {width_mm: 210", "a4: {width_mm: .nan", "papers.a4.width_mm: nan is not a finite number (give a plain number)"),
-    ("_print/layouts.yaml", "a4: {width_mm: 210", "a4: {width_mm: .inf", "papers.a4.width_mm: inf is not a finite number (give a plain number)"),
-    ("_print/layouts.yaml", "a4: {width_mm: 210", "a4: {width_mm: 1e9", "papers.a4.width_mm: 1e9 is too high: at most 2000"),
+    ("_print/layouts.yaml", "poker: {width_mm: 63", "poker: {width_mm: .nan", "card_sizes.poker.width_mm: nan is not a finite number (give a plain number)"),
+    ("_print/layouts.yaml", "poker: {width_mm: 63", "poker: {width_mm: .inf", "card_sizes.poker.width_mm: inf is not a finite number (give a plain number)"),
+    ("_print/layouts.yaml", "poker: {width_mm: 63", "poker: {width_mm: 1e9", "card_sizes.poker.width_mm: 1e9 is too high: at most 500"),
     ("skirmish/tokens.yaml", "diameter_mm: 18", "diameter_mm: .nan", "diameter_mm: nan is not a finite number (give a plain number)"),
     ("skirmish/trackers.yaml", "units: 4", "units: 1e400", "trackers[0].units:"),
     ("skirmish/trackers.yaml", "units: 4", "units: 1" + "0" * 5000, "a value cannot be read: Exceeds the limit"),

@@ -14,7 +14,8 @@ import typer
 from sheets.base import limits
 from sheets.base.errors import SheetsError
 from sheets.cli.errors import user_errors
-from sheets.cli.options import Content, Dice, InkSaver, Output, Paper, PaperSize, Preview, Seed
+from sheets.cli.config import output_root
+from sheets.cli.options import Content, Dice, InkSaver, Output, Paper, PaperSize, Preview, Seed, print_options
 from sheets.cli.output import report, wrote, write_previews
 
 Fillable = typer.Option(False, "--fillable", help="Make every write-in and checkbox a PDF form field.")
@@ -49,9 +50,9 @@ def playbook(
             raise SheetsError("--json prints a character file resolved: use it with --character FILE only")
         typer.echo(commands.playbook_json(character, content))
         return
-    paths, note = commands.make_playbook(name, character=character, random=random, count=count, seed=seed,
-                                         dice=dice, fillable=fillable, paper=paper.value, out=output,
-                                         content=content, save=save, ink_saver=ink_saver)
+    paths, note = commands.make_playbook(name, print_options(paper, ink_saver, output, content), character=character,
+                                         random=random, count=count, seed=seed, dice=dice, fillable=fillable,
+                                         save=save)
     report(paths, note)
     write_previews([p for p in paths if p.suffix == ".pdf"], preview)
 
@@ -67,7 +68,7 @@ def squad(
     """A Regiment squad: the GM's roster page, then every member's playbook, in one PDF."""
     from sheets.games.regiment import commands  # noqa: PLC0415 - content models and Jinja: not for --help
 
-    wrote(commands.make_squad(squad_file, fillable=fillable, paper=paper.value, out=output, content=content))
+    wrote(commands.make_squad(squad_file, print_options(paper, output=output, content=content), fillable=fillable))
 
 
 @user_errors
@@ -82,7 +83,7 @@ def new_character(
     """
     from sheets.games.regiment import commands  # noqa: PLC0415 - content models: not for --help
 
-    wrote(commands.new_character(playbook_name, file, content))
+    wrote(commands.new_character(playbook_name, file, content, output_root()))
     typer.echo(f"edit it, then: sheets playbook --character {file}")
 
 

@@ -5,7 +5,7 @@ import json
 import os
 from pathlib import Path
 
-from sheets.base import output, paths
+from sheets.base.options import PrintOptions, default_output_dir
 from sheets.base.errors import SheetsError
 from sheets.games.regiment.characters import character_json, resolve_character
 from sheets.games.regiment.saving import plan_save, write_planned
@@ -14,20 +14,18 @@ from sheets.games.regiment.squads import load_squad
 from sheets.games.regiment.starter import write_starter
 from sheets.library.access import game_with_plugin, library, make_dice, slug
 from sheets.library.yaml_source import load_yaml
-from sheets.pipeline.build import build_one
-from sheets.pipeline.sheet import ink_save
+from sheets.pipeline.write import write
 
 
-def make_playbook(name: str | None, *, character: Path | None = None, random: bool = False,
-                  count: int = 1, seed: int | None = None, dice: str | None = None,
-                  fillable: bool = False, paper: str = "a4", out: Path | None = None,
-                  content: Path | None = None, save: Path | None = None,
-                  ink_saver: bool = False) -> tuple[list[Path], str]:
+def make_playbook(name: str | None, options: PrintOptions = PrintOptions(), *, character: Path | None = None,
+                  random: bool = False, count: int = 1, seed: int | None = None, dice: str | None = None,
+                  fillable: bool = False, save: Path | None = None) -> tuple[list[Path], str]:
     """A blank, filled or random playbook PDF (and, with `save`, the rolled soldiers' files).
 
     Returns the paths written (the PDF first) and a note for the user.
     """
-    lib = library(content)
+    paper = options.paper
+    lib = library(options.content)
     game = game_with_plugin(lib, "regiment")
     if count < 1:
         raise SheetsError("--count must be 1 or more")
@@ -59,16 +57,14 @@ def make_playbook(name: str | None, *, character: Path | None = None, random: bo
         if name is None:
             raise SheetsError(f"name a playbook ({', '.join(game.data.playbooks)}) or give --character FILE")
         sheet = blank_playbook(game, game.data.playbook(name), paper, fillable)
-    ink_save([sheet], ink_saver)
-    target = output.resolve_target(out, paths.default_output_dir(), sheet.filename)
+    options.target(sheet.filename)  # a wrong -o is refused before anything is written
     planned = []
     if save is not None:  # checked (a squad already there too) before anything is written
         command = "sheets playbook" + (f" {name}" if name else "") + " --random"
         command += f" --count {count}" if count > 1 else ""
         command += f" --seed {rolled.seed}" if rolled.seed is not None else f" --dice {dice}"
         planned = plan_save(squad, Path(save), rolled.describe, command, game.data)
-    written = [build_one(sheet, target)]
-    return written + write_planned(planned), note
+    return write([sheet], options) + write_planned(planned), note
 
 
 def playbook_json(character: Path, content: Path | None = None) -> str:
@@ -78,20 +74,21 @@ def playbook_json(character: Path, content: Path | None = None) -> str:
     return json.dumps(character_json(char), indent=2, ensure_ascii=False)
 
 
-def make_squad(squad_file: Path, *, fillable: bool = False, paper: str = "a4", out: Path | None = None,
-               content: Path | None = None) -> Path:
+def make_squad(squad_file: Path, options: PrintOptions = PrintOptions(), *, fillable: bool = False) -> Path:
     """One PDF: the GM's squad roster, then every member's playbook."""
-    game = game_with_plugin(library(content), "regiment")
+    game = game_with_plugin(library(options.content), "regiment")
     roster = load_squad(Path(squad_file), game.data)
     stem = slug(roster.designation) if roster.designation else slug(Path(squad_file).stem)
-    sheet = squad_sheet(game, roster, f"regiment-squad-{stem}{'-fillable' if fillable else ''}.pdf", paper, fillable)
-    return build_one(sheet, output.resolve_target(out, paths.default_output_dir(), sheet.filename))
+    sheet = squad_sheet(game, roster, f"regiment-squad-{stem}{'-fillable' if fillable else ''}.pdf", options.paper,
+                        fillable)
+    return write([sheet], options)[0]
 
 
-def new_character(playbook: str, path: Path, content: Path | None = None) -> Path:
-    """`sheets new character PLAYBOOK FILE`; the first line names the schema if `sheets schema` wrote one nearby."""
+def new_character(playbook: str, path: Path, content: Path | None = None, root: Path | None = None) -> Path:
+    """`sheets new character PLAYBOOK FILE`; the first line names the schema if `sheets schema` wrote one nearby
+    (in ./schemas/ or in the output root's, `root`: sheets.toml's `output`)."""
     game = game_with_plugin(library(content), "regiment")
     name = "regiment.character.schema.json"
-    found = [d / name for d in (Path.cwd() / "schemas", paths.default_output_dir() / "schemas") if (d / name).is_file()]
+    found = [d / name for d in (Path.cwd() / "schemas", default_output_dir(root) / "schemas") if (d / name).is_file()]
     schema = Path(os.path.relpath(found[0], Path(path).resolve().parent)).as_posix() if found else None
     return write_starter(game.data, playbook, Path(path), schema)

@@ -15,7 +15,7 @@ import typer
 from sheets.base import limits
 from sheets.base.errors import SheetsError
 from sheets.cli.errors import user_errors
-from sheets.cli.options import Content, Dice, InkSaver, Output, Paper, PaperSize, Preview, Seed
+from sheets.cli.options import Content, Dice, InkSaver, Output, Paper, PaperSize, Preview, Seed, print_options
 from sheets.cli.output import report, wrote
 
 
@@ -47,8 +47,7 @@ def mission(
     from sheets.games.wotw.preroll import MissionRequest, mission_json  # noqa: PLC0415
 
     req = MissionRequest(theatre=theatre, nation=nation, airborne=airborne, beachhead=beachhead, engineers=engineers,
-                         strike_step=strike_step, count=count, seed=seed, dice=dice, team=team, paper=paper.value,
-                         ink_saver=ink_saver)
+                         strike_step=strike_step, count=count, seed=seed, dice=dice, team=team)
     if as_json:
         typer.echo(mission_json(req, content))
         return
@@ -57,7 +56,7 @@ def mission(
                           f"(up to {limits.MAX_MISSIONS_JSON} with --json)")
     from sheets.games.wotw.commands import make_mission  # noqa: PLC0415 - Jinja and the pipeline: not for --help
 
-    path, note = make_mission(req, output, content)
+    path, note = make_mission(req, print_options(paper, ink_saver, output, content))
     report([path], note, preview)
 
 
@@ -125,8 +124,8 @@ def campaign_mission(
     """
     from sheets.games.wotw import commands  # noqa: PLC0415 - content models and Jinja: not for --help
 
-    written, note = commands.campaign_mission(file, seed=seed, dice=dice, strike_step=strike_step,
-                                              paper=paper.value, out=output, content=content)
+    written, note = commands.campaign_mission(file, print_options(paper, output=output, content=content), seed=seed,
+                                              dice=dice, strike_step=strike_step)
     report(written, note)
 
 
@@ -204,7 +203,7 @@ def campaign_strike(
     """
     from sheets.games.wotw import commands  # noqa: PLC0415 - content models and Jinja: not for --help
 
-    written, note = commands.campaign_strike(file, step, paper=paper.value, out=output, content=content)
+    written, note = commands.campaign_strike(file, step, print_options(paper, output=output, content=content))
     report(written, note)
 
 
@@ -284,7 +283,7 @@ def campaign_show(
     if as_json:
         typer.echo(commands.campaign_json(file, content))
         return
-    wrote(commands.campaign_show(file, paper=paper.value, out=output, content=content))
+    wrote(commands.campaign_show(file, print_options(paper, output=output, content=content)))
 
 
 def register_new(new: typer.Typer) -> None:

@@ -8,7 +8,7 @@ import json
 import re
 from pathlib import Path
 
-from sheets.base import output, paths
+from sheets.base.options import PrintOptions
 from sheets.base.dice import count_given
 from sheets.base.errors import ContentError, SheetsError
 from sheets.games.wotw import campaign as cp
@@ -21,12 +21,11 @@ from sheets.games.wotw.team import Member, TeamFile, resolve_team
 from sheets.library.access import game_with_plugin, library, make_dice
 from sheets.library.validation import validate
 from sheets.library.yaml_source import YamlDocument, load_yaml
-from sheets.pipeline.build import build_one
-from sheets.pipeline.sheet import ink_save
+from sheets.pipeline.write import write
 
 
-def make_mission(req: MissionRequest, out: Path | None = None, content: Path | None = None) -> tuple[Path, str]:
-    game, missions = roll_missions(req, content)
+def make_mission(req: MissionRequest, options: PrintOptions = PrintOptions()) -> tuple[Path, str]:
+    game, missions = roll_missions(req, options.content)
     team = None
     if req.team is not None:
         # the same checker as `sheets campaign`: CP (Engineer, medical), crews, grenades, size
@@ -35,10 +34,8 @@ def make_mission(req: MissionRequest, out: Path | None = None, content: Path | N
     first = missions[0]
     stem = f"wotw-{'campaign' if req.count > 1 else 'mission'}-{first.theatre}"
     stem += f"-seed{first.seed}" if first.seed is not None else "-dice"
-    sheet = ink_save([log_sheet(game, missions, f"{stem}.pdf", req.paper, team)], req.ink_saver)[0]
-    target = output.resolve_target(out, paths.default_output_dir(), sheet.filename)
     note = f"rolled with {first.dice if first.seed is None else 'seed ' + str(first.seed)}"
-    return build_one(sheet, target), note
+    return write([log_sheet(game, missions, f"{stem}.pdf", options.paper, team)], options)[0], note
 
 
 # -- `sheets campaign ...` ----------------------------------------------------
@@ -124,20 +121,18 @@ def _whose(members: list[Member], problem) -> str:
     return f"{members[int(row[1])].name}: {problem.message}" if row else problem.message
 
 
-def _log_sheet(game, campaign, mission, paper: str, out: Path | None) -> Path:
-    sheet = campaign_log_sheet(game, campaign, mission, paper)
-    target = output.resolve_target(out, paths.default_output_dir(), sheet.filename)
-    return build_one(sheet, target)
+def _log_sheet(game, campaign, mission, options: PrintOptions) -> Path:
+    return write([campaign_log_sheet(game, campaign, mission, options.paper)], options)[0]
 
 
-def campaign_mission(file: Path, seed: int | None = None, dice: str | None = None, strike_step: int | None = None,
-                     paper: str = "a4", out: Path | None = None, content: Path | None = None) -> tuple[list[Path], str]:
-    game = _wotw(content)
+def campaign_mission(file: Path, options: PrintOptions = PrintOptions(), *, seed: int | None = None,
+                     dice: str | None = None, strike_step: int | None = None) -> tuple[list[Path], str]:
+    game = _wotw(options.content)
     campaign = campaign_io.load(Path(file), game.data)
     open_ = campaign.in_progress
     if open_ is not None and seed is None and dice is None and strike_step is None:
         # a jammed printer: the same seed or dice give the same mission; the file is not changed
-        pdf = _log_sheet(game, campaign, rules_mission.open_mission(campaign, game.data), paper, out)
+        pdf = _log_sheet(game, campaign, rules_mission.open_mission(campaign, game.data), options)
         return [pdf], f"mission {open_.number} is in progress: its log sheet printed again (file unchanged)"
     if open_ is not None:
         raise cp.Refused(f"mission {open_.number} is still in progress: close it first with "
@@ -148,7 +143,7 @@ def campaign_mission(file: Path, seed: int | None = None, dice: str | None = Non
     rules_mission.ready_for_mission(campaign, game.data)
     state = ledger.apply(campaign.model_copy(update={"entries": []}), entry, game.data).campaign
     mission = rules_mission.open_mission(state, game.data)
-    pdf = _log_sheet(game, state, mission, paper, out)
+    pdf = _log_sheet(game, state, mission, options)
     _, updated = change(file, entry, game.data)
     record = updated.missions[-1]
     note = (f"mission {record.number} rolled with {mission.dice if mission.seed is None else 'seed ' + str(mission.seed)}: "
@@ -158,13 +153,12 @@ def campaign_mission(file: Path, seed: int | None = None, dice: str | None = Non
     return [pdf, Path(file)], note
 
 
-def campaign_strike(file: Path, step: int, paper: str = "a4", out: Path | None = None,
-                    content: Path | None = None) -> tuple[list[Path], str]:
-    game = _wotw(content)
+def campaign_strike(file: Path, step: int, options: PrintOptions = PrintOptions()) -> tuple[list[Path], str]:
+    game = _wotw(options.content)
     campaign = campaign_io.load(Path(file), game.data)
     entry = make_entry(do="strike", step=step)
     state = ledger.apply(campaign.model_copy(update={"entries": []}), entry, game.data).campaign
-    pdf = _log_sheet(game, state, rules_mission.open_mission(state, game.data), paper, out)
+    pdf = _log_sheet(game, state, rules_mission.open_mission(state, game.data), options)
     _, updated = change(file, entry, game.data)
     record = updated.missions[-1]
     return [pdf, Path(file)], f"mission {record.number}: step {step} struck; its log sheet printed again"
@@ -274,12 +268,10 @@ def campaign_history(file: Path, content: Path | None = None) -> list[str]:
     return lines
 
 
-def campaign_show(file: Path, paper: str = "a4", out: Path | None = None, content: Path | None = None):
-    game = _wotw(content)
+def campaign_show(file: Path, options: PrintOptions = PrintOptions()) -> Path:
+    game = _wotw(options.content)
     campaign = campaign_io.load(Path(file), game.data)
-    sheet = campaign_record(game, campaign, f"wotw-campaign-{Path(file).stem}.pdf", paper)
-    target = output.resolve_target(out, paths.default_output_dir(), sheet.filename)
-    return build_one(sheet, target)
+    return write([campaign_record(game, campaign, f"wotw-campaign-{Path(file).stem}.pdf", options.paper)], options)[0]
 
 
 def campaign_json(file: Path, content: Path | None = None) -> str:

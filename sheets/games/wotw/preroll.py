@@ -26,9 +26,7 @@ class MissionRequest:
     count: int = 1
     seed: int | None = None
     dice: str | None = None
-    team: Path | None = None
-    paper: str = "a4"
-    ink_saver: bool = False
+    team: Path | None = None  # the paper, ink and output are the log sheet's: PrintOptions, apart
 
 
 def roll_missions(req: MissionRequest, content: Path | None = None) -> tuple:

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from sheets.base.dice import Dice
-from sheets.base.paper import SIZES_MM, page_size
+from sheets.base.paper import page_size, resolve
 from sheets.games.wotw.crews import crew_notes
 from sheets.games.wotw.mission import Mission, longest_track, roll_missions  # noqa: F401 - roll_missions re-exported
 from sheets.games.wotw.team import Team, TeamRules, soldier_row
@@ -139,7 +139,7 @@ def stamped_missions(game: Game, missions: list[Mission], team: Team | None, fil
 def short_page(paper: str) -> bool:
     """Letter is 18 mm shorter than A4: the log sheet's track rows are a little lower on it, so
     that a mission still takes two pages (its fire factors not alone on a third)."""
-    return SIZES_MM[paper][1] < SIZES_MM["a4"][1]
+    return resolve(paper).height_mm < resolve("a4").height_mm
 
 
 def _log_sheet(game: Game, contexts: list[dict], filename: str, paper: str, campaign: bool, footer: str,

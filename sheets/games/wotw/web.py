@@ -19,6 +19,7 @@ from starlette.responses import RedirectResponse
 from starlette.routing import Route
 
 from sheets.base.errors import SheetsError
+from sheets.base.options import PrintOptions
 from sheets.games.wotw import commands, web_team
 from sheets.games.wotw.preroll import MissionRequest, roll_missions
 from sheets.library.access import game_with_plugin, new_seed
@@ -35,13 +36,17 @@ def _data(desk: Desk):
     return game_with_plugin(desk.library(), "wotw").data
 
 
+def _into(desk: Desk, folder: str) -> PrintOptions:
+    """A desk print's options: a4, into the workspace's output folder `folder`, from the desk's content."""
+    return PrintOptions(output=desk.workspace.output_dir(folder), content=desk.content)
+
+
 def _names(form, key: str) -> list[str]:
     return [str(n) for n in form.getlist(key) if str(n).strip()]
 
 
 def _mission(desk: Desk, path: Path, form) -> tuple[str, list[Path]]:
-    written, note = commands.campaign_mission(path, seed=number(form, "seed", lo=0, hi=SEED_MAX),
-                                              content=desk.content, out=desk.workspace.output_dir("campaign"))
+    written, note = commands.campaign_mission(path, _into(desk, "campaign"), seed=number(form, "seed", lo=0, hi=SEED_MAX))
     return note, [p for p in written if p.suffix == ".pdf"]
 
 
@@ -69,7 +74,7 @@ def _spend(desk: Desk, path: Path, form) -> tuple[str, list[Path]]:
 
 
 def _record(desk: Desk, path: Path, form) -> tuple[str, list[Path]]:
-    pdf = commands.campaign_show(path, content=desk.content, out=desk.workspace.output_dir("campaign"))
+    pdf = commands.campaign_show(path, _into(desk, "campaign"))
     return "the campaign record printed", [pdf]
 
 
@@ -77,7 +82,7 @@ def _strike(desk: Desk, path: Path, form) -> tuple[str, list[Path]]:
     step = number(form, "step", lo=1, hi=99)
     if step is None:
         raise SheetsError("strike: give the step to strike (its number on the track)")
-    written, note = commands.campaign_strike(path, step, content=desk.content, out=desk.workspace.output_dir("campaign"))
+    written, note = commands.campaign_strike(path, step, _into(desk, "campaign"))
     return note, [p for p in written if p.suffix == ".pdf"]
 
 
@@ -223,7 +228,7 @@ def _mission_routes(desk: Desk) -> list[Route]:
         req = MissionRequest(theatre=theatre, nation=nation, seed=seed if seed is not None else new_seed(),
                              **{r: checked(form.get(r)) for r in OPTIONAL_RULES})
         _, missions = desk.call(roll_missions, req, desk.content)
-        pdf, note = desk.call(commands.make_mission, req, desk.workspace.output_dir("missions"), desk.content)
+        pdf, note = desk.call(commands.make_mission, req, _into(desk, "missions"))
         data = _data(desk)
         return desk.page("wotw/web/mission.html.j2", title="Mission pre-roller", form=dict(form), note=note,
                          result=missions[0].as_json(), pdf=desk.link(pdf),

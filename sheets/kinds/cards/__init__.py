@@ -24,14 +24,15 @@ The model (card sets, sizes, layouts, papers) is `sheets.library.kinds.cards`.
 from __future__ import annotations
 
 from sheets.kinds.cards.builder import card_sheet, pick_sets
+from sheets.base.options import PrintOptions
 from sheets.kinds.kind import Kind
 from sheets.library.content import Game, Library
 from sheets.library.kinds import cards
 from sheets.pipeline.sheet import Sheet
 
 
-def _make(lib: Library, game: Game, paper: str, which: str | None) -> list[Sheet]:
-    return [card_sheet(game, s, lib.geometry(), paper=paper) for s in pick_sets(game, which or "all")]
+def _make(lib: Library, game: Game, options: PrintOptions, which: str | None) -> list[Sheet]:
+    return [card_sheet(game, s, lib.geometry(), paper=options.paper) for s in pick_sets(game, which or "all")]
 
 
 KIND = Kind("cards", "the game's card sets", ("card.html.j2",), "cards",

@@ -19,6 +19,7 @@ from sheets.pipeline.rendering import game_titled
 from sheets.pipeline.sheet import Sheet
 
 if TYPE_CHECKING:
+    from sheets.base.paper import Paper
     from sheets.library.content import Game
 
 DUPLEX = ("long", "short")
@@ -44,7 +45,7 @@ def default_back(card_set: CardSet, game_title: str) -> CardBack:
 
 
 def card_sheet(game: "Game", card_set: CardSet, geometry: PrintGeometry, *, layout: Layout | None = None,
-               paper: str = "a4", backs: bool = False, duplex: str = "long",
+               paper: Paper | str = "a4", backs: bool = False, duplex: str = "long",
                crop_marks: bool | None = None, filename: str | None = None, copies: int = 1,
                back_offset: tuple[float, float] = (0.0, 0.0), fold: bool = False) -> Sheet:
     """One card set as an imposed PDF sheet (phase one: no rendering happens here)."""
@@ -56,9 +57,9 @@ def card_sheet(game: "Game", card_set: CardSet, geometry: PrintGeometry, *, layo
         raise SheetsError(f"--copies {copies}: give a number from 1 to {MAX_COPIES}")
     if fold and backs:
         raise SheetsError("--fold puts the backs beside the fronts; it does not go with --backs")
-    layout = layout or geometry.default_layout(card_set.size, paper)
+    layout = layout or geometry.default_layout(card_set.size, str(paper))
     size = geometry.card_sizes[layout.card]
-    grid = fold_grid(geometry, layout, paper) if fold else CardGrid.from_layout(geometry, layout)
+    grid = fold_grid(geometry, layout, str(paper)) if fold else CardGrid.from_layout(geometry, layout)
     backs = backs or fold
     back_of: tuple[int, ...] | None = None
     back_pages: list[CardBack] = []

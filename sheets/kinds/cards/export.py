@@ -26,9 +26,11 @@ from typing import TYPE_CHECKING
 
 from sheets.base import interrupts, limits, output
 from sheets.base.errors import SheetsError
+from sheets.base.paper import Paper
 from sheets.kinds.cards.builder import card_sheet
 from sheets.kinds.cards.impose import Imposition, preflight
-from sheets.library.kinds.cards import CardSet, Layout, PaperSize, PrintGeometry
+from sheets.base.paper import Paper
+from sheets.library.kinds.cards import CardSet, Layout, PrintGeometry
 from sheets.pipeline.sheet import Sheet
 
 if TYPE_CHECKING:
@@ -81,11 +83,10 @@ def export_geometry(geometry: PrintGeometry, size_name: str, bleed: float) -> tu
         raise SheetsError(f"unknown card size {size_name!r}; the sizes are: {', '.join(geometry.card_sizes)}")
     size = geometry.card_sizes[size_name]
     safe = size.model_copy(update={"margin_mm": max(size.margin_mm, bleed + SAFE_PAD_MM)})
-    paper = PaperSize(width_mm=size.width_mm + 2 * bleed, height_mm=size.height_mm + 2 * bleed)
+    paper = Paper(PAPER, size.width_mm + 2 * bleed, size.height_mm + 2 * bleed)
     layout = Layout(id=f"export-{size_name}", description=f"one {size_name} card with {bleed:g} mm bleed",
                     paper=PAPER, card=size_name, columns=1, rows=1, bleed_mm=bleed, crop_marks=False)
-    changed = geometry.model_copy(update={"papers": {**geometry.papers, PAPER: paper},
-                                          "card_sizes": {**geometry.card_sizes, size_name: safe}})
+    changed = geometry.model_copy(update={"card_sizes": {**geometry.card_sizes, size_name: safe}}).with_paper(paper)
     return changed, layout
 
 

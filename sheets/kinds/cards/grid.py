@@ -145,7 +145,7 @@ def fold_grid(geometry: PrintGeometry, layout: Layout, paper: str) -> CardGrid:
     size = geometry.card_sizes[layout.card]
     name = paper if paper.endswith("-landscape") else f"{paper}-landscape"
     if name not in geometry.papers:
-        raise SheetsError(f"--fold needs a landscape paper {name!r} in _print/layouts.yaml")
+        raise SheetsError(f"--fold needs a landscape paper {name!r} (sheets/base/paper.py)")
     sheet = geometry.papers[name]
     half_w, height = sheet.width_mm / 2, sheet.height_mm
     cell_w, cell_h = size.width_mm + 2 * layout.bleed_mm, size.height_mm + 2 * layout.bleed_mm

@@ -20,7 +20,7 @@ from markupsafe import escape
 
 from sheets.base import fonts
 from sheets.base.errors import SheetsError
-from sheets.library.kinds.cards import PaperSize
+from sheets.base.paper import Paper
 from sheets.library.kinds.gauges import Gauge
 from sheets.pipeline.rendering import game_titled
 from sheets.pipeline.sheet import Sheet
@@ -204,7 +204,7 @@ def pack(drawings: list[Drawing], width: float, height: float, where: str = "gau
     return pages
 
 
-def gauge_sheet(game: "Game", paper: PaperSize, filename: str | None = None) -> Sheet:
+def gauge_sheet(game: "Game", paper: Paper, filename: str | None = None) -> Sheet:
     """The game's true-scale sheet (phase one: nothing rendered here)."""
     sheet = game.content["gauges"]
     if sheet is None:

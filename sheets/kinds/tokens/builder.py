@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from sheets.base.colors import MIN_TEXT_PT
 from sheets.base.errors import SheetsError
 from sheets.base.limits import MAX_COPIES, MAX_TOKENS
-from sheets.library.kinds.cards import PaperSize
+from sheets.base.paper import Paper
 from sheets.library.kinds.tokens import Token, TokenSheet
 from sheets.pipeline.rendering import game_titled
 from sheets.pipeline.sheet import Sheet
@@ -38,7 +38,7 @@ class PlacedToken:
 
 @dataclass(frozen=True)
 class TokenGrid:
-    paper: PaperSize
+    paper: Paper
     diameter: float
 
     @property
@@ -64,7 +64,7 @@ class TokenGrid:
         return left + col * pitch + self.diameter / 2, top + row * pitch + self.diameter / 2
 
 
-def layout_tokens(sheet: TokenSheet, paper: PaperSize, copies: int = 1) -> list[list[PlacedToken]]:
+def layout_tokens(sheet: TokenSheet, paper: Paper, copies: int = 1) -> list[list[PlacedToken]]:
     """Every token (count x copies of each), in content order, placed on pages."""
     if not 1 <= copies <= MAX_COPIES:
         raise SheetsError(f"--copies must be 1 to {MAX_COPIES}, not {copies}")
@@ -96,7 +96,7 @@ def detail_size_pt(diameter: float) -> float:
     return MIN_TEXT_PT  # the smallest type a token may carry (sheets/base/colors.py)
 
 
-def token_sheet(game: "Game", paper: PaperSize, copies: int = 1, filename: str | None = None) -> Sheet:
+def token_sheet(game: "Game", paper: Paper, copies: int = 1, filename: str | None = None) -> Sheet:
     """The game's token sheet (phase one: nothing is rendered here)."""
     if game.content["tokens"] is None:
         raise SheetsError(f"{game.info.title} has no tokens (no tokens.yaml)")

@@ -1,13 +1,15 @@
-"""Card sets and the print geometry of card sheets (papers, card sizes, n-up layouts)."""
+"""Card sets and the print geometry of card sheets (card sizes, n-up layouts on the papers of
+`sheets.base.paper`, the one table of papers)."""
 from __future__ import annotations
 
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Union
 
-from pydantic import Field, model_validator
+from pydantic import Field, PrivateAttr, model_validator
 
 from sheets.base import limits
 from sheets.base.errors import SheetsError
+from sheets.base.paper import TABLE, Paper
 from sheets.library.blocks import Block
 from sheets.library.ids import Id
 from sheets.library.kinds import ContentKind
@@ -54,11 +56,6 @@ class CardSet(Strict):
         return self
 
 
-class PaperSize(Strict):
-    width_mm: float = Field(gt=0, le=limits.MAX_PAPER_MM)
-    height_mm: float = Field(gt=0, le=limits.MAX_PAPER_MM)
-
-
 class CardSize(Strict):
     width_mm: float = Field(gt=0, le=limits.MAX_CARD_MM)
     height_mm: float = Field(gt=0, le=limits.MAX_CARD_MM)
@@ -83,19 +80,30 @@ class Layout(Strict):
 
 
 class PrintGeometry(Strict):
-    papers: dict[str, PaperSize]
     card_sizes: dict[str, CardSize]
     layouts: list[Layout]
     default_layouts: dict[str, dict[str, str]]  # card size -> {paper: layout id}, for --paper a4 / letter
+    _own_papers: dict[str, Paper] = PrivateAttr(default_factory=dict)  # an export's paper: one card and its bleed
+
+    @property
+    def papers(self) -> dict[str, Paper]:
+        """The papers a layout may be laid on: the one table (sheets.base.paper), and an export's own."""
+        return {**TABLE, **self._own_papers}
+
+    def with_paper(self, paper: Paper) -> "PrintGeometry":
+        """This geometry, with one more paper a layout may name (an export's card-sized page)."""
+        changed = self.model_copy()
+        changed._own_papers = {**self._own_papers, paper.name: paper}
+        return changed
 
     @model_validator(mode="after")
     def _references(self):
         for lay in self.layouts:
-            if lay.paper not in self.papers:
-                raise ValueError(f"layout {lay.id!r}: unknown paper {lay.paper!r}")
+            if lay.paper not in TABLE:
+                raise ValueError(f"layout {lay.id!r}: unknown paper {lay.paper!r}; the papers are: {', '.join(TABLE)}")
             if lay.card not in self.card_sizes:
                 raise ValueError(f"layout {lay.id!r}: unknown card size {lay.card!r}")
-            paper, card = self.papers[lay.paper], self.card_sizes[lay.card]
+            paper, card = TABLE[lay.paper], self.card_sizes[lay.card]
             need_w = lay.columns * (card.width_mm + 2 * lay.bleed_mm) + (lay.columns - 1) * lay.gutter_mm
             need_h = lay.rows * (card.height_mm + 2 * lay.bleed_mm) + (lay.rows - 1) * lay.gutter_mm
             if need_w > paper.width_mm or need_h > paper.height_mm:

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from sheets.base.options import PrintOptions
 from sheets.games.wotw import commands
 
 HQ_DICE = "2,1,6,2,4,1,1,1,1,1,1"  # a track with no Building (H) step (issue 30)
@@ -20,7 +21,7 @@ def played(tmp_path_factory) -> str:
     folder = tmp_path_factory.mktemp("played")
     path = folder / "w.yaml"
     commands.campaign_new(path, "german", "france-1944", random=True, seed=4)
-    commands.campaign_mission(path, seed=2, out=folder / "m.pdf")
+    commands.campaign_mission(path, PrintOptions(output=folder / "m.pdf"), seed=2)
     commands.campaign_debrief(path, "success", ["Lenz"], [], seed=1)
     text = path.read_text(encoding="utf-8")
     return text[:text.index("\n# entries:")] + "\n"
