@@ -17,6 +17,10 @@ if "SHEETS_CACHE_DIR" not in os.environ:  # stamped sheets' blank cache: never t
     os.environ["SHEETS_CACHE_DIR"] = tempfile.mkdtemp(prefix="sheets-test-cache-")
 # the user's own sheets.toml (~/.config/warsheets/) must not change what the tests see
 os.environ["XDG_CONFIG_HOME"] = tempfile.mkdtemp(prefix="sheets-test-config-")
+# nor the paper of the machine's locale or $SHEETS_PAPER: the tests' default paper is the built-in A4
+for _variable in ("SHEETS_PAPER", "LC_ALL", "LC_PAPER"):
+    os.environ.pop(_variable, None)
+os.environ["LANG"] = "C.UTF-8"
 
 from sheets.base import paths  # noqa: E402
 from sheets.cli import app  # noqa: E402

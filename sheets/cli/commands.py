@@ -17,7 +17,7 @@ from sheets.base import limits
 from sheets.base.config import card_back_offset
 from sheets.base.errors import ContentError, SheetsError
 from sheets.kinds.print_plugin import KitOptions
-from sheets.cli.config import FILE_NAME, from_config, in_force, user_config_file
+from sheets.cli.config import from_config
 from sheets.cli.errors import user_errors
 from sheets.cli.options import Content, Dice, Game, InkSaver, Output, Paper, PaperSize, Preview, Seed, print_options
 from sheets.cli.output import report, show, wrote
@@ -317,29 +317,6 @@ def schema(
 
 
 @user_errors
-def config_cmd() -> None:
-    """Show the defaults in force (paper, output folder, card layout, back offset) and where each came from.
-
-    Defaults come from sheets.toml in the working folder, then from sheets.toml in your
-    config folder; an option given on the command line wins over both. Example sheets.toml:
-
-        paper = "letter"
-
-        output = "prints"
-
-        back_offset = "1,-0.5"
-    """
-    settings = in_force()
-    width = max(len(key) for key in settings)
-    shown = max(len(s.value) for s in settings.values())
-    for key, setting in settings.items():
-        typer.echo(f"{key:<{width}}  {setting.value:<{shown}}  {setting.source}")
-    for path in (user_config_file(), Path.cwd() / FILE_NAME):
-        typer.echo(f"{'read' if path.is_file() else 'none'}: {path}")
-    typer.echo("an option given on the command line wins over these")
-
-
-@user_errors
 def serve(
     workspace: Path = typer.Option(Path("."), "--workspace", help="Folder of your files (characters, campaigns); "
                                    "PDFs go to its output/. Default: the current folder."),
@@ -392,4 +369,4 @@ def cache(action: Optional[CacheAction] = typer.Argument(None, help="clear: empt
 #: `sheets --help` lists these first, then the games' own commands, then LATER (as it always has)
 FIRST = {"list": list_cmd, "validate": validate}
 LATER = {c.__name__.removesuffix("_cmd"): c for c in (kit, reference, cards, layouts, trackers, tokens, gauges,
-                                                      watch, schema, config_cmd, serve, doctor, cache)}
+                                                      watch, schema, serve, doctor, cache)}
