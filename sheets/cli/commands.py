@@ -65,11 +65,17 @@ def validate(
 @user_errors
 def kit(
     output: Optional[Path] = typer.Option(None, "-o", "--output", help="Folder for the kit; default ./output/kit/."),
-    game: Optional[str] = typer.Option(None, "--game", help="Only this game's section."),
+    game: Optional[list[str]] = typer.Option(None, "--game", help="Only this game's section; repeat it for several "
+                                             "(--game regiment --game wotw)."),
     seed: Seed = None,
     paper: PaperSize = Paper.a4,
     players: int = typer.Option(0, "--players", min=0, max=limits.MAX_PLAYERS, help="Also write player-1.pdf ... player-N.pdf: one soldier's "
                                 "playbook and the moves reference per player, to staple."),
+    squad: Optional[list[Path]] = typer.Option(None, "--squad", metavar="FILE", help="Your own squad: a squad file "
+                                               "(or a character file; repeat it): the filled playbooks and one "
+                                               "player packet per character, named after them."),
+    character: Optional[list[Path]] = typer.Option(None, "--character", metavar="FILE",
+                                                   help="A character file of your squad (repeat it): as --squad."),
     preview: Preview = False,
     ink_saver: InkSaver = False,
     no_cache: bool = typer.Option(False, "--no-cache", help="Render every PDF again even if unchanged."),
@@ -90,8 +96,9 @@ def kit(
                 bar.update(task, advance=1, description=f"built {label}")
             return tick
 
-        options = KitOptions.of(print_options(paper, ink_saver, output, content), seed=seed, players=players)
-        result = make_kit(options, game=game, progress=start, use_cache=not no_cache, preview=preview)
+        options = KitOptions.of(print_options(paper, ink_saver, output, content), seed=seed, players=players,
+                                squad=[*(squad or []), *(character or [])])
+        result = make_kit(options, games=game, progress=start, use_cache=not no_cache, preview=preview)
     verb = "unchanged" if result.up_to_date else "wrote"
     for path in [*result.parts, *result.packets, result.manifest]:
         wrote(path, verb)

@@ -137,8 +137,9 @@ def _character_routes(desk: Desk) -> list[Route]:
         done = {"saved": rel, "pdf": None, "took": fields["take"]}
         fields = {**fields, "improvements": webform.taken(fields), "take": ""}
         if action == "print":
-            written, _ = desk.call(commands.make_playbook, None, character=path, content=desk.content,
-                                   out=desk.workspace.output_dir("characters") / f"{path.stem}.pdf")
+            written, _ = desk.call(commands.make_playbook, None,
+                                   desk.print_options(desk.workspace.output_dir("characters") / f"{path.stem}.pdf"),
+                                   character=path)
             done["pdf"] = desk.link(written[0])
         return form_page(fields, rel=rel, version=desk.workspace.digest(path), done=done)
 
@@ -167,8 +168,8 @@ def _squad_routes(desk: Desk) -> list[Route]:
         written, note = [], ""
         if form.get("squad"):
             path = desk.workspace.path(str(form.get("squad")))
-            written = [desk.call(commands.make_squad, path, content=desk.content,
-                                 out=desk.workspace.output_dir("squads") / f"{path.stem}.pdf")]
+            written = [desk.call(commands.make_squad, path,
+                                 desk.print_options(desk.workspace.output_dir("squads") / f"{path.stem}.pdf"))]
         else:
             count = number(form, "count", default=4, lo=1, hi=12)
             asked = str(form.get("folder") or "squad").strip().strip("/") or "squad"
@@ -176,9 +177,9 @@ def _squad_routes(desk: Desk) -> list[Route]:
             if desk.workspace.rel(folder) != asked:
                 note = (f"{asked}/ holds a squad already (its {SQUAD_FILE} is left as it is): "
                         f"the new squad is in {desk.workspace.rel(folder)}/")
-            written, _ = desk.call(commands.make_playbook, None, random=True, count=count,
-                                   seed=number(form, "seed", lo=0, hi=2**63 - 1), save=folder,
-                                   content=desk.content, out=desk.workspace.output_dir("squads"))
+            written, _ = desk.call(commands.make_playbook, None, desk.print_options(desk.workspace.output_dir("squads")),
+                                   random=True, count=count,
+                                   seed=number(form, "seed", lo=0, hi=2**63 - 1), save=folder)
         return desk.page("regiment/web/squad.html.j2", title="Regiment squad", files=_character_files(desk.workspace),
                          squads=desk.workspace.files("squad*.yaml"), note=note,
                          written=[(desk.workspace.rel(p), desk.link(p)) for p in written])

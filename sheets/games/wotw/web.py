@@ -37,8 +37,8 @@ def _data(desk: Desk):
 
 
 def _into(desk: Desk, folder: str) -> PrintOptions:
-    """A desk print's options: a4, into the workspace's output folder `folder`, from the desk's content."""
-    return PrintOptions(output=desk.workspace.output_dir(folder), content=desk.content)
+    """A desk print's options: the workspace's paper, into its output folder `folder`, from the desk's content."""
+    return desk.print_options(desk.workspace.output_dir(folder))
 
 
 def _names(form, key: str) -> list[str]:
