@@ -191,6 +191,17 @@ def in_force(folder: Path | None = None) -> dict[str, Setting]:
     return found
 
 
+def paper_flag(paper) -> str:
+    """` --paper NAME` for a command a run prints for the user to run next, when the run's paper is not
+    the one in force here (given on its command line): the next command then prints on the same paper."""
+    name = getattr(paper, "name", paper)
+    try:
+        in_force_here = in_force()["paper"].value
+    except SheetsError:
+        in_force_here = None
+    return "" if name == in_force_here else f" --paper {name}"
+
+
 def card_back_offset(value: str | None, from_file: bool, two_sided: bool) -> str | None:
     """The back offset a cards print uses: a sheets.toml's is for two-sided cards, and a one-sided
     print (no --backs) ignores it; one given for the print is used as given (and checked)."""

@@ -8,6 +8,7 @@ import json
 import re
 from pathlib import Path
 
+from sheets.base.config import paper_flag
 from sheets.base.options import PrintOptions
 from sheets.base.dice import count_given
 from sheets.base.errors import ContentError, SheetsError
@@ -137,7 +138,8 @@ def campaign_mission(file: Path, options: PrintOptions = PrintOptions(), *, seed
     if open_ is not None:
         raise cp.Refused(f"mission {open_.number} is still in progress: close it first with "
                          f"`sheets campaign debrief {file} --outcome success|aborted` "
-                         f"(run `sheets campaign mission {file}` alone to print its log sheet again)",
+                         f"(run `sheets campaign mission {file}{paper_flag(options.paper)}` alone to print its log "
+                         f"sheet again)",
                          code="mission-in-progress")
     entry = make_entry(do="mission", strike=strike_step, **_dice_entry(seed, dice))
     rules_mission.ready_for_mission(campaign, game.data)
@@ -149,7 +151,8 @@ def campaign_mission(file: Path, options: PrintOptions = PrintOptions(), *, seed
     note = (f"mission {record.number} rolled with {mission.dice if mission.seed is None else 'seed ' + str(mission.seed)}: "
             f"{record.objective}, {record.steps} steps; recorded as in progress")
     if rules_mission.has_engineer(updated) and record.struck_step is None:
-        note += f"; your Engineer may strike one step: `sheets campaign strike {file} STEP` (1 to {record.steps - 1})"
+        note += f"; your Engineer may strike one step: `sheets campaign strike {file} STEP"
+        note += f"{paper_flag(options.paper)}` (1 to {record.steps - 1})"
     return [pdf, Path(file)], note
 
 
