@@ -30,7 +30,7 @@ def build_kit(out_dir: Path, options: KitOptions, *, games: list[str] | None,
     seed, paper, players = options.seed, options.paper, options.players
     for game in games or []:
         if game not in lib.game_ids():
-            raise SheetsError(f"--game {game}: unknown game; choose one of: {', '.join(lib.game_ids())}")
+            raise SheetsError(f"--game: unknown game {game!r}; choose one of: {', '.join(lib.game_ids())}")
     sheets = kit_sheets(lib, options, games)
     packets = player_packets(lib, options, games) if players or options.squad else []
     extra = [s for packet in packets for s in packet[1]]
