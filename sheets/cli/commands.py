@@ -66,7 +66,7 @@ def validate(
 def kit(
     output: Optional[Path] = typer.Option(None, "-o", "--output", help="Folder for the kit; default ./output/kit/."),
     game: Optional[list[str]] = typer.Option(None, "--game", help="Only this game's section; repeat it for several "
-                                             "(--game regiment --game wotw)."),
+                                             "(--game GAME --game OTHER)."),
     seed: Seed = None,
     paper: PaperSize = Paper.a4,
     players: int = typer.Option(0, "--players", min=0, max=limits.MAX_PLAYERS, help="Also write player-1.pdf ... player-N.pdf: one soldier's "
