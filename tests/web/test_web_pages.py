@@ -155,3 +155,16 @@ def test_sheets_serve_refuses_a_workspace_that_is_not_a_folder(cli, tmp_path):
     result = cli("serve", "--no-open", "--workspace", tmp_path / "nope")
     assert result.exit_code == 1
     assert result.stderr == f"error: --workspace {tmp_path / 'nope'}: not a folder\n"
+
+
+def test_a_desk_print_takes_the_paper_in_force_in_its_workspace(tmp_path, monkeypatch):
+    """The desk prints as a `sheets` command run in its workspace: a sheets.toml above it says letter."""
+    (tmp_path / "sheets.toml").write_text('paper = "letter"\n', encoding="utf-8")
+    (tmp_path / "ws").mkdir()
+    desk = Desk(tmp_path / "ws")
+    assert re.search(r'<option value="letter" selected>', desk.get("/kit").text)
+    page = desk.post("/wotw/mission", {"theatre": "france-1944", "seed": "11"})
+    assert page.status_code == 200, alerts(page.text)
+    pdf = desk.workspace / "output" / "missions" / "wotw-mission-france-1944-seed11.pdf"
+    box = pypdf.PdfReader(str(pdf)).pages[0].mediabox
+    assert (round(float(box.width) / 72 * 25.4, 1), round(float(box.height) / 72 * 25.4, 1)) == (215.9, 279.4)
