@@ -203,3 +203,23 @@ def test_help_and_version_work_whatever_the_config(cli, tmp_path, user_config):
     assert cli("--version").exit_code == 0
     assert os.environ["XDG_CONFIG_HOME"] == str(user_config.parent)
     assert not (tmp_path / "output").exists()
+
+
+def test_the_commands_a_run_prints_carry_its_paper(cli, tmp_path, user_config):
+    """The calibration sheet's cards command names its paper and duplex edge; a campaign's message names
+    `--paper letter` when the run was given it over the paper in force (a4 here)."""
+    from conftest import pdf_text, squash
+
+    from sheets.base import paths
+
+    assert cli("cards", "calibrate", "--paper", "letter", "--duplex", "short", "-o", "cal.pdf").exit_code == 0
+    said = squash(pdf_text(tmp_path / "cal.pdf"))
+    assert squash("sheets cards GAME --backs --paper letter --duplex short --back-offset X,Y") in said
+    team = paths.content_dir() / "wotw" / "examples" / "german-team.yaml"
+    assert cli("campaign", "new", "ww.yaml", "--nation", "german", "--theatre", "france-1944", "--team", team).exit_code == 0
+    assert cli("campaign", "mission", "ww.yaml", "--seed", "11", "--paper", "letter", "-o", "m1.pdf").exit_code == 0
+    refused = cli("campaign", "mission", "ww.yaml", "--seed", "12", "--paper", "letter", "-o", "m2.pdf")
+    assert refused.exit_code == 1
+    assert squash("(run `sheets campaign mission ww.yaml --paper letter` alone") in squash(refused.stderr)
+    refused = cli("campaign", "mission", "ww.yaml", "--seed", "12", "-o", "m2.pdf")
+    assert squash("(run `sheets campaign mission ww.yaml` alone") in squash(refused.stderr)
