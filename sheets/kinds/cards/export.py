@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sheets.base import interrupts, limits, output
+from sheets.base.colors import MIN_TEXT_PT
 from sheets.base.errors import SheetsError
 from sheets.base.paper import Paper
 from sheets.kinds.cards.builder import card_sheet
@@ -36,7 +37,7 @@ from sheets.pipeline.sheet import Sheet
 if TYPE_CHECKING:
     from sheets.library.content import Game
 
-FORMATS = ("png",)
+FORMATS = ("png", "pdf", "tts")
 DPI = 300
 DPI_RANGE = (72, limits.MAX_CARD_DPI)
 BLEED_MM = 3.0
@@ -44,9 +45,41 @@ BLEED_RANGE = (0.0, limits.MAX_BLEED_MM)
 MAX_PIXELS = limits.MAX_CARD_PIXELS
 MM_PER_INCH = 25.4
 SAFE_PAD_MM = 0.12  # text a little inside the safe line: letters (italics, J) overhang their box by ~0.1 mm
+SAFE_MM = 3.175  # the safe zone: nothing important within 1/8 in of the trim (every shop asks at least this)
+FRAME_IN_MM = 3.0  # the frame sits this far inside the cut: a cut off by a millimetre leaves even borders
+TEXT_PAD_MM = 0.8  # text this far inside the frame
 FOOT_MM = 3.3  # the footer's band (card.html.j2 has 2.6): its letters then end inside the safe zone
 PAPER = "card-with-bleed"  # the 1-up "paper" of an export: the card and its bleed, nothing more
-OLD_IMAGE = re.compile(r"^\d{3}-.+\.png$")
+OLD_IMAGE = re.compile(r"^(\d{3}-.+|back)\.png$")
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What one export makes of a card set: the card size, bleed, safe zone and resolution (a shop's
+    preset or the options), the pixels a shop's template asks for, and the PDF's kind and order."""
+
+    size: str
+    bleed_mm: float
+    safe_mm: float = SAFE_MM
+    dpi: int = DPI
+    pixels: tuple[int, int] | None = None
+    x1a: bool = False
+    alternate: bool = True   # with backs: back, front, back, front ... (else the fronts, then the backs)
+    ink_limit: float | None = None
+    shop: str | None = None
+
+
+def plan(card_set: CardSet, shop_name: str | None, shop, dpi: float, bleed: float) -> Plan:
+    """The export of `card_set`: the options, or `shop`'s preset (content/_print/shops.yaml)."""
+    if shop is None:
+        return Plan(size=card_set.size, bleed_mm=bleed, dpi=int(dpi))
+    product = shop.cards.get(card_set.size)
+    if product is None:
+        raise SheetsError(f"--shop {shop_name}: {shop.title} prints {', '.join(shop.cards)} cards; "
+                          f"card set {card_set.id!r} is {card_set.size}")
+    return Plan(size=product.card, bleed_mm=shop.bleed_mm, safe_mm=max(SAFE_MM, shop.safe_mm), dpi=shop.dpi,
+                pixels=product.pixels, x1a=shop.pdf == "x-1a", alternate=shop.order == "back-front",
+                ink_limit=shop.ink_limit, shop=shop_name)
 
 
 def check_options(export: str, dpi: float, bleed: float, out: Path | None) -> Path:
@@ -62,12 +95,12 @@ def check_options(export: str, dpi: float, bleed: float, out: Path | None) -> Pa
         raise SheetsError(f"--bleed {bleed:g}: give millimetres from {lo_mm:g} to {hi_mm:g} "
                           f"(print shops ask for 3 mm, 1/8 in)")
     if out is None:
-        raise SheetsError(f"--export {export} writes one image per card into a folder: give it with -o DIR")
+        raise SheetsError(f"--export {export} writes into a folder: give it with -o DIR")
     out = Path(out)
     if out.exists() and not out.is_dir():
         raise SheetsError(f"-o {out}: is a file; --export {export} needs a folder (-o DIR)")
     if out.suffix.lower() in (".pdf", ".png", ".zip"):
-        raise SheetsError(f"-o {out}: --export {export} writes a folder of images, not one file; give -o DIR")
+        raise SheetsError(f"-o {out}: --export {export} writes a folder of files, not one file; give -o DIR")
     return out
 
 
@@ -76,13 +109,25 @@ def pixels(mm: float, dpi: int) -> int:
     return round(mm / MM_PER_INCH * dpi)
 
 
-def export_geometry(geometry: PrintGeometry, size_name: str, bleed: float) -> tuple[PrintGeometry, Layout]:
+def text_margin(size_margin: float, bleed: float, safe_mm: float = SAFE_MM) -> float:
+    """How far inside the cut an export's text starts: the safe zone (at least 1/8 in, at least the
+    bleed), and inside the frame, which sits FRAME_IN_MM inside the cut."""
+    return round(max(size_margin, max(bleed, safe_mm) + SAFE_PAD_MM, FRAME_IN_MM + TEXT_PAD_MM), 3)
+
+
+def export_geometry(geometry: PrintGeometry, size_name: str, bleed: float,
+                    safe_mm: float = SAFE_MM) -> tuple[PrintGeometry, Layout]:
     """The geometry of a 1-up export: a paper of exactly the card plus `bleed`, the card's text
-    margin at least the bleed (the safe zone, plus a little), and the 1×1 layout on it."""
+    margin inside the safe zone and the frame (`text_margin`), and the 1×1 layout on it."""
     if size_name not in geometry.card_sizes:
         raise SheetsError(f"unknown card size {size_name!r}; the sizes are: {', '.join(geometry.card_sizes)}")
     size = geometry.card_sizes[size_name]
-    safe = size.model_copy(update={"margin_mm": max(size.margin_mm, bleed + SAFE_PAD_MM)})
+    margin = text_margin(size.margin_mm, bleed, safe_mm)
+    # the text column a little narrower than on n-up sheets: the type shrinks with it, so every
+    # card still wraps as it was written for its size (never below the smallest type on cards)
+    scale = min(1.0, (size.width_mm - 2 * margin) / (size.width_mm - 2 * size.margin_mm))
+    font = max(MIN_TEXT_PT, round(size.font_pt * scale, 2))
+    safe = size.model_copy(update={"margin_mm": margin, "font_pt": min(size.font_pt, font)})
     paper = Paper(PAPER, size.width_mm + 2 * bleed, size.height_mm + 2 * bleed)
     layout = Layout(id=f"export-{size_name}", description=f"one {size_name} card with {bleed:g} mm bleed",
                     paper=PAPER, card=size_name, columns=1, rows=1, bleed_mm=bleed, crop_marks=False)
@@ -108,13 +153,17 @@ class CardPages:
 
 
 def export_sheet(game: "Game", card_set: CardSet, geometry: PrintGeometry, *, bleed: float = BLEED_MM,
-                 backs: bool = False) -> Sheet:
+                 backs: bool = False, how: Plan | None = None) -> Sheet:
     """The card document of one set for the export: every card (then every distinct back) one page
     of the card plus `bleed`, the frame run on into the bleed, text inside the safe zone."""
-    changed, layout = export_geometry(geometry, card_set.size, bleed)
-    sheet = card_sheet(game, card_set, changed, layout=layout, paper=PAPER, backs=backs, crop_marks=False)
+    how = how or Plan(size=card_set.size, bleed_mm=bleed)
+    bleed = how.bleed_mm
+    changed, layout = export_geometry(geometry, how.size, bleed, how.safe_mm)
+    sheet = card_sheet(game, card_set, changed, layout=layout, paper=PAPER, backs=backs, crop_marks=False,
+                       cmyk=how.x1a)
     sheet.finish = CardPages(sheet.finish)  # type: ignore[arg-type]
     sheet.context["edge_band"] = bleed > 0
+    sheet.context["frame_out_mm"] = round(changed.card_sizes[how.size].margin_mm - FRAME_IN_MM, 3)
     sheet.context["foot_mm"] = FOOT_MM
     sheet.filename = f"{game.id}-cards-{card_set.id}-export.pdf"
     return sheet
@@ -122,11 +171,15 @@ def export_sheet(game: "Game", card_set: CardSet, geometry: PrintGeometry, *, bl
 
 def image_names(card_set: CardSet, spec: Imposition) -> list[tuple[str, int]]:
     """(file name, page of the card document) of every image, in print order: the fronts,
-    then with backs each card's back under the card's own number."""
+    then with backs one `back.png` when every card has the same back, else each card's back
+    under the card's own number."""
     names = [(f"{i + 1:03d}-{card.id}.png", i) for i, card in enumerate(card_set.cards)]
     if spec.back_of is not None:
         n = len(card_set.cards)
-        names += [(f"{i + 1:03d}-back.png", n + spec.back_of[i]) for i in range(n)]
+        if len(set(spec.back_of)) == 1:
+            names.append(("back.png", n + spec.back_of[0]))
+        else:
+            names += [(f"{i + 1:03d}-back.png", n + spec.back_of[i]) for i in range(n)]
     return names
 
 
