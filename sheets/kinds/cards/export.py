@@ -69,6 +69,22 @@ class Plan:
     shop: str | None = None
 
 
+def find_shop(shops: dict, name: str | None, export: str | None, dpi: float | None, bleed: float | None):
+    """`--shop NAME`'s preset (None without one), and the export format it makes."""
+    if name is None:
+        return None, export
+    if name not in shops:
+        raise SheetsError(f"--shop {name!r}: the shops are {', '.join(shops)} (content/_print/shops.yaml)")
+    shop = shops[name]
+    if export is not None and export != shop.format:
+        raise SheetsError(f"--shop {name}: {shop.title} takes --export {shop.format}, not {export}")
+    given = [flag for flag, value in (("--dpi", dpi), ("--bleed", bleed)) if value is not None]
+    if given:
+        raise SheetsError(f"--shop {name} sets the resolution and bleed {shop.title} asks for; "
+                          f"leave out {', '.join(given)}")
+    return shop, shop.format
+
+
 def plan(card_set: CardSet, shop_name: str | None, shop, dpi: float, bleed: float) -> Plan:
     """The export of `card_set`: the options, or `shop`'s preset (content/_print/shops.yaml)."""
     if shop is None:
@@ -235,3 +251,23 @@ def write_images(folder: Path, images: list[tuple[str, bytes]]) -> list[Path]:
             except OSError as exc:
                 raise output.OutputError(f"cannot remove the old image {old}: {exc.strerror or exc}") from None
     return written
+
+
+def check_pixels(size, how: Plan) -> tuple[int, int]:
+    """The images' pixels (card and bleed at the plan's resolution); a shop's template size exactly."""
+    got = image_size((size.width_mm + 2 * how.bleed_mm, size.height_mm + 2 * how.bleed_mm), how.dpi)
+    if how.pixels is not None and got != tuple(how.pixels):
+        raise SheetsError(f"--shop {how.shop}: a {how.size} card with {how.bleed_mm:g} mm bleed at {how.dpi} dpi is "
+                          f"{got[0]}×{got[1]} px, not the template's {how.pixels[0]}×{how.pixels[1]}: "
+                          f"check content/_print/shops.yaml")
+    return got
+
+
+def deck_pdf(pdf: bytes, card_set: CardSet, sheet: Sheet, how: Plan, palette) -> bytes:
+    """The deck's print-shop PDF (shop_pdf.py): pages in print order, boxes, PDF/X-1a for a shop that asks."""
+    from sheets.kinds.cards.shop_pdf import ShopPdf, print_order, shop_pdf  # noqa: PLC0415 - pikepdf: PDF only
+
+    spec = sheet.finish.spec  # type: ignore[union-attr]
+    order = print_order(len(card_set.cards), spec.back_of, how.alternate)
+    return shop_pdf(pdf, ShopPdf(order=order, bleed_mm=how.bleed_mm, title=spec.title, x1a=how.x1a,
+                                 ink_limit=how.ink_limit, palette=tuple(palette.by_rgb().items())))
