@@ -179,9 +179,7 @@ def _write_tts(game: Game, chosen: list, geometry, options: PrintOptions, folder
     for card_set, sheet, pdf, how in zip(chosen, sheets, pdfs, plans):
         size = geometry.card_sizes[how.size]
         pngs = card_export.render_pngs(pdf, how.dpi, (size.width_mm, size.height_mm))
-        n = len(card_set.cards)
-        files += [(grid.name, tts.grid_png(pngs[:n], grid)) for grid in tts.deck_sheets(card_set.id, n)]
-        files.append((f"{card_set.id}-back.png", pngs[n + sheet.finish.spec.back_of[0]]))  # type: ignore[union-attr]
+        files += tts.deck_files(card_set, sheet.finish.spec.back_of, pngs)  # type: ignore[union-attr]
     output.ensure_dir(folder)
     return [output.write_atomic(folder / name, data) for name, data in files]
 

@@ -150,20 +150,15 @@ def cards(
                                                 "sheet was printed with) as back_offset in ./sheets.toml."),
     crop_marks: Optional[bool] = typer.Option(None, "--crop-marks/--no-crop-marks",
                                               help="Crop marks outside the cut lines (default: as the layout says)."),
-    export: Optional[str] = typer.Option(None, "--export", metavar="png|pdf|tts",
-                                         help="Instead of n-up sheets, into the folder -o DIR: png, one PNG per "
-                                              "card face with bleed for a print shop (001-<card>.png ..., with "
-                                              "--backs back.png once when every back is the same; several sets: "
-                                              "a folder per set); pdf, one PDF per deck, a face per page with "
-                                              "TrimBox and BleedBox (with --backs back and front alternating); "
-                                              "tts, Tabletop Simulator: <set>-deck.png grids of at most 10x7 "
-                                              "cards and <set>-back.png."),
-    shop: Optional[str] = typer.Option(None, "--shop", metavar="NAME",
-                                       help="A print shop's published spec in one word (content/_print/"
-                                            "shops.yaml, with its sources): drivethrucards (PDF/X-1a:2003, "
-                                            "US poker 2.5x3.5 in, 1/8 in bleed, back/front pages, CMYK at most "
-                                            "240 % ink), thegamecrafter (PNG 825x1125 px), makeplayingcards "
-                                            "(PNG 822x1122 px)."),
+    export: Optional[str] = typer.Option(None, "--export", metavar="png|pdf|tts", help=(
+        "Instead of n-up sheets, into -o DIR: png, a PNG per card face with bleed (back.png once when the "
+        "backs are alike; several sets: a folder each); pdf, a PDF per deck, a face per page, TrimBox and "
+        "BleedBox (--backs: back/front alternating); tts, Tabletop Simulator <set>-deck.png grids (10x7 at "
+        "most) and <set>-back.png.")),
+    shop: Optional[str] = typer.Option(None, "--shop", metavar="NAME", help=(
+        "A print shop's spec in one word (content/_print/shops.yaml): drivethrucards (PDF/X-1a:2003, "
+        "2.5x3.5 in, 1/8 in bleed, back/front, CMYK <= 240 % ink), thegamecrafter (PNG 825x1125 px), "
+        "makeplayingcards (PNG 822x1122 px).")),
     dpi: Optional[float] = typer.Option(None, "--dpi", metavar="N", help="With --export: resolution of the images (default 300)."),
     bleed: Optional[float] = typer.Option(None, "--bleed", metavar="MM",
                                           help="With --export: bleed on every side, in mm (default 3); text keeps "

@@ -14,6 +14,7 @@ from sheets.base.errors import SheetsError
 from sheets.base.limits import MAX_COPIES
 from sheets.kinds.cards.grid import CardGrid, fold_grid
 from sheets.kinds.cards.impose import Imposition
+from sheets.library.content import Library
 from sheets.library.kinds.cards import CardBack, CardSet, Layout, PrintGeometry
 from sheets.pipeline.rendering import game_titled
 from sheets.pipeline.sheet import Sheet
@@ -47,8 +48,6 @@ def default_back(card_set: CardSet, game_title: str) -> CardBack:
 def card_colours(game: "Game", cmyk: bool = False) -> dict[str, str]:
     """The card template's colours as CSS, from the game's content folder's palette
     (content/_print/palette.yaml): RGB, or CMYK for a print shop's PDF/X."""
-    from sheets.library.content import Library  # noqa: PLC0415 - the content folder the game came from
-
     return Library(game.folder.parent).palette().css(cmyk)
 
 

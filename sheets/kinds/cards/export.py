@@ -30,6 +30,7 @@ from sheets.base.errors import SheetsError
 from sheets.base.paper import Paper
 from sheets.kinds.cards.builder import card_sheet
 from sheets.kinds.cards.impose import Imposition, preflight
+from sheets.kinds.cards.shop_pdf import ShopPdf, print_order, shop_pdf
 from sheets.base.paper import Paper
 from sheets.library.kinds.cards import CardSet, Layout, PrintGeometry
 from sheets.pipeline.sheet import Sheet
@@ -265,8 +266,6 @@ def check_pixels(size, how: Plan) -> tuple[int, int]:
 
 def deck_pdf(pdf: bytes, card_set: CardSet, sheet: Sheet, how: Plan, palette) -> bytes:
     """The deck's print-shop PDF (shop_pdf.py): pages in print order, boxes, PDF/X-1a for a shop that asks."""
-    from sheets.kinds.cards.shop_pdf import ShopPdf, print_order, shop_pdf  # noqa: PLC0415 - pikepdf: PDF only
-
     spec = sheet.finish.spec  # type: ignore[union-attr]
     order = print_order(len(card_set.cards), spec.back_of, how.alternate)
     return shop_pdf(pdf, ShopPdf(order=order, bleed_mm=how.bleed_mm, title=spec.title, x1a=how.x1a,

@@ -25,7 +25,7 @@ import io
 from dataclasses import dataclass
 
 from sheets.base import interrupts
-from sheets.base.errors import SheetsError
+from sheets.kinds.cards.cmyk import to_cmyk
 from sheets.pipeline.finish import pdf_date, xmp_packet
 
 with interrupts.held():
@@ -112,8 +112,6 @@ def shop_pdf(data: bytes, how: ShopPdf) -> bytes:
             pdf.save(buf, deterministic_id=True, object_stream_mode=pikepdf.ObjectStreamMode.generate,
                      fix_metadata_version=False)
             return buf.getvalue()
-        from sheets.kinds.cards.cmyk import to_cmyk  # noqa: PLC0415 - only for PDF/X
-
         to_cmyk(pdf, dict(how.palette), how.ink_limit)
         _pdfx(pdf, how.title)
         buf = io.BytesIO()

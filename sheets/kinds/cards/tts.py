@@ -71,3 +71,11 @@ def grid_png(faces: list[bytes], sheet: DeckSheet) -> bytes:
     buf = io.BytesIO()
     grid.save(buf, format="PNG", optimize=False)
     return buf.getvalue()
+
+
+def deck_files(card_set, back_of: tuple[int, ...], pngs: list[bytes]) -> list[tuple[str, bytes]]:
+    """(file name, PNG) of a deck: its grid images, then its back (the first card's: Tabletop
+    Simulator's Custom Deck has one back for the deck)."""
+    n = len(card_set.cards)
+    files = [(grid.name, grid_png(pngs[:n], grid)) for grid in deck_sheets(card_set.id, n)]
+    return files + [(f"{card_set.id}-back.png", pngs[n + back_of[0]])]
