@@ -69,7 +69,7 @@ def test_each_image_is_the_card_plus_bleed_at_300_dpi(weapons):
 
 
 def test_the_frame_runs_on_into_the_bleed(weapons):
-    bleed, band = px(BLEED), px(BLEED + 2.9)  # the band reaches 3 mm inside the cut line (export.FRAME_IN_MM)
+    bleed, band = px(BLEED), px(BLEED + 3.0)  # the band reaches 3 mm inside the cut line (export.FRAME_IN_MM)
     for path in sorted(weapons.iterdir()):
         image = pixels(path)
         edges = np.concatenate([image[0], image[-1], image[:, 0], image[:, -1]])
@@ -133,7 +133,7 @@ def test_backs_repeatable_and_a_shorter_deck_leaves_no_stale_images(cli, tmp_pat
     first = cli("cards", "regiment", "--set", "operator-loadout", "--export", "png", "--backs", "-o", out)
     assert first.exit_code == 0, first
     names = sorted(p.name for p in out.iterdir())
-    fronts = [n for n in names if not n.endswith("-back.png") and n.endswith(".png")]
+    fronts = [n for n in names if not n.endswith("back.png") and n.endswith(".png")]
     assert [n[:3] for n in fronts] == ["001", "002", "003", "004"]
     assert [n for n in names if n.endswith("back.png")] == ["back.png"]  # the set's one back, written once
     assert "009-old-card.png" not in names and "notes.txt" in names
