@@ -254,3 +254,29 @@ def test_a_bad_shop_option_is_one_error(cli, tmp_path, args, says):
     assert result.exit_code == 1, result
     assert says in result.stderr and "Traceback" not in result.stderr + result.stdout, result.stderr
     assert not (tmp_path / "DIR").exists()
+
+
+def test_no_page_left_outside_the_page_tree(dtc_pdf):
+    with pikepdf.open(dtc_pdf) as pdf:
+        pages = {p.obj.objgen for p in pdf.pages}
+        objects = [o for o in pdf.objects if isinstance(o, pikepdf.Dictionary) and o.get("/Type") == pikepdf.Name.Page]
+        assert len(objects) == len(pdf.pages) == 48
+        with pdf.open_outline() as outline:
+            assert outline.root and all(item.destination[0].objgen in pages for item in outline.root)
+
+
+def test_plain_pdf_export_fronts_in_order_with_boxes(cli, tmp_path, regiment):
+    out = tmp_path / "pdf"
+    result = cli("cards", "regiment", "--set", "operator-loadout", "--export", "pdf", "-o", out)
+    assert result.exit_code == 0, result
+    path = out / "operator-loadout.pdf"
+    cards = regiment.card_sets["operator-loadout"].cards
+    texts = _texts(path)
+    assert len(texts) == len(cards) and all(c.title.upper() in t.upper() for c, t in zip(cards, texts))
+    with pikepdf.open(path) as pdf:
+        bleed = 3 * 72 / 25.4
+        for page in pdf.pages:
+            media = [float(v) for v in page.mediabox]
+            assert media[2] == pytest.approx((63 + 6) * 72 / 25.4, abs=0.01)
+            assert [float(v) for v in page.obj.TrimBox] == pytest.approx(
+                [bleed, bleed, media[2] - bleed, media[3] - bleed], abs=0.01)

@@ -61,35 +61,18 @@ def print_order(cards: int, back_of: tuple[int, ...] | None, alternate: bool) ->
 
 
 def _reorder(pdf: pikepdf.Pdf, order: tuple[int, ...]) -> None:
-    """The pages in `order` (a page used twice is copied: one back behind every card); the
-    structure tree's page references follow each page's first copy."""
-    count = len(pdf.pages)
-    originals = [pdf.pages[i] for i in range(count)]
-    first: dict = {}
+    """The pages in `order`. Each page's first use is the page itself (the outline, named
+    destinations and structure tree point at it); a page used again is a copy (one back behind
+    every card) that claims no structure elements of its own."""
+    originals = [pdf.pages[i] for i in range(len(pdf.pages))]
+    for page in reversed(originals):
+        pdf.pages.remove(page)
+    placed: set = set()
     for index in order:
-        pdf.pages.append(originals[index])
-        first.setdefault(originals[index].obj.objgen, pdf.pages[-1].obj)
-    del pdf.pages[0:count]
-    root = pdf.Root.get("/StructTreeRoot")
-    if root is not None:
-        _repoint(root, first, set())
-
-
-def _repoint(node, first: dict, seen: set) -> None:
-    if isinstance(node, pikepdf.Array):
-        for kid in node:
-            _repoint(kid, first, seen)
-        return
-    if not isinstance(node, pikepdf.Dictionary) or (node.is_indirect and node.objgen in seen):
-        return
-    if node.is_indirect:
-        seen.add(node.objgen)
-    page = node.get("/Pg")
-    if page is not None and page.objgen in first:
-        node.Pg = first[page.objgen]
-    kids = node.get("/K")
-    if kids is not None:
-        _repoint(kids, first, seen)
+        pdf.pages.append(originals[index])  # pikepdf copies a page already in the file
+        if index in placed and "/StructParents" in pdf.pages[-1].obj:
+            del pdf.pages[-1].obj["/StructParents"]
+        placed.add(index)
 
 
 def _boxes(pdf: pikepdf.Pdf, bleed_mm: float) -> None:
