@@ -280,3 +280,12 @@ def test_plain_pdf_export_fronts_in_order_with_boxes(cli, tmp_path, regiment):
             assert media[2] == pytest.approx((63 + 6) * 72 / 25.4, abs=0.01)
             assert [float(v) for v in page.obj.TrimBox] == pytest.approx(
                 [bleed, bleed, media[2] - bleed, media[3] - bleed], abs=0.01)
+
+
+@pytest.mark.parametrize("game, card_set", [("regiment", "weapons"), ("regiment", "vehicles"),
+                                            ("regiment", "operator-loadout"), ("platoon", "profiles")])
+def test_every_poker_set_fits_the_us_poker_card(cli, tmp_path, library, game, card_set):
+    """The design survives the shops' size: the pre-flight refuses a card whose text runs over."""
+    assert library.game(game).card_sets[card_set].size == "poker"
+    result = cli("cards", game, "--set", card_set, "--export", "png", "--shop", "makeplayingcards", "-o", tmp_path / "out")
+    assert result.exit_code == 0, result

@@ -1,4 +1,6 @@
-"""The print-shop export of a card set: one PNG per card face (`sheets cards GAME --export png`).
+"""The print-shop export of a card set: one PNG per card face (`sheets cards GAME --export png`),
+one PDF per deck (`--export pdf`, shop_pdf.py) or Tabletop Simulator grids (`--export tts`, tts.py);
+`--shop NAME` takes a shop's preset from content/_print/shops.yaml (`find_shop`, `plan`).
 
 Print-on-demand services take one image per card face at a stated resolution, with bleed
 on every side and a safe zone inside the cut line. The card document is the one the
@@ -9,11 +11,13 @@ Its finish step is the pre-flight only (a card whose text runs over is still an 
 the pages are then rasterised with PDFium at the asked resolution.
 
 With the bleed, the card's frame becomes a band (`edge_band` in card.html.j2): the page
-background in the frame's colour runs from the frame line over the cut line to the bleed's
-edge, and the card's white panel sits inside it. Text stays inside the safe zone.
+background in the frame's colour runs from the frame line (FRAME_IN_MM inside the cut, so a cut
+a little off the line leaves even borders) over the cut line to the bleed's edge, and the card's
+white panel sits inside it. Text stays inside the panel and the 1/8 in safe zone; where that
+narrows the text column, the type shrinks with it (the card wraps as it does on n-up sheets).
 
-Files: `001-<card id>.png` ... in the set's order, and with backs `001-back.png` ... (the
-back of card 001, and so on). PNGs carry their resolution (pHYs) and nothing else that
+Files: `001-<card id>.png` ... in the set's order, and with backs one `back.png` when every card
+has the same back, else `001-back.png` ... (the back of card 001, and so on). PNGs carry their resolution (pHYs) and nothing else that
 changes between runs, so the same input gives byte-identical files.
 """
 from __future__ import annotations
