@@ -81,10 +81,11 @@ class Library:
     def validate(self) -> list[Problem]:
         """Load everything; return every problem found (empty when all is well)."""
         problems: list[Problem] = []
-        try:
-            self.geometry()
-        except ContentError as exc:
-            problems += exc.problems
+        for load in (self.geometry, self.shops, self.palette):
+            try:
+                load()
+            except ContentError as exc:
+                problems += exc.problems
         for game_id in self.game_ids():
             try:
                 self.game(game_id)

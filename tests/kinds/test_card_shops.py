@@ -289,3 +289,18 @@ def test_every_poker_set_fits_the_us_poker_card(cli, tmp_path, library, game, ca
     assert library.game(game).card_sets[card_set].size == "poker"
     result = cli("cards", game, "--set", card_set, "--export", "png", "--shop", "makeplayingcards", "-o", tmp_path / "out")
     assert result.exit_code == 0, result
+
+
+def test_a_preset_without_its_source_is_a_located_content_error(cli, fixture_content):
+    shops = fixture_content / "_print" / "shops.yaml"
+    text = shops.read_text()
+    shops.write_text(text.replace('      pixels: "issue 35 (MakePlayingCards', '      pixel_source: "issue 35 (MakePlayingCards'))
+    result = cli("validate", "--content", fixture_content)
+    assert result.exit_code == 1, result
+    out = result.stdout + result.stderr
+    assert "shops.yaml" in out and "pixels" in out and "Traceback" not in out, out
+    palette = fixture_content / "_print" / "palette.yaml"
+    shops.write_text(text)
+    palette.write_text(palette.read_text().replace('cmyk: [45, 25, 35, 85]', 'cmyk: [45, 25, 35, 185]'))
+    result = cli("validate", "--content", fixture_content)
+    assert result.exit_code == 1 and "palette.yaml" in result.stdout + result.stderr, result
