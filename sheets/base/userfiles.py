@@ -60,7 +60,7 @@ def _kind(mode: int) -> str | None:
 def _too_big(size: int | None) -> str:
     if size is None:
         return f"is more than the {limits.MAX_FILE_BYTES:,} bytes a YAML file may have"
-    return f"is {size:,} bytes, more than the {limits.MAX_FILE_BYTES:,} a YAML file may have"
+    return f"file is {size:,} bytes, more than the {limits.MAX_FILE_BYTES:,} a YAML file may have"
 
 
 def _read_bounded(fd: int, limit: int) -> bytes | None:
@@ -157,6 +157,7 @@ def locked(path, *, wait: float | None = None) -> Iterator[None]:
     wait = limits.MAX_LOCK_WAIT if wait is None else wait
     lock = FileLock(target.with_name(f".{target.name}.lock"), timeout=wait, thread_local=False)
     try:
+        target.parent.mkdir(parents=True, exist_ok=True)  # a new file's folder is made by its writer anyway
         lock.acquire()
     except Timeout:
         raise FileBusy(f"{path} is busy: another command has been changing it for {wait:g} s; nothing was "

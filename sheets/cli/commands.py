@@ -48,7 +48,7 @@ def validate(
 
     Example: sheets validate ww.yaml
     """
-    from sheets.base.userfiles import readable  # noqa: PLC0415
+    from sheets.base.userfiles import readable  # noqa: PLC0415 - filelock: not for --help
 
     readable(files or [])  # a device, a FIFO, a folder, too many bytes: said at once, before the content is read
     from sheets.app import api  # noqa: PLC0415 - loads the content models: not for --help

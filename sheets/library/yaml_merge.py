@@ -85,13 +85,13 @@ def _merge(old, new):
 def carried_over(old_text: str, new_text: str, *, width: int = 110) -> str | None:
     """`new_text`'s values in `old_text`'s document (its comments, key order, quoting); None when
     either text is not one mapping the round-trip reader takes (the caller writes `new_text`)."""
-    yaml = _yaml(width)
+    round_trip = _yaml(width)  # both texts were read and checked by yaml_source first; this keeps their comments
     try:
-        old, new = yaml.load(old_text), yaml.load(new_text)
+        old, new = round_trip.load(old_text), round_trip.load(new_text)
     except YAMLError:
         return None
     if not isinstance(old, CommentedMap) or not isinstance(new, CommentedMap):
         return None
     buffer = io.StringIO()
-    yaml.dump(_merge(old, new), buffer)
+    round_trip.dump(_merge(old, new), buffer)
     return buffer.getvalue()
