@@ -22,6 +22,7 @@ from sheets.base import interrupts
 from sheets.base.errors import SheetsError
 from sheets.base.userfiles import UnreadableFile, locked, read_user_file, through_links  # noqa: F401 - the user's files
 
+
 class OutputError(SheetsError):
     """The output folder or file cannot be written."""
 
