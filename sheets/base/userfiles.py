@@ -22,8 +22,6 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
-from filelock import FileLock, Timeout
-
 from sheets.base import limits
 from sheets.base.errors import SheetsError
 
@@ -154,6 +152,8 @@ def locked(path, *, wait: float | None = None) -> Iterator[None]:
     if target in held:
         yield
         return
+    from filelock import FileLock, Timeout  # noqa: PLC0415 - only a command that writes needs it (not --help)
+
     wait = limits.MAX_LOCK_WAIT if wait is None else wait
     lock = FileLock(target.with_name(f".{target.name}.lock"), timeout=wait, thread_local=False)
     try:
