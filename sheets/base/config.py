@@ -260,6 +260,11 @@ def store(folder: Path, key: str, value: str) -> Change:
         raise SheetsError(f"{key}: unknown key (a sheets.toml may set {', '.join(KEYS)})")
     path = Path(folder) / FILE_NAME
     new = _check(key, value, key, Path(folder))
+    with output.locked(path):  # read, changed and written with no other writer in between
+        return _store(path, folder, key, new)
+
+
+def _store(path: Path, folder: Path, key: str, new: str) -> Change:
     text, old = "", None
     if path.exists():
         before = {s.key: s.value for s in read(path, folder)}  # a bad file is refused, located, before any write

@@ -13,7 +13,7 @@ from typing import Optional
 
 import typer
 
-from sheets.base import limits
+from sheets.base import limits, userfiles
 from sheets.base.config import card_back_offset
 from sheets.base.errors import ContentError, SheetsError
 from sheets.kinds.print_plugin import KitOptions
@@ -48,8 +48,8 @@ def validate(
 
     Example: sheets validate ww.yaml
     """
+    userfiles.readable(files or [])  # a device, a FIFO, a folder, too many bytes: said at once, before the content
     from sheets.app import api  # noqa: PLC0415 - loads the content models: not for --help
-
     problems = api.validate_content(content)
     if problems:
         raise ContentError(problems)

@@ -4,10 +4,12 @@ The missions themselves are rolled by `sheets.games.wotw.preroll` (all `--json` 
 """
 from __future__ import annotations
 
+import functools
 import json
 import re
 from pathlib import Path
 
+from sheets.base import output
 from sheets.base.config import paper_flag
 from sheets.base.options import PrintOptions
 from sheets.base.dice import count_given
@@ -48,6 +50,17 @@ def _wotw(content: Path | None):
     return game_with_plugin(library(content), "wotw")
 
 
+def one_writer(command):
+    """The command holds its campaign file's lock from reading it to writing it (base.userfiles):
+    two commands on one file run one after the other, and neither change is lost."""
+    @functools.wraps(command)
+    def locked(file, *args, **kwargs):
+        with output.locked(Path(file)):
+            return command(file, *args, **kwargs)
+    return locked
+
+
+@one_writer
 def change(file: Path, entry: Entry, data) -> tuple[Campaign, Campaign]:
     """Apply one entry to the campaign in FILE and write it; (before, after)."""
     before = campaign_io.load(Path(file), data)
@@ -65,6 +78,7 @@ def _dice_entry(seed: int | None, dice: str | None) -> dict:
     return {"seed": make_dice(seed, None).seed}
 
 
+@one_writer
 def campaign_new(file: Path, nation: str, theatre: str, team: Path | None = None, random: bool = False,
                  seed: int | None = None, optional_rules: list[str] | None = None,
                  content: Path | None = None, members: list[Member] | None = None) -> tuple[Path, str]:
@@ -126,6 +140,7 @@ def _log_sheet(game, campaign, mission, options: PrintOptions) -> Path:
     return write([campaign_log_sheet(game, campaign, mission, options.paper)], options)[0]
 
 
+@one_writer
 def campaign_mission(file: Path, options: PrintOptions = PrintOptions(), *, seed: int | None = None,
                      dice: str | None = None, strike_step: int | None = None) -> tuple[list[Path], str]:
     game = _wotw(options.content)
@@ -156,6 +171,7 @@ def campaign_mission(file: Path, options: PrintOptions = PrintOptions(), *, seed
     return [pdf, Path(file)], note
 
 
+@one_writer
 def campaign_strike(file: Path, step: int, options: PrintOptions = PrintOptions()) -> tuple[list[Path], str]:
     game = _wotw(options.content)
     campaign = campaign_io.load(Path(file), game.data)
@@ -167,6 +183,7 @@ def campaign_strike(file: Path, step: int, options: PrintOptions = PrintOptions(
     return [pdf, Path(file)], f"mission {record.number}: step {step} struck; its log sheet printed again"
 
 
+@one_writer
 def campaign_debrief(file: Path, outcome: str, killed: list[str], wounded: list[str], seed: int | None = None,
                      dice: str | None = None, enemy_hq: bool = False, content: Path | None = None) -> tuple[Path, str]:
     game = _wotw(content)
@@ -192,6 +209,7 @@ def _pair(option: str, text: str, example: str) -> tuple[str, str]:
     return name.strip(), what.strip()
 
 
+@one_writer
 def campaign_spend(file: Path, promote: str | None = None, skill: str | None = None, recruit: list[str] | None = None,
                    quality: str | None = None, weapon: str | None = None, medical: bool = False,
                    engineer: bool = False, rearm: str | None = None, make_engineer: str | None = None,
@@ -222,6 +240,7 @@ def campaign_offers(file: Path, content: Path | None = None) -> tuple[Campaign, 
     return campaign, offers.spend_options(campaign, game.data)
 
 
+@one_writer
 def campaign_adjust(file: Path, reason: str, cp_delta: int = 0, xp_delta: int = 0, heal: list[str] | None = None,
                     set_state: list[str] | None = None, grenades: list[str] | None = None,
                     content: Path | None = None) -> tuple[Path, str]:
@@ -242,6 +261,7 @@ def campaign_adjust(file: Path, reason: str, cp_delta: int = 0, xp_delta: int = 
     return Path(file), f"{updated.ledger[-1].what}; now {updated.xp} XP and {updated.cp} CP saved"
 
 
+@one_writer
 def campaign_undo(file: Path, steps: int = 1, content: Path | None = None) -> tuple[Path, str]:
     game = _wotw(content)
     campaign = campaign_io.load(Path(file), game.data)
