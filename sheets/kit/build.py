@@ -102,7 +102,7 @@ def player_packets(lib: Library, options: KitOptions, games: list[str] | None) -
     out = []
     for gid in games or lib.game_ids():
         game = lib.game(gid)
-        for i, packet in enumerate(print_plugin.of(game).player_packets(game, options, players)):
+        for i, packet in enumerate(print_plugin.of(game).player_packets(game, options)):
             for j, sheet in enumerate(packet):
                 sheet.filename = f".packet-{i + 1}-{j}-{sheet.filename}"
             out.append((f"player-{i + 1}.pdf", ink_save(packet, options.ink_saver),

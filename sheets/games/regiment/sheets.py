@@ -8,8 +8,10 @@ from sheets.games.regiment.improvements import PROTECTION, TRACKS, markable, pro
 from sheets.games.regiment.models import STATS, Playbook
 from sheets.games.regiment.squads import SquadRoster, bond_grid
 from sheets.kinds.trackers.builder import TrackerPage, trackers_of
+from sheets.library.access import make_dice
 from sheets.library.blocks import Block, Section, Term
 from sheets.library.content import Game
+from sheets.base.options import PrintOptions
 from sheets.kinds.print_plugin import KitOptions
 from sheets.pipeline.sheet import Sheet
 
@@ -217,21 +219,27 @@ def reference_pages(game: Game) -> list[dict]:
     return parts
 
 
-def kit_sheets(game: Game, options: KitOptions) -> list[Sheet]:
+def kit_playbooks(game: Game, options: PrintOptions) -> list[Sheet]:
+    """The kit's playbooks: every one blank, then a squad of four rolled with the kit's seed (none given: a fresh one)."""
     sheets = [blank_playbook(game, pb, options.paper) for pb in game.data.playbooks.values()]
-    dice = Dice.seeded(options.seed)
+    dice = make_dice(options.seed if isinstance(options, KitOptions) else None, None)
     squad = roll_squad(game, dice, 4)
     rolled = filled_playbooks(game, squad, "regiment-random-squad.pdf", options.paper)
     rolled.copies = "one set: each player takes their own soldier's pages"
     sheets.append(rolled)
-    sheets.append(squad_sheet(game, None, "regiment-squad-roster.pdf", options.paper))
     return sheets
 
 
-def player_packets(game: Game, options: KitOptions, players: int) -> list[list[Sheet]]:
+def kit_roster(game: Game, options: PrintOptions) -> list[Sheet]:
+    """The kit's blank squad roster."""
+    return [squad_sheet(game, None, "regiment-squad-roster.pdf", options.paper)]
+
+
+def player_packets(game: Game, options: KitOptions) -> list[list[Sheet]]:
     """One packet per player: a rolled soldier's playbook, then the player-facing moves
     reference (basic and peripheral moves; no GM pages). The soldiers are the kit's
     random squad and its next ones: the same seed rolls the same soldiers in the same order."""
+    players = options.players
     dice = Dice.seeded(options.seed)
     squad = roll_squad(game, dice, players)
     moves = [p for p in reference_pages(game) if p["kind"] == "moves"]
