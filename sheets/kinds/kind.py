@@ -33,4 +33,6 @@ class Kind:
     listed: Callable[[Game], str] | None = None  # its line in `sheets list`, for a game that has it
     takes_id: bool = False  # `watch KIND:GAME:ID` names one of them (a card set, a tracker)
     kit_rank: int = 0  # its place in a game's kit section: the reference, what is used in play, what is cut
+    command: str | None = None  # the help of its plain command `sheets KIND GAME` (None: `sheets print KIND GAME` only)
+    ink: bool = True  # its commands take --preview and --ink-saver
 
