@@ -11,8 +11,10 @@ from sheets.games.regiment.improvements import PROTECTION, TRACKS, markable, pro
 from sheets.games.regiment.models import STATS, Playbook
 from sheets.games.regiment.squads import SquadRoster, bond_grid, is_squad, read_squad
 from sheets.kinds.trackers.builder import TrackerPage, trackers_of
+from sheets.library.access import make_dice
 from sheets.library.blocks import Block, Section, Term
 from sheets.library.content import Game
+from sheets.base.options import PrintOptions
 from sheets.kinds.print_plugin import KitOptions, Packet
 from sheets.library.yaml_source import load_yaml
 from sheets.pipeline.sheet import Sheet
@@ -224,18 +226,26 @@ def reference_pages(game: Game) -> list[dict]:
 RANDOM_SQUAD = 4  # the kit's random squad when it has no players: one soldier of each playbook
 
 
-def kit_sheets(game: Game, options: KitOptions) -> list[Sheet]:
+def kit_playbooks(game: Game, options: PrintOptions) -> list[Sheet]:
+    """The kit's playbooks: every one blank, then the GM's own squad (`sheets kit --squad`), else a
+    squad rolled with the kit's seed (none given: a fresh one), as many as the kit has players."""
     sheets = [blank_playbook(game, pb, options.paper) for pb in game.data.playbooks.values()]
-    if options.squad:  # the GM's own squad: its characters' playbooks, as many as there are
-        squad = own_squad(game, options.squad)
+    kit = options if isinstance(options, KitOptions) else None
+    if kit is not None and kit.squad:  # the GM's own squad: its characters' playbooks, as many as there are
+        squad = own_squad(game, kit.squad)
         filled = filled_playbooks(game, squad, "regiment-your-squad.pdf", options.paper)
     else:  # the random squad: the players' soldiers when the kit has players (the packets hold the same ones)
-        squad = roll_squad(game, Dice.seeded(options.seed), options.players or RANDOM_SQUAD)
+        dice = make_dice(kit.seed if kit is not None else None, None)
+        squad = roll_squad(game, dice, (kit.players if kit is not None else 0) or RANDOM_SQUAD)
         filled = filled_playbooks(game, squad, "regiment-random-squad.pdf", options.paper)
     filled.copies = "one set: each player takes their own soldier's pages"
     sheets.append(filled)
-    sheets.append(squad_sheet(game, None, "regiment-squad-roster.pdf", options.paper))
     return sheets
+
+
+def kit_roster(game: Game, options: PrintOptions) -> list[Sheet]:
+    """The kit's blank squad roster."""
+    return [squad_sheet(game, None, "regiment-squad-roster.pdf", options.paper)]
 
 
 def own_squad(game: Game, files) -> list[Character]:
@@ -250,11 +260,12 @@ def own_squad(game: Game, files) -> list[Character]:
     return squad
 
 
-def player_packets(game: Game, options: KitOptions, players: int) -> list[Packet]:
+def player_packets(game: Game, options: KitOptions) -> list[Packet]:
     """One packet per player: a soldier's playbook, then the player-facing moves reference (basic
     and peripheral moves; no GM pages), named after the soldier. The soldiers are the GM's own
     squad (`options.squad`: one packet per character), else the kit's random squad: the same
     seed rolls the same soldiers in the same order."""
+    players = options.players
     if options.squad:
         squad = own_squad(game, options.squad)
         if players and players != len(squad):

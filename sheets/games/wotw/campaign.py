@@ -91,7 +91,7 @@ def enemy_of(data: WotwData, nation_id: str, theatre_id: str) -> str:
     """Whom the nation fights in the theatre (refused if it does not fight there)."""
     nation, theatre = data.nation(nation_id), data.theatre(theatre_id)
     if nation.id not in theatre.nations:
-        raise Refused(f"{nation.name} does not fight in {theatre.name}; choose --nation {' or '.join(theatre.nations)}",
+        raise Refused(f"{nation.name} does not fight in {theatre.name}; the nations there: {' or '.join(theatre.nations)}",
                       code="nation-not-in-theatre")
     return next(n for n in theatre.nations if n != nation.id)
 

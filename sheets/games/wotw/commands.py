@@ -155,7 +155,7 @@ def campaign_mission(file: Path, options: PrintOptions = PrintOptions(), *, seed
                          f"`sheets campaign debrief {file} --outcome success|aborted` "
                          f"(run `sheets campaign mission {file}{paper_flag(options.paper)}` alone to print its log "
                          f"sheet again)",
-                         code="mission-in-progress")
+                         code="mission-open")
     entry = make_entry(do="mission", strike=strike_step, **_dice_entry(seed, dice))
     rules_mission.ready_for_mission(campaign, game.data)
     state = ledger.apply(campaign.model_copy(update={"entries": []}), entry, game.data).campaign

@@ -1,13 +1,14 @@
 """Render contexts for The Way of the Warrior: log sheets, campaign page, reference."""
 from __future__ import annotations
 
-from sheets.base.dice import Dice
 from sheets.base.paper import page_size, resolve
 from sheets.games.wotw.crews import crew_notes
 from sheets.games.wotw.mission import Mission, longest_track, roll_missions  # noqa: F401 - roll_missions re-exported
 from sheets.games.wotw.team import Team, TeamRules, soldier_row
+from sheets.library.access import make_dice
 from sheets.library.blocks import Block, Section, TableBlock
 from sheets.library.content import Game
+from sheets.base.options import PrintOptions
 from sheets.kinds.print_plugin import KitOptions
 from sheets.pipeline.sheet import Sheet, render_html
 
@@ -288,11 +289,16 @@ def blank_log_sheet(game: Game, paper: str = "a4") -> Sheet:
                  game=game.id, label=f"{game.info.title} log sheet (blank)")
 
 
-def kit_sheets(game: Game, options: KitOptions) -> list[Sheet]:
-    dice = Dice.seeded(options.seed)
+def kit_log_sheets(game: Game, options: PrintOptions) -> list[Sheet]:
+    """The kit's log sheets: one mission rolled with the kit's seed (none given: a fresh one), and a blank."""
+    dice = make_dice(options.seed if isinstance(options, KitOptions) else None, None)
     missions = roll_missions(game, dice, 1, game.data.default_theatre().id, None)
-    return [log_sheet(game, missions, "wotw-log-sheet.pdf", options.paper), blank_log_sheet(game, options.paper),
-            campaign_record(game, None, "wotw-campaign-record.pdf", options.paper)]
+    return [log_sheet(game, missions, "wotw-log-sheet.pdf", options.paper), blank_log_sheet(game, options.paper)]
+
+
+def kit_record(game: Game, options: PrintOptions) -> list[Sheet]:
+    """The kit's blank campaign record."""
+    return [campaign_record(game, None, "wotw-campaign-record.pdf", options.paper)]
 
 
 def campaign_team(game: Game, campaign) -> Team:
