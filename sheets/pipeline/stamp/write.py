@@ -179,11 +179,8 @@ class StampJob:
             return True
 
         interrupts.phase("laying out blanks")
-        made = run_jobs(render_base, jobs, self.workers, shared=self.shared, weight=lambda job: len(job[0]),
-                        idle=render_ahead, layout=True)
+        made = self.laid_out(jobs, idle=render_ahead)
         for key, (pdf, layout) in zip(self.todo, made):
-            layout = _same_shape_as_cached(layout)
-            cache.write_blank(self.cache_dir, key, pdf, layout)
             self.bases[key] = Base(key, pdf, layout)
         for i, (pdf, layout) in zip(direct, made[len(self.todo):]):
             key = self.part_keys[i] = f"part-{i}"  # its own base: only its page footers are stamped on it
@@ -193,6 +190,21 @@ class StampJob:
         for key, base in self.bases.items():
             base.fields = fields_of(self.blank_html[key])
         return direct
+
+    def laid_out(self, jobs: list[tuple[str]], idle: Callable[[], bool] | None = None) -> list[tuple[bytes, dict]]:
+        """Each HTML laid out in full (render_base), taken from the cache when it holds it (a
+        blank, a part with no blank, a part that could not be stamped: the same HTML gives the
+        same bytes), the rest laid out on the workers and cached."""
+        keys = [cache.blank_key(html) for html, in jobs]
+        made: list = [cache.read_blank(self.cache_dir, key) for key in keys]
+        todo = [i for i, hit in enumerate(made) if hit is None]
+        fresh = run_jobs(render_base, [jobs[i] for i in todo], self.workers, shared=self.shared,
+                         weight=lambda job: len(job[0]), idle=idle, layout=True)
+        for i, (pdf, layout) in zip(todo, fresh):
+            layout = _same_shape_as_cached(layout)
+            cache.write_blank(self.cache_dir, keys[i], pdf, layout)
+            made[i] = (pdf, layout)
+        return made
 
     # -- phase 2: plans and overlays ------------------------------------------------
     def plan_and_draw(self) -> tuple[list[Plan], list[bytes | None], int, list[int]]:
@@ -217,7 +229,7 @@ class StampJob:
         overlays: list[bytes | None] = [o for _, o in results]
         fallback = [i for i, p in enumerate(plans) if p.ops is None]
         if fallback:  # lay those parts out in full; the page count may change, so draw again
-            laid = run_jobs(render_base, [(plans[i].html,) for i in fallback], self.workers, shared=self.shared)
+            laid = self.laid_out([(plans[i].html,) for i in fallback])
             for i, (pdf, layout) in zip(fallback, laid):
                 key = f"part-{i}"
                 self.bases[key] = Base(key, pdf, _same_shape_as_cached(layout))
