@@ -28,6 +28,7 @@ from sheets.pipeline import cache
 from sheets.pipeline.sheet import Sheet, render_html
 from sheets.pipeline.stamp.fields import Fields, fields_of
 from sheets.pipeline.stamp.layout import render_base
+from sheets.pipeline.stamp.tagged import TaggedPdf
 from sheets.pipeline.stamp.overlay import Op, draw_overlay, footers_drawable, margin_ops, plan_part
 from sheets.pipeline.workers import Workers, run_jobs
 
@@ -142,6 +143,7 @@ class StampJob:
     part_keys: list[str | None] = field(default_factory=list)  # each part's base (None: none yet)
     bases: dict[str, Base] = field(default_factory=dict)
     todo: list[str] = field(default_factory=list)  # blanks the cache does not hold
+    finished: bool = False  # tagged and described as it is written (TaggedPdf), not raw
 
     # -- phase 1: bases ---------------------------------------------------------
     def find_blanks(self) -> None:
@@ -248,7 +250,7 @@ class StampJob:
             with interrupts.held():  # a Ctrl-C waits until the name is known, so that it is removed
                 fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
             with os.fdopen(fd, "wb") as handle:
-                pdf = StreamingPdf(handle, self.title)
+                pdf = TaggedPdf(handle, self.title) if self.finished else StreamingPdf(handle, self.title)
                 number = 0
                 for c, start in enumerate(range(0, len(plans), CHUNK)):
                     chunk = plans[start:start + CHUNK]
@@ -266,6 +268,8 @@ class StampJob:
                             n += 1
                             number += 1
                         if plan.key.startswith("part-"):
+                            if self.finished:
+                                pdf.forget(plan.key)
                             base._reader = None  # noqa: SLF001
                             base.pdf = b""
                 pdf.close()
@@ -300,11 +304,12 @@ class StampJob:
 
 def write_stamped(parts: list[StampPart], target: Path, *, title: str = "", cache_dir: Path | None = None,
                   workers: int | None = None, progress: Callable[[str], None] | None = None,
-                  stats: dict | None = None, shared: Workers | None = None) -> Path:
+                  stats: dict | None = None, shared: Workers | None = None, finished: bool = False) -> Path:
     """Stamp every part onto its cached blank and stream the pages into `target` (atomic).
 
     Big jobs are split in chunks of CHUNK parts, planned and drawn on every core; the
-    pages are then streamed to disk chunk by chunk.
+    pages are then streamed to disk chunk by chunk. `finished`: tagged and described as they
+    are written (what `finish_pdf` does to the raw file, in the same pass: TaggedPdf).
     """
     where = cache_dir if cache_dir is not None else cache.default_dir()
     try:
@@ -312,10 +317,12 @@ def write_stamped(parts: list[StampPart], target: Path, *, title: str = "", cach
     except OSError:
         where = None  # a cache we cannot make is only slower
     if shared is not None:  # the caller's pool (a kit's: its workers have WeasyPrint imported already)
-        written = StampJob(parts, target, title, where, workers, shared, progress, stats, own_pool=False).run()
+        written = StampJob(parts, target, title, where, workers, shared, progress, stats, own_pool=False,
+                           finished=finished).run()
     else:
         with Workers(workers) as own:  # started once, for every phase that needs them
-            written = StampJob(parts, target, title, where, workers, own, progress, stats).run()
+            written = StampJob(parts, target, title, where, workers, own, progress, stats,
+                               finished=finished).run()
     cache.trim(where)  # under its size bound
     return written
 
