@@ -19,7 +19,7 @@ from pypdf import PdfReader
 from sheets.base.pdfstruct import KEY as STRUCT_KEY
 from sheets.base.pdfstruct import page_structure
 from pypdf.generic import (
-    ArrayObject, DictionaryObject, FloatObject, IndirectObject, NameObject, NumberObject, PdfObject,
+    ArrayObject, ByteStringObject, DictionaryObject, FloatObject, IndirectObject, NameObject, NumberObject, PdfObject,
     StreamObject, TextStringObject,
 )
 
@@ -143,8 +143,15 @@ class StreamingPdf:
             "/Type": NameObject("/XRef"), "/Size": NumberObject(self._count + 1),
             "/W": ArrayObject([NumberObject(1), NumberObject(5), NumberObject(2)]),
             "/Root": IndirectObject(root, 0, None), "/Info": IndirectObject(info, 0, None)})
+        ident = self._identity()
+        if ident is not None:  # the file's identifier, from its own bytes (the same input, the same /ID)
+            stream[NameObject("/ID")] = ArrayObject([ByteStringObject(ident), ByteStringObject(ident)])
         self._write(num, stream)
         self._f.write(b"startxref\n%d\n%%%%EOF\n" % at)
+
+    def _identity(self) -> bytes | None:
+        """The trailer's /ID (None: none), asked for when the file ends in a cross-reference stream."""
+        return None
 
     def _add(self, obj: PdfObject) -> IndirectObject:
         num = self._reserve()

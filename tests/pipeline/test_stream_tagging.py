@@ -46,8 +46,12 @@ def test_ten_playbooks_tagged_while_written_say_what_the_finished_file_said(regi
     assert new["lang"] == "en" and new["mark"] == {"/Marked": True} and new["title"] == "10 filled playbooks"
     # what changed is how it is stored: object streams and a cross-reference stream
     assert b"/ObjStm" in after.read_bytes() and b"/XRef" in after.read_bytes()
-    with pikepdf.open(after) as pdf:  # qpdf reads it without a complaint
+    with pikepdf.open(after) as pdf:  # qpdf reads it without a complaint; an /ID from its bytes
         assert pdf.check_pdf_syntax() == []
+        assert len(pdf.trailer.ID) == 2 and len(bytes(pdf.trailer.ID[0])) == 16
+    again = stamping.write_stamped(parts, tmp_path / "again.pdf", title=sheet.context["title"],
+                                   cache_dir=tmp_path / "cache", workers=2, finished=True)
+    assert again.read_bytes() == after.read_bytes()  # the same parts, the same bytes (on 1 core or 2)
     text = [p.extract_text() for p in pypdf.PdfReader(after).pages]
     assert text == [p.extract_text() for p in pypdf.PdfReader(before).pages]
 

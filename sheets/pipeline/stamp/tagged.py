@@ -13,6 +13,7 @@ metadata (fixed dates) and the xref. Letter-spaced runs of the blanks carry thei
 """
 from __future__ import annotations
 
+import hashlib
 import io
 from array import array
 from typing import BinaryIO
@@ -95,11 +96,26 @@ _OBJR = b"<< /Type /OBJR /Obj %d 0 R /Pg %d 0 R >>"
 _ELEM = b"<< /Type /StructElem %s /P %d 0 R /Pg %d 0 R /K [ %s ] >>"
 
 
+class _Hashed:
+    """A file handle that keeps an MD5 of what is written (the file's /ID, as qpdf's
+    deterministic /ID was: from the content, so the same input gives the same bytes)."""
+
+    def __init__(self, handle: BinaryIO):
+        self.handle, self.md5 = handle, hashlib.md5()
+
+    def write(self, data: bytes) -> int:
+        self.md5.update(data)
+        return self.handle.write(data)
+
+    def tell(self) -> int:
+        return self.handle.tell()
+
+
 class TaggedPdf(StreamingPdf):
     """A StreamingPdf whose pages are tagged as they are written (see the module)."""
 
     def __init__(self, handle: BinaryIO, title: str = "", lang: str = "en") -> None:
-        super().__init__(handle, title)
+        super().__init__(_Hashed(handle), title)  # type: ignore[arg-type]
         self._lang = lang
         self._document = self._reserve()
         self._doc_kids = array("Q")
@@ -241,6 +257,9 @@ class TaggedPdf(StreamingPdf):
             page[_name("/Annots")] = ArrayObject(_ref(a) for a in annots)
         self._pack(num, page)
         self._kids.append(num)
+
+    def _identity(self) -> bytes:
+        return self._f.md5.digest()  # type: ignore[attr-defined]
 
     # -- the document -------------------------------------------------------------
     def close(self, catalog: dict | None = None, title: str | None = None) -> None:  # type: ignore[override]
