@@ -12,13 +12,11 @@ sheet (`Sheet.parts`) is drawn onto cached blanks (`sheets.pipeline.stamp`).
 """
 from __future__ import annotations
 
-import tempfile
 from pathlib import Path
 from typing import Callable
 
 from sheets.base import interrupts, output
 from sheets.pipeline import cache
-from sheets.pipeline.finish import finish_pdf
 from sheets.pipeline.layout_jobs import finished_pdf, layout_job
 from sheets.pipeline.sheet import Built, Finisher, Sheet, render_html
 from sheets.pipeline.stamp.write import missing_blanks, write_stamped
@@ -133,17 +131,12 @@ def _build_stamped(sheet: Sheet, target: Path, cache_dir: Path | None, workers: 
 
 
 def _stamped_and_finished(sheet: Sheet, target: Path, **how) -> Path:
-    """A stamped file, tagged and described (sheets.pipeline.finish): stamped into a scratch
-    folder beside `target`, and only the finished bytes written to `target` (atomic), so that
-    an interrupted run never leaves an unfinished file under the target's name. The scratch
-    folder's name holds the process id: one that a SIGKILL left behind is removed by the next
-    run that stamps into that folder (`output.sweep_stale`)."""
+    """A stamped file, tagged and described as it is streamed to `target` (one pass, no
+    scratch file: sheets.pipeline.stamp.tagged); the whole file is written atomically, so an
+    interrupted run never leaves an unfinished file under the target's name."""
     title = sheet.context.get("title", "")
     output.ensure_dir(target.parent)
-    output.sweep_stale(target.parent, ".stamping-")  # what a killed run left (SIGKILL: no clean-up)
-    with tempfile.TemporaryDirectory(prefix=output.scratch_prefix(".stamping-"), dir=target.parent) as scratch:
-        raw = write_stamped(sheet.parts or [], Path(scratch) / target.name, title=title, **how)
-        return output.write_atomic(target, finish_pdf(raw.read_bytes(), title or None))
+    return write_stamped(sheet.parts or [], target, title=title, finished=True, **how)
 
 
 def build_one(sheet: Sheet, target: Path) -> Path:

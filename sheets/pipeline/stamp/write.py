@@ -28,6 +28,7 @@ from sheets.pipeline import cache
 from sheets.pipeline.sheet import Sheet, render_html
 from sheets.pipeline.stamp.fields import Fields, fields_of
 from sheets.pipeline.stamp.layout import render_base
+from sheets.pipeline.stamp.tagged import TaggedPdf
 from sheets.pipeline.stamp.overlay import Op, draw_overlay, footers_drawable, margin_ops, plan_part
 from sheets.pipeline.workers import Workers, run_jobs
 
@@ -142,6 +143,7 @@ class StampJob:
     part_keys: list[str | None] = field(default_factory=list)  # each part's base (None: none yet)
     bases: dict[str, Base] = field(default_factory=dict)
     todo: list[str] = field(default_factory=list)  # blanks the cache does not hold
+    finished: bool = False  # tagged and described as it is written (TaggedPdf), not raw
 
     # -- phase 1: bases ---------------------------------------------------------
     def find_blanks(self) -> None:
@@ -179,11 +181,8 @@ class StampJob:
             return True
 
         interrupts.phase("laying out blanks")
-        made = run_jobs(render_base, jobs, self.workers, shared=self.shared, weight=lambda job: len(job[0]),
-                        idle=render_ahead, layout=True)
+        made = self.laid_out(jobs, idle=render_ahead)
         for key, (pdf, layout) in zip(self.todo, made):
-            layout = _same_shape_as_cached(layout)
-            cache.write_blank(self.cache_dir, key, pdf, layout)
             self.bases[key] = Base(key, pdf, layout)
         for i, (pdf, layout) in zip(direct, made[len(self.todo):]):
             key = self.part_keys[i] = f"part-{i}"  # its own base: only its page footers are stamped on it
@@ -193,6 +192,21 @@ class StampJob:
         for key, base in self.bases.items():
             base.fields = fields_of(self.blank_html[key])
         return direct
+
+    def laid_out(self, jobs: list[tuple[str]], idle: Callable[[], bool] | None = None) -> list[tuple[bytes, dict]]:
+        """Each HTML laid out in full (render_base), taken from the cache when it holds it (a
+        blank, a part with no blank, a part that could not be stamped: the same HTML gives the
+        same bytes), the rest laid out on the workers and cached."""
+        keys = [cache.blank_key(html) for html, in jobs]
+        made: list = [cache.read_blank(self.cache_dir, key) for key in keys]
+        todo = [i for i, hit in enumerate(made) if hit is None]
+        fresh = run_jobs(render_base, [jobs[i] for i in todo], self.workers, shared=self.shared,
+                         weight=lambda job: len(job[0]), idle=idle, layout=True)
+        for i, (pdf, layout) in zip(todo, fresh):
+            layout = _same_shape_as_cached(layout)
+            cache.write_blank(self.cache_dir, keys[i], pdf, layout)
+            made[i] = (pdf, layout)
+        return made
 
     # -- phase 2: plans and overlays ------------------------------------------------
     def plan_and_draw(self) -> tuple[list[Plan], list[bytes | None], int, list[int]]:
@@ -217,7 +231,7 @@ class StampJob:
         overlays: list[bytes | None] = [o for _, o in results]
         fallback = [i for i, p in enumerate(plans) if p.ops is None]
         if fallback:  # lay those parts out in full; the page count may change, so draw again
-            laid = run_jobs(render_base, [(plans[i].html,) for i in fallback], self.workers, shared=self.shared)
+            laid = self.laid_out([(plans[i].html,) for i in fallback])
             for i, (pdf, layout) in zip(fallback, laid):
                 key = f"part-{i}"
                 self.bases[key] = Base(key, pdf, _same_shape_as_cached(layout))
@@ -232,11 +246,13 @@ class StampJob:
         output.ensure_dir(target.parent)
         interrupts.phase("writing the stamped file")
         tmp = None
+        prefix = f".{target.name}."
+        output.sweep_stale(target.parent, prefix)  # what a killed run (SIGKILL: no clean-up) left
         try:
             with interrupts.held():  # a Ctrl-C waits until the name is known, so that it is removed
-                fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+                fd, tmp = tempfile.mkstemp(prefix=output.scratch_prefix(prefix), suffix=".tmp", dir=target.parent)
             with os.fdopen(fd, "wb") as handle:
-                pdf = StreamingPdf(handle, self.title)
+                pdf = TaggedPdf(handle, self.title) if self.finished else StreamingPdf(handle, self.title)
                 number = 0
                 for c, start in enumerate(range(0, len(plans), CHUNK)):
                     chunk = plans[start:start + CHUNK]
@@ -254,6 +270,8 @@ class StampJob:
                             n += 1
                             number += 1
                         if plan.key.startswith("part-"):
+                            if self.finished:
+                                pdf.forget(plan.key)
                             base._reader = None  # noqa: SLF001
                             base.pdf = b""
                 pdf.close()
@@ -288,11 +306,12 @@ class StampJob:
 
 def write_stamped(parts: list[StampPart], target: Path, *, title: str = "", cache_dir: Path | None = None,
                   workers: int | None = None, progress: Callable[[str], None] | None = None,
-                  stats: dict | None = None, shared: Workers | None = None) -> Path:
+                  stats: dict | None = None, shared: Workers | None = None, finished: bool = False) -> Path:
     """Stamp every part onto its cached blank and stream the pages into `target` (atomic).
 
     Big jobs are split in chunks of CHUNK parts, planned and drawn on every core; the
-    pages are then streamed to disk chunk by chunk.
+    pages are then streamed to disk chunk by chunk. `finished`: tagged and described as they
+    are written (what `finish_pdf` does to the raw file, in the same pass: TaggedPdf).
     """
     where = cache_dir if cache_dir is not None else cache.default_dir()
     try:
@@ -300,10 +319,12 @@ def write_stamped(parts: list[StampPart], target: Path, *, title: str = "", cach
     except OSError:
         where = None  # a cache we cannot make is only slower
     if shared is not None:  # the caller's pool (a kit's: its workers have WeasyPrint imported already)
-        written = StampJob(parts, target, title, where, workers, shared, progress, stats, own_pool=False).run()
+        written = StampJob(parts, target, title, where, workers, shared, progress, stats, own_pool=False,
+                           finished=finished).run()
     else:
         with Workers(workers) as own:  # started once, for every phase that needs them
-            written = StampJob(parts, target, title, where, workers, own, progress, stats).run()
+            written = StampJob(parts, target, title, where, workers, own, progress, stats,
+                               finished=finished).run()
     cache.trim(where)  # under its size bound
     return written
 
