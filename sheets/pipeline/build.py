@@ -139,7 +139,7 @@ def _stamped_and_finished(sheet: Sheet, target: Path, **how) -> Path:
     title = sheet.context.get("title", "")
     output.ensure_dir(target.parent)
     with tempfile.TemporaryDirectory(prefix=".stamping-", dir=target.parent) as scratch:
-        raw = write_stamped(sheet.parts or [], Path(scratch) / target.name, title=title, **how)
+        raw = write_stamped(sheet.parts or [], Path(scratch) / target.name, title=title, forms=sheet.forms, **how)
         return output.write_atomic(target, finish_pdf(raw.read_bytes(), title or None))
 
 

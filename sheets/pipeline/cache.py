@@ -65,7 +65,7 @@ def blank_key(html: str) -> str:
 
 
 def stamped_key(sheet: Sheet) -> str:
-    inputs = [sheet.label.encode("utf-8")]
+    inputs = [sheet.label.encode("utf-8")] + ([f"forms {FORMS_KEY} widgets-1".encode()] if sheet.forms else [])
     htmls = [render_html(s) for pair in sheet.parts or [] for s in pair]
     inputs += [html.encode("utf-8") for html in htmls]
     return _key("stamped", *inputs, fallback=any(fonts.needs_fallback(html) for html in htmls))

@@ -77,9 +77,10 @@ def blank_playbook(game: Game, pb: Playbook, paper: str = "a4", fillable: bool =
     suffix = "-fillable" if fillable else ""
     sheet = playbook_sheet(game, [playbook_entry(game, pb, None, 0)], f"regiment-{pb.id}{suffix}.pdf",
                            paper, fillable, f"{pb.name} playbook (blank)")
-    if not fillable:  # the blank itself, stamped with nothing but its page footers (and cached)
-        blank = _stamp_blank(game, pb, paper)
-        sheet.parts = [(blank, blank)]
+    # the blank itself, stamped with nothing but its page footers (and cached); fillable, the
+    # same pages with a form field at every write-in and box (sheets.pipeline.stamp.widgets)
+    blank = _stamp_blank(game, pb, paper)
+    sheet.parts = [(blank, blank)]
     return sheet
 
 
@@ -99,16 +100,16 @@ def filled_playbooks(game: Game, chars: list[Character], filename: str, paper: s
         entries.append(playbook_entry(game, ch.playbook, ch, i, origin))
     title = f"{len(chars)} filled playbook{'s' if len(chars) != 1 else ''}"
     sheet = playbook_sheet(game, entries, filename, paper, fillable, title)
-    if not fillable:  # each character drawn onto its playbook's cached blank
-        blanks: dict[str, Sheet] = {}
-        sheet.parts = []
-        for ch, entry in zip(chars, entries):
-            blank = blanks.get(ch.playbook.id)
-            if blank is None:
-                blank = blanks[ch.playbook.id] = _stamp_blank(game, ch.playbook, paper)
-            one = playbook_sheet(game, [dict(entry, prefix="c0.", break_before=False)], filename, paper, False,
-                                 title)
-            sheet.parts.append((blank, one))
+    # each character drawn onto its playbook's cached blank (fillable: its values in the fields)
+    blanks: dict[str, Sheet] = {}
+    sheet.parts = []
+    for ch, entry in zip(chars, entries):
+        blank = blanks.get(ch.playbook.id)
+        if blank is None:
+            blank = blanks[ch.playbook.id] = _stamp_blank(game, ch.playbook, paper)
+        one = playbook_sheet(game, [dict(entry, prefix="c0.", break_before=False)], filename, paper, False,
+                             title)
+        sheet.parts.append((blank, one))
     return sheet
 
 
@@ -156,7 +157,7 @@ def squad_sheet(game: Game, roster: SquadRoster | None, filename: str, paper: st
     sheet = playbook_sheet(game, entries, filename, paper, fillable, label)
     sheet.template = "squad.html.j2"
     sheet.context["roster"] = roster_context(game, roster)
-    if entries and not fillable:
+    if entries:
         # the roster laid out (it is this squad's own page); every playbook stamped onto its
         # kind's cached blank, as `playbook --random` does
         page = playbook_sheet(game, [], filename, paper, False, label)
