@@ -20,7 +20,9 @@ import io
 import re
 
 from sheets.base import paths
+from sheets.pipeline import rendering
 from sheets.pipeline.stamp.fields import Value
+from sheets.pipeline.stamp.forms import finish_form
 
 _PART = re.compile(r"^c0\.")
 
@@ -91,8 +93,6 @@ def add_form(pdf_bytes: bytes, sizes: list[tuple[float, float]], pages: list[lis
     """The stamped PDF with the widgets of `pages` grafted on its pages, the form finished."""
     import pikepdf  # noqa: PLC0415 - the stamper's side only
 
-    from sheets.pipeline import rendering  # noqa: PLC0415 - WeasyPrint only when a form is made
-    from sheets.pipeline.stamp.forms import finish_form  # noqa: PLC0415
 
     if not any(pages):
         return pdf_bytes

@@ -28,6 +28,7 @@ from sheets.pipeline import cache
 from sheets.pipeline.sheet import Sheet, render_html
 from sheets.pipeline.stamp.fields import Fields, fields_of
 from sheets.pipeline.stamp.layout import render_base
+from sheets.pipeline.stamp.widgets import add_form, widgets_of
 from sheets.pipeline.stamp.overlay import Op, draw_overlay, footers_drawable, margin_ops, plan_part
 from sheets.pipeline.workers import Workers, run_jobs
 
@@ -276,8 +277,6 @@ class StampJob:
 
     def add_form(self, plans: list[Plan]) -> None:
         """The stamped file with its form fields (sheets.pipeline.stamp.widgets)."""
-        from sheets.pipeline.stamp.widgets import add_form, widgets_of  # noqa: PLC0415
-
         sizes, pages = [], []
         for i, plan in enumerate(plans):
             base = self.bases[plan.key]
