@@ -43,6 +43,7 @@ def test_every_sheet_command_names_only_what_it_holds(cli, tmp_path):
             ("playbook", "sniper", "--character", character, "--fillable", "-o", "filled-fillable.pdf"),
             ("playbook", "soldier", "--random", "--count", "3", "--seed", "5", "--save", "crew", "-o", "random.pdf"),
             ("squad", "crew/squad.yaml", "-o", "squad.pdf"),
+            ("squad", "crew/squad.yaml", "--fillable", "-o", "squad-fillable.pdf"),
             ("mission", "--seed", "3", "-o", "mission.pdf"),
             ("cards", "regiment", "-o", "cards.pdf"),
             ("trackers", "regiment", "-o", "trackers.pdf")]

@@ -54,7 +54,7 @@ def widgets_of(layout: dict, blank: dict[str, Value], filled: dict[str, Value], 
         pages[spec["page"]].append({
             "name": _PART.sub(f"c{part}.", name), "kind": kind, "rect": [x, y, w, h], "font": font,
             "value": value.text if kind != "box" else "", "checked": kind == "box" and value.state == "marked",
-            "label": value.label})
+            "label": value.label, "align": font.get("align", "start")})
     return pages
 
 
@@ -100,8 +100,11 @@ def add_form(pdf_bytes: bytes, sizes: list[tuple[float, float]], pages: list[lis
     with pikepdf.open(io.BytesIO(made)) as fields_pdf, pikepdf.open(io.BytesIO(pdf_bytes)) as base:
         if len(fields_pdf.pages) != len(base.pages):
             raise RuntimeError(f"fields document has {len(fields_pdf.pages)} pages for {len(base.pages)}")
-        for page in fields_pdf.pages:
+        for page, widgets in zip(fields_pdf.pages, pages):
+            quadding = {w["name"]: {"center": 1, "right": 2, "end": 2}.get(w["align"], 0) for w in widgets}
             for annot in page.obj.get("/Annots", []):
+                if quadding.get(str(annot.get("/T", ""))):
+                    annot.Q = quadding[str(annot.T)]  # the printed text's alignment
                 if "/P" in annot:
                     del annot["/P"]  # else copying drags the fields document's page along
         form = base.copy_foreign(fields_pdf.make_indirect(fields_pdf.Root.AcroForm))
