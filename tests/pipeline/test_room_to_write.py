@@ -15,7 +15,7 @@ import pytest
 from sheets.games.wotw.mission import longest_track
 from sheets.games.wotw.sheets import blank_log_sheet
 from sheets.pipeline.build import build_one
-from tests.conftest import pdf_text, squash, text_runs
+from conftest import pdf_text, squash, text_runs
 
 MM = 72 / 25.4
 CHARACTER = Path(__file__).resolve().parents[2] / "content/regiment/characters/walter-brzezinski.yaml"
