@@ -114,7 +114,7 @@ def test_a_blank_fillable_playbook_is_its_printed_twin_with_fields(regiment, pla
     notes = pypdf.PdfReader(str(fillable)).get_fields()["c0.notes"]
     assert int(notes.get("/Ff", 0)) & 4096  # multiline
     rect = next(w["/Rect"] for w in widgets if w.get("/T") == "notes")
-    assert abs(float(rect[3]) - float(rect[1])) > 40 * 72 / 25.4  # the NOTES box's height, not one line
+    assert abs(float(rect[3]) - float(rect[1])) > 30 * 72 / 25.4  # the NOTES box's height (38 mm on Letter), not one line
 
 
 @pytest.mark.parametrize("paper", PAPERS)

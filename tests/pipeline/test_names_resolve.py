@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.names import poppler_errors, unresolved
+from names import poppler_errors, unresolved
 
 pytestmark = pytest.mark.skipif(shutil.which("pdftotext") is None, reason="poppler-utils not installed")
 
