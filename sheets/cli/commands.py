@@ -150,10 +150,15 @@ def cards(
                                                 "sheet was printed with) as back_offset in ./sheets.toml."),
     crop_marks: Optional[bool] = typer.Option(None, "--crop-marks/--no-crop-marks",
                                               help="Crop marks outside the cut lines (default: as the layout says)."),
-    export: Optional[str] = typer.Option(None, "--export", metavar="png",
-                                         help="For a print shop: one PNG per card face into the folder -o DIR "
-                                              "(001-<card>.png ..., with --backs 001-back.png ...; several sets: "
-                                              "a folder per set), with bleed, instead of n-up sheets."),
+    export: Optional[str] = typer.Option(None, "--export", metavar="png|pdf|tts", help=(
+        "Instead of n-up sheets, into -o DIR: png, a PNG per card face with bleed (back.png once when the "
+        "backs are alike; several sets: a folder each); pdf, a PDF per deck, a face per page, TrimBox and "
+        "BleedBox (--backs: back/front alternating); tts, Tabletop Simulator <set>-deck.png grids (10x7 at "
+        "most) and <set>-back.png.")),
+    shop: Optional[str] = typer.Option(None, "--shop", metavar="NAME", help=(
+        "A print shop's spec in one word (content/_print/shops.yaml): drivethrucards (PDF/X-1a:2003, "
+        "2.5x3.5 in, 1/8 in bleed, back/front, CMYK <= 240 % ink), thegamecrafter (PNG 825x1125 px), "
+        "makeplayingcards (PNG 822x1122 px).")),
     dpi: Optional[float] = typer.Option(None, "--dpi", metavar="N", help="With --export: resolution of the images (default 300)."),
     bleed: Optional[float] = typer.Option(None, "--bleed", metavar="MM",
                                           help="With --export: bleed on every side, in mm (default 3); text keeps "
@@ -180,10 +185,10 @@ def cards(
         typer.echo(str(api.store_calibration(Path.cwd(), x, y, printed_with=back_offset)))
         return
     options = print_options(paper, ink_saver, output, content)
-    if export is not None or dpi is not None or bleed is not None:
-        _card_export_only(export, game, layout, fold, copies, crop_marks, preview)
-        report(api.make_card_images(game, options, which=card_set, export=export, dpi=300 if dpi is None else dpi,
-                                    bleed=3 if bleed is None else bleed, backs=backs))
+    if export is not None or dpi is not None or bleed is not None or shop is not None:
+        _card_export_only(export or shop, game, layout, fold, copies, crop_marks, preview)
+        report(api.make_card_images(game, options, which=card_set, export=export, dpi=dpi, bleed=bleed,
+                                    backs=backs, shop=shop))
     elif game == "calibrate":  # the calibration sheet reads no content and has no ink to save
         report([api.make_calibration(options, duplex=duplex.value, back_offset=back_offset)], preview=preview)
     else:
@@ -200,7 +205,7 @@ def _card_export_only(export: str | None, game: str, layout, fold: bool, copies:
                                            ("--crop-marks", crop_marks is not None), ("--preview", preview),
                                            ("calibrate", game == "calibrate")) if given]
     if sheet_only:
-        raise SheetsError(f"{', '.join(sheet_only)}: for n-up sheets; --export writes one image per card")
+        raise SheetsError(f"{', '.join(sheet_only)}: for n-up sheets; --export writes one image or page per card")
 
 
 @user_errors
