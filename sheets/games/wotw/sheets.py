@@ -4,7 +4,7 @@ from __future__ import annotations
 from sheets.base.paper import page_size, resolve
 from sheets.games.wotw.crews import crew_notes
 from sheets.games.wotw.mission import Mission, longest_track, roll_missions  # noqa: F401 - roll_missions re-exported
-from sheets.games.wotw.team import Team, TeamRules, soldier_row
+from sheets.games.wotw.team import GRENADIER_GRENADES, Team, TeamRules, soldier_row
 from sheets.library.access import make_dice
 from sheets.library.blocks import Block, Section, TableBlock
 from sheets.library.content import Game
@@ -149,6 +149,7 @@ def _log_sheet(game: Game, contexts: list[dict], filename: str, paper: str, camp
         "title": f"{game.info.title} log sheet",
         "page_size": page_size(paper), "short_page": short_page(paper),
         "missions": contexts,
+        "grenade_boxes": GRENADIER_GRENADES,  # a box per grenade a man may carry, ticked as he throws it
         "mission_pages": mission_pages,
         "campaign": campaign,
         "campaign_rules": game.data.rules.campaign,
@@ -283,6 +284,7 @@ def blank_log_sheet(game: Game, paper: str = "a4") -> Sheet:
         # rows for the longest mission the tables can roll (optional rules included), numbered
         # throughout: the track runs on to a second page
         "track_rows": longest_track(data),
+        "grenade_boxes": GRENADIER_GRENADES,
         "footer": f"{game.info.title} · log sheet (blank) · warsheets",
     }
     return Sheet(filename="wotw-log-sheet-blank.pdf", template="logsheet_blank.html.j2", context=context,

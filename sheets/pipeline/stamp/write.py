@@ -29,6 +29,7 @@ from sheets.pipeline.sheet import Sheet, render_html
 from sheets.pipeline.stamp.fields import Fields, fields_of
 from sheets.pipeline.stamp.layout import render_base
 from sheets.pipeline.stamp.tagged import TaggedPdf
+from sheets.pipeline.stamp.widgets import add_form, widgets_of
 from sheets.pipeline.stamp.overlay import Op, draw_overlay, footers_drawable, margin_ops, plan_part
 from sheets.pipeline.workers import Workers, run_jobs
 
@@ -81,10 +82,12 @@ class Plan:
     ops: list[list[Op]] | None  # per page; None: the part must be laid out in full
     footer: str
     html: str | None = None  # the filled HTML, kept only when it must be laid out
+    values: dict | None = None  # a fillable sheet's: the part's field values (they go in its form)
 
 
-def _plan_chunk(blanks: dict, items: list) -> list[Plan]:
-    """Jinja-render each filled part and plan what to draw (runs in a worker for big jobs)."""
+def _plan_chunk(blanks: dict, items: list, forms: bool = False) -> list[Plan]:
+    """Jinja-render each filled part and plan what to draw (runs in a worker for big jobs).
+    For a fillable sheet, a value that goes in a form field (text, a tick) is not drawn."""
     plans = []
     for key, filled in items:
         html = render_html(filled)
@@ -98,7 +101,9 @@ def _plan_chunk(blanks: dict, items: list) -> list[Plan]:
         if ops is not None and not all(footers_drawable(page["margins"], f.footer, fields.footer)
                                        for page in layout["pages"]):
             ops = None  # a footer (it names the character) the stamp font cannot draw
-        plans.append(Plan(key, ops, f.footer, html if ops is None else None))
+        if forms and ops is not None:
+            ops = [[op for op in page if op.kind not in ("text", "tick")] for page in ops]
+        plans.append(Plan(key, ops, f.footer, html if ops is None else None, f.values if forms else None))
         filled.html = None  # keep memory flat
     return plans
 
@@ -117,9 +122,10 @@ def _overlay_pages(plans: list[Plan], bases: dict, first: int, total: int) -> li
     return pages
 
 
-def _stamp_chunk(blanks: dict, items: list, first: int, total: int) -> tuple[list[Plan], bytes | None]:
+def _stamp_chunk(blanks: dict, items: list, first: int, total: int,
+                 forms: bool = False) -> tuple[list[Plan], bytes | None]:
     """Plan a chunk of parts and draw its overlay (None when a part must be laid out in full)."""
-    plans = _plan_chunk(blanks, items)
+    plans = _plan_chunk(blanks, items, forms)
     if any(p.ops is None for p in plans):
         return plans, None
     bases = {k: {"layout": lay, "footer": f.footer} for k, (f, lay) in blanks.items()}
@@ -144,6 +150,7 @@ class StampJob:
     bases: dict[str, Base] = field(default_factory=dict)
     todo: list[str] = field(default_factory=list)  # blanks the cache does not hold
     finished: bool = False  # tagged and described as it is written (TaggedPdf), not raw
+    forms: bool = False  # fillable: a form field at every field the blank leaves to the player
 
     # -- phase 1: bases ---------------------------------------------------------
     def find_blanks(self) -> None:
@@ -216,7 +223,7 @@ class StampJob:
         for start in range(0, len(self.parts), CHUNK):
             keys = self.part_keys[start:start + CHUNK]
             items = [(k, filled) for k, (_, filled) in zip(keys, self.parts[start:start + CHUNK])]
-            jobs.append(({k: blanks[k] for k in set(keys) if k is not None}, items, first, total))
+            jobs.append(({k: blanks[k] for k in set(keys) if k is not None}, items, first, total, self.forms))
             first += sum(self.bases[k].pages for k in keys if k is not None)
 
         def tick(i: int) -> None:
@@ -286,6 +293,18 @@ class StampJob:
             if tmp and os.path.exists(tmp):
                 os.unlink(tmp)
 
+    def add_form(self, plans: list[Plan]) -> None:
+        """The stamped file with its form fields (sheets.pipeline.stamp.widgets)."""
+        sizes, pages = [], []
+        for i, plan in enumerate(plans):
+            base = self.bases[plan.key]
+            sizes += [(p["width"], p["height"]) for p in base.layout["pages"]]
+            if plan.values is None or base.fields is None:  # laid out in full: its values printed
+                pages += [[] for _ in base.layout["pages"]]
+            else:
+                pages += widgets_of(base.layout, base.fields.values, plan.values, i)
+        output.write_atomic(self.target, add_form(self.target.read_bytes(), sizes, pages))
+
     def run(self) -> Path:
         self.find_blanks()
         direct = self.lay_out_bases()
@@ -299,6 +318,8 @@ class StampJob:
                               laid_out=len(fallback) + len(direct), blanks_rendered=len(self.todo),
                               chunks=-(-len(self.parts) // CHUNK), plan_draw_s=round(t1 - t0, 3))
         self.stream(plans, overlays, total)
+        if self.forms:
+            self.add_form(plans)
         if self.stats is not None:
             self.stats["write_s"] = round(time.perf_counter() - t1, 3)
         return self.target
@@ -306,7 +327,8 @@ class StampJob:
 
 def write_stamped(parts: list[StampPart], target: Path, *, title: str = "", cache_dir: Path | None = None,
                   workers: int | None = None, progress: Callable[[str], None] | None = None,
-                  stats: dict | None = None, shared: Workers | None = None, finished: bool = False) -> Path:
+                  stats: dict | None = None, shared: Workers | None = None, finished: bool = False,
+                  forms: bool = False) -> Path:
     """Stamp every part onto its cached blank and stream the pages into `target` (atomic).
 
     Big jobs are split in chunks of CHUNK parts, planned and drawn on every core; the
@@ -320,11 +342,11 @@ def write_stamped(parts: list[StampPart], target: Path, *, title: str = "", cach
         where = None  # a cache we cannot make is only slower
     if shared is not None:  # the caller's pool (a kit's: its workers have WeasyPrint imported already)
         written = StampJob(parts, target, title, where, workers, shared, progress, stats, own_pool=False,
-                           finished=finished).run()
+                           finished=finished, forms=forms).run()
     else:
         with Workers(workers) as own:  # started once, for every phase that needs them
             written = StampJob(parts, target, title, where, workers, own, progress, stats,
-                               finished=finished).run()
+                               finished=finished, forms=forms).run()
     cache.trim(where)  # under its size bound
     return written
 
