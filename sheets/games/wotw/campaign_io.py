@@ -82,7 +82,8 @@ def read(doc: YamlDocument, data: WotwData) -> Campaign:
     problems = disagreements(doc, campaign, replayed)
     if problems:
         raise ContentError(problems)
-    return campaign
+    # the replayed state: the same values, and what the entries say beyond the file (who was at a briefing)
+    return replayed.state.model_copy(update={"entries": campaign.entries})
 
 
 def _baseline_problems(doc: YamlDocument, entry: BaselineEntry, data: WotwData) -> list:

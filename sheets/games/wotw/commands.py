@@ -140,7 +140,6 @@ def campaign_mission(file: Path, options: PrintOptions = PrintOptions(), *, seed
                          f"(run `sheets campaign mission {file}` alone to print its log sheet again)",
                          code="mission-in-progress")
     entry = make_entry(do="mission", strike=strike_step, **_dice_entry(seed, dice))
-    rules_mission.ready_for_mission(campaign, game.data)
     state = ledger.apply(campaign.model_copy(update={"entries": []}), entry, game.data).campaign
     mission = rules_mission.open_mission(state, game.data)
     pdf = _log_sheet(game, state, mission, options)

@@ -9,8 +9,8 @@ from __future__ import annotations
 import unicodedata
 from typing import Annotated, Literal, Union, get_args
 
-from pydantic import (BaseModel, ConfigDict, Discriminator, Field, Tag, TypeAdapter, ValidationError, model_serializer,
-                      model_validator)
+from pydantic import (BaseModel, ConfigDict, Discriminator, Field, PrivateAttr, Tag, TypeAdapter, ValidationError,
+                      model_serializer, model_validator)
 from pydantic.json_schema import SkipJsonSchema
 
 from sheets.base.errors import SheetsError
@@ -70,6 +70,16 @@ class MissionRecord(Record):
     xp: int = Field(0, ge=0)
     xp_roll: str | None = None
     cp: int = Field(0, ge=0)
+    #: whether the team had an Engineer at the mission's briefing (set when the rules roll it; None: a state
+    #: read from a file, whose replay or proof sets it). Not in the file: the entries say it.
+    _briefed_engineer: bool | None = PrivateAttr(None)
+
+    @property
+    def briefed_engineer(self) -> bool | None:
+        return self._briefed_engineer
+
+    def brief(self, engineer: bool) -> None:
+        self._briefed_engineer = engineer
 
 
 class LedgerEntry(Record):

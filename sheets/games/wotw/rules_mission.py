@@ -70,7 +70,7 @@ def open_mission(c: Campaign, data: WotwData) -> Mission:
 # -- a mission rolled -------------------------------------------------------------
 
 def ready_for_mission(c: Campaign, data: WotwData) -> None:
-    """Three men alive for a new mission (asked by the command, not the replay: older files keep loading)."""
+    """Three men alive for a new mission (the rules, Equipment), on the command and on replay alike."""
     alive, least = len(c.living), TeamRules.of(data.rules).min_size
     if alive < least:
         raise Refused(f"{alive} m{'a' if alive == 1 else 'e'}n alive, but a mission needs at least {least} (the rules, "
@@ -99,6 +99,7 @@ def roll_mission(c: Campaign, e: MissionEntry, data: WotwData) -> Applied:
     if c.in_progress is not None:
         raise Refused(f"mission {c.in_progress.number} is still in progress: close it first with "
                       f"`sheets campaign debrief FILE --outcome success|aborted`", code="mission-in-progress")
+    ready_for_mission(c, data)
     if e.strike is not None and not has_engineer(c):
         raise Refused("--strike-step: only a team with an Engineer may strike a step (the rules, optional rule #3)",
                       code="strike-needs-engineer")
@@ -108,7 +109,9 @@ def roll_mission(c: Campaign, e: MissionEntry, data: WotwData) -> Applied:
     record = MissionRecord(number=number, seed=mission.seed, dice=None if mission.seed is not None else dice.describe,
                            objective=mission.objective.name if mission.objective else "", steps=len(mission.track),
                            track=track_text(mission), weather=mission.weather, struck_step=mission.struck_step)
-    return Applied(start_mission(c, data, record), _scripted(e, dice))
+    started = start_mission(c, data, record)
+    started.missions[-1].brief(has_engineer(c))
+    return Applied(started, _scripted(e, dice))
 
 
 def strike_step(c: Campaign, e: StrikeEntry, data: WotwData) -> Campaign:
@@ -118,9 +121,11 @@ def strike_step(c: Campaign, e: StrikeEntry, data: WotwData) -> Campaign:
         raise Refused("no mission in progress: the Engineer strikes a step at the end of a mission's briefing "
                       "(the rules, optional rule #3); roll one with `sheets campaign mission FILE`",
                       code="no-mission-in-progress")
-    if not has_engineer(c):
+    if not has_engineer(c) or open_.briefed_engineer is False:
         raise Refused("only a team with an Engineer may strike a step (the rules, optional rule #3: "
-                      "start the campaign with --engineers and make a man Engineer)", code="strike-needs-engineer")
+                      "start the campaign with --engineers and make a man Engineer)"
+                      + (f"; the team had none at mission {open_.number}'s briefing, and an Engineer strikes a step "
+                         f"at the end of the briefing" if has_engineer(c) else ""), code="strike-needs-engineer")
     if e.step is None or not 1 <= e.step < open_.steps:
         raise Refused(f"step {e.step}: choose a step from 1 to {open_.steps - 1}; the last step is the objective "
                       f"and is never struck (the rules, optional rule #3)", code="step-out-of-track")
@@ -138,16 +143,18 @@ def strike_step(c: Campaign, e: StrikeEntry, data: WotwData) -> Campaign:
 
 def enemy_hq_possible(c: Campaign, data: WotwData) -> None:
     """The Enemy HQ is an event of a Building (H) step (the rules, Event Table: Building, 11): refused
-    when no step of the mission's track (a struck step apart) has it."""
+    when no step of the mission's track that gets an Event roll (not a struck step, not the last step: the
+    objective) has it."""
     open_ = c.in_progress
     mission = open_mission(c, data)
-    for step in mission.track:
+    for step in mission.track[:-1]:  # the last step, the objective, gets no Event roll (the rules, Mission)
         resolved = data.terrain(step.group, step.terrain)
         if not step.struck and resolved and resolved.terrain and any(
                 ev.text.startswith(ENEMY_HQ) for ev in resolved.terrain.events):
             return
     raise Refused(f"--enemy-hq: the Enemy HQ is an event of a Building (H) step (the rules, Event Table: Building, "
-                  f"11), and mission {open_.number}'s track has none ({track_text(mission)}); leave --enemy-hq out",
+                  f"11), rolled for every step but the last (the objective), and mission {open_.number}'s track has no such "
+                  f"Building ({track_text(mission)}); leave --enemy-hq out",
                   code="enemy-hq-not-on-track")
 
 
@@ -197,6 +204,11 @@ def debrief(c: Campaign, data: WotwData, outcome: str, killed: list[str], wounde
         man.status = "wounded"
         man.history.append(f"wounded M{record.number}")
     record.casualties = Casualties(killed=[new.man(n).name for n in killed], wounded=[new.man(n).name for n in wounded])
+    if outcome == "success" and not new.living:
+        raise Refused(f"--outcome success: every man of the team is killed, and a mission is a success only when "
+                      f"the team reaches the objective and clears it (the rules, Mission: “The mission is over when "
+                      f"the final step is free of enemies”); no man is left standing: --outcome aborted",
+                      code="success-without-survivors")
     campaign = data.rules.campaign
     if outcome == "aborted":
         record.xp, record.cp = int(campaign.get("xp_after_abort", 0)), int(campaign.get("reinforcement_cp_after_abort", 1))

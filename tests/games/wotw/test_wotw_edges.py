@@ -97,7 +97,8 @@ def test_enemy_hq_is_refused_on_a_track_without_a_building_h_step_and_the_file_i
     r = cli("campaign", "debrief", "hq.yaml", "--outcome", "success", "--enemy-hq", "--dice", "6")
     assert r.exit_code == 1 and Path("hq.yaml").read_bytes() == before
     assert r.stderr == ("error: --enemy-hq: the Enemy HQ is an event of a Building (H) step (the rules, Event Table: "
-                        "Building, 11), and mission 1's track has none (Road > Cliff > Hill Top > Wood > Wood > Road > "
+                        "Building, 11), rolled for every step but the last (the objective), and mission 1's track has no "
+                        "such Building (Road > Cliff > Hill Top > Wood > Wood > Road > "
                         "River > Road > River > Road > Small Building > Square > Small Building); leave --enemy-hq "
                         "out\n")
     assert cli("campaign", "debrief", "hq.yaml", "--outcome", "success", "--dice", "6").exit_code == 0
