@@ -11,11 +11,11 @@ import yaml
 
 from sheets.base import output
 from sheets.base.errors import ContentError, SheetsError
+from sheets.base.limits import MAX_FILE_BYTES
 from sheets.games.wotw.campaign import check
-from sheets.games.wotw.ledger import EntryRefused, Replay, describe, flatten, replay, state_dict
+from sheets.games.wotw.ledger import EntryRefused, Replay, describe, flatten, prove, replay, state_dict
 from sheets.games.wotw.models import WotwData
-from sheets.games.wotw.proof import prove
-from sheets.games.wotw.records import BaselineEntry, Campaign
+from sheets.games.wotw.records import BaselineEntry, Campaign, Refused
 from sheets.library.validation import validate
 from sheets.library.yaml_source import YamlDocument, load_yaml, parse_yaml
 
@@ -64,7 +64,7 @@ def read(doc: YamlDocument, data: WotwData) -> Campaign:
         raise ContentError([doc.problem(("kind",), "not a campaign file (it needs `kind: campaign`)")])
     campaign = validate(Campaign, doc)
     problems = [doc.problem(loc, msg) for loc, msg in check(campaign, data)]
-    if not campaign.entries:  # no replay to prove it: the state proves itself (proof.py)
+    if not campaign.entries and not problems:  # no replay to prove it: the plays its traces tell (ledger.prove)
         problems += [doc.problem(loc, msg) for loc, msg in prove(campaign, data)]
     elif campaign.entries[0].do == "baseline":
         problems += _baseline_problems(doc, campaign.entries[0], data)
@@ -93,7 +93,8 @@ def _baseline_problems(doc: YamlDocument, entry: BaselineEntry, data: WotwData) 
         base = Campaign.model_validate({k: v for k, v in (entry.state or {}).items() if k != "entries"})
     except ValueError:
         return []  # said by the replay (campaign.baseline), as a rule of the entry
-    return [doc.problem(at + loc, f"baseline: {msg}") for loc, msg in check(base, data) + prove(base, data)]
+    problems = check(base, data)
+    return [doc.problem(at + loc, f"baseline: {msg}") for loc, msg in problems or prove(base, data)]
 
 
 def _show(v) -> str:
@@ -156,6 +157,10 @@ def save(path: Path, campaign: Campaign, data: WotwData, *, new: bool = False) -
     """Check, then write atomically; the old bytes go to FILE.bak first."""
     path = Path(path)
     text = dump(campaign, path.name)
+    if len(text.encode("utf-8")) > MAX_FILE_BYTES:  # the tool must read back whatever a command writes
+        raise Refused(f"{path}: this change would grow the file to {len(text.encode('utf-8')):,} bytes, past the "
+                      f"{MAX_FILE_BYTES:,} a campaign file may have; nothing was written (start a new campaign file)",
+                      code="file-too-large")
     # the written text must read back as the same, valid campaign (guards the dumper)
     back = read(parse_yaml(text, str(path)), data)
     if back != campaign:

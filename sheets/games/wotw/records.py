@@ -14,6 +14,7 @@ from pydantic import (BaseModel, ConfigDict, Discriminator, Field, PrivateAttr, 
 from pydantic.json_schema import SkipJsonSchema
 
 from sheets.base.errors import SheetsError
+from sheets.base.limits import MAX_CAMPAIGN_ENTRIES, MAX_ENTRY_DICE, MAX_NAME, MAX_NOTES, MAX_REASON
 from sheets.library.validation import Strict
 
 Status = Literal["fit", "wounded", "killed"]
@@ -48,7 +49,7 @@ class Man(Record):
     grenades: int = Field(4, ge=0, le=9)
     status: Status = "fit"
     history: list[str] = []
-    notes: str = ""  # from the team file; printed on the log sheet
+    notes: str = Field("", max_length=MAX_NOTES)  # from the team file; printed on the log sheet
 
 
 class Casualties(Record):
@@ -100,7 +101,7 @@ class Recruit(Record):
     weapon: str
     medical: bool = False
     engineer: bool = False
-    notes: str = ""
+    notes: str = Field("", max_length=MAX_NOTES)
 
 
 # -- the ledger's entries: one model per kind of change, told apart by `do` -------------------
@@ -138,7 +139,7 @@ class _Rolls(_Kind):
     """An entry that rolls dice: a seed, or the faces rolled at the table; never both."""
 
     seed: int | None = None
-    dice: str | None = None
+    dice: str | None = Field(None, max_length=MAX_ENTRY_DICE)
 
     @model_validator(mode="after")
     def _rolls(self):
@@ -249,7 +250,7 @@ class AdjustEntry(_Kind):
     """What the rules leave to the table, with its reason."""
 
     do: Literal["adjust"]
-    reason: str | None = None
+    reason: str | None = Field(None, max_length=MAX_REASON)
     cp: int = 0
     xp: int = 0
     heal: list[str] = []
@@ -310,27 +311,60 @@ def _said(err) -> str:
     return f"{'.'.join(keys)}: {message}" if keys and err["type"] != "value_error" else message
 
 
-#: characters the command syntax uses in a name (NAME=SKILL, NAME=WEAPON, NAME=STATE)
-NAME_SYNTAX = "="
+#: characters the command syntax and the ledger's rows use around a name: NAME=SKILL, NAME=WEAPON, NAME=STATE
+#: (`=`), `recruited A, B (Green LMG)` (`,` and the brackets), `adjusted (A healed): reason` (`:`)
+NAME_SYNTAX = "=,:()"
 
 
 def name_key(name: str) -> str:
-    """How names are compared: NFC, trimmed, case-folded (so 'Mäkinen' typed either way is one man)."""
-    return unicodedata.normalize("NFC", name).strip().casefold()
+    """How names are compared, by every command and every rule: NFKC, trimmed, case-folded (so 'Mäkinen'
+    typed either way is one man, and 'Strauss' is 'Strauß')."""
+    return unicodedata.normalize("NFKC", name).strip().casefold()
+
+
+def name_problem(text: str) -> tuple[str, str] | None:
+    """Why a name cannot be a man's (message, rule code), or None: a command must be able to name him."""
+    if not text.strip():
+        return "a man needs a name: an empty name cannot be printed on the roster or named again", "name-empty"
+    if len(text) > MAX_NAME:
+        return (f"name {text[:20]!r}...: {len(text)} characters, at most {MAX_NAME} (a name is printed on the roster "
+                f"and typed in commands)", "name-too-long")
+    if text != text.strip():
+        return f"name {text!r}: no spaces before or after a name (the commands trim what they are given)", "name-unspeakable"
+    bad = [c for c in text if c in NAME_SYNTAX or unicodedata.category(c).startswith("C")]
+    if bad:
+        return (f"name {text!r}: {bad[0]!r} cannot be in a name (the commands write NAME=SKILL, NAME=WEAPON, "
+                f"NAME=STATE and the ledger 'recruited A, B (...)'; no control characters), so that man could never "
+                f"be named again", "name-unspeakable")
+    return None
 
 
 def clean_name(name: str, taken: list[str] = ()) -> str:
-    """A name as it enters the team: NFC, trimmed, not empty, none of `=`, unique in the team."""
+    """A name as it enters the team: NFC, trimmed, a name a command can say (`name_problem`), unique in the
+    team under the folding the commands use (`name_key`)."""
     text = unicodedata.normalize("NFC", name).strip()
-    if not text:
-        raise Refused("a man needs a name: an empty name cannot be printed on the roster or named again", code="name-empty")
-    bad = [c for c in text if c in NAME_SYNTAX or unicodedata.category(c).startswith("C")]
-    if bad:
-        raise Refused(f"name {text!r}: {bad[0]!r} cannot be in a name (the commands write NAME=SKILL, "
-                      f"NAME=WEAPON, NAME=STATE), so that man could never be named again", code="name-unspeakable")
-    if name_key(text) in {name_key(t) for t in taken}:
-        raise Refused(f"the team already has a man named {text!r}: names must be unique", code="name-taken")
+    problem = name_problem(text)
+    if problem:
+        raise Refused(problem[0], code=problem[1])
+    same = [t for t in taken if name_key(t) == name_key(text)]
+    if same:
+        raise Refused(f"the team already has a man named {same[0]!r}, and {text!r} is the same name to the commands "
+                      f"(they compare names case-folded): names must be unique", code="name-taken")
     return text
+
+
+def name_problems(names: list[str]) -> list[tuple[int, str]]:
+    """Each name (by index) a command could not name: `name_problem`, or the same as an earlier one's."""
+    problems, seen = [], {}
+    for i, name in enumerate(names):
+        problem = name_problem(name)
+        if problem:
+            problems.append((i, problem[0]))
+        elif name_key(name) in seen:
+            problems.append((i, f"{name!r} and {seen[name_key(name)]!r} are one name to the commands (they compare "
+                                f"names case-folded): names must be unique"))
+        seen.setdefault(name_key(name), name)
+    return problems
 
 
 class Campaign(Record):
@@ -345,7 +379,7 @@ class Campaign(Record):
     team: list[Man] = Field(min_length=1)
     missions: list[MissionRecord] = []
     ledger: list[LedgerEntry] = []
-    entries: list[Entry] = []
+    entries: list[Entry] = Field([], max_length=MAX_CAMPAIGN_ENTRIES)
 
     # -- views ---------------------------------------------------------
     @property

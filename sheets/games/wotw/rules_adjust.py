@@ -14,6 +14,7 @@ from sheets.games.wotw.models import WotwData
 from sheets.games.wotw.records import AdjustEntry, Campaign, LedgerEntry, Refused
 
 Done = tuple[Campaign, list[str]]
+MAX_GRENADES = 9  # as a campaign file's `grenades` (records.Man)
 
 
 def points(c: Campaign, e: AdjustEntry) -> Done:
@@ -59,8 +60,9 @@ def grenades(c: Campaign, e: AdjustEntry) -> Done:
     new, done = c.model_copy(deep=True), []
     for name, count in e.grenades.items():
         man = new.man(name)
-        if count < 0:
-            raise Refused(f"--grenades {man.name}={count}: a man carries 0 grenades or more", code="grenades-below-zero")
+        if not 0 <= count <= MAX_GRENADES:
+            raise Refused(f"--grenades {man.name}={count}: a man carries 0 to {MAX_GRENADES} grenades",
+                          code="grenades-out-of-range")
         man.grenades = count
         done.append(f"{man.name} {count} grenades")
     return new, done
