@@ -64,8 +64,8 @@ def read(doc: YamlDocument, data: WotwData) -> Campaign:
         raise ContentError([doc.problem(("kind",), "not a campaign file (it needs `kind: campaign`)")])
     campaign = validate(Campaign, doc)
     problems = [doc.problem(loc, msg) for loc, msg in check(campaign, data)]
-    if not campaign.entries and not problems:  # no replay to prove it: the plays its traces tell (ledger.prove)
-        problems += [doc.problem(loc, msg) for loc, msg in prove(campaign, data)]
+    if not campaign.entries:  # no replay to prove it: the plays its traces tell (ledger.prove)
+        problems += [] if problems else [doc.problem(loc, msg) for loc, msg in prove(campaign, data)]
     elif campaign.entries[0].do == "baseline":
         problems += _baseline_problems(doc, campaign.entries[0], data)
     if problems:

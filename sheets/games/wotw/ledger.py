@@ -134,10 +134,6 @@ def proved(c: Campaign, data: WotwData) -> tuple[list[tuple[tuple, str]], Campai
     return differences(state_dict(c), state_dict(state)), state
 
 
-def _path(loc: tuple) -> str:
-    return "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in loc).lstrip(".")
-
-
 def differences(stored: dict, reached: dict) -> list[tuple[tuple, str]]:
     """Each stored value the plays do not give, located (a list: its length, once)."""
     have, want, done, out = flatten(stored), flatten(reached), [], []
@@ -147,7 +143,7 @@ def differences(stored: dict, reached: dict) -> list[tuple[tuple, str]]:
         loc = key[:-1] if key[-1] == "#" else key
         done.append(loc)
         said = "rows" if key[-1] == "#" else "value"
-        out.append((loc, f"{_path(loc)}: stored {said} {have.get(key)!r}, but the plays this state tells (its ledger, "
+        out.append((loc, f"stored {said} {have.get(key)!r}, but the plays this state tells (its ledger, "
                          f"histories and missions, replayed by the rules) give {want.get(key)!r}: no legal sequence "
                          f"of plays reaches this state (rule state-unreachable)"))
     return out
