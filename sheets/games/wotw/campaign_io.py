@@ -92,7 +92,7 @@ def _baseline_problems(doc: YamlDocument, entry: BaselineEntry, data: WotwData) 
     try:
         base = Campaign.model_validate({k: v for k, v in (entry.state or {}).items() if k != "entries"})
     except ValueError:
-        return []  # said by the replay (campaign.baseline), as a rule of the entry
+        return []  # said by the replay (ledger.baseline), as a rule of the entry
     problems = check(base, data)
     return [doc.problem(at + loc, f"baseline: {msg}") for loc, msg in problems or prove(base, data)]
 

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from sheets.base.options import PrintOptions
 from sheets.base.dice import count_given
+from sheets.base.limits import MAX_CAMPAIGN_ENTRIES
 from sheets.base.errors import ContentError, SheetsError
 from sheets.games.wotw import campaign as cp
 from sheets.games.wotw import campaign_io, ledger, offers, rules_mission
@@ -50,6 +51,9 @@ def _wotw(content: Path | None):
 def change(file: Path, entry: Entry, data) -> tuple[Campaign, Campaign]:
     """Apply one entry to the campaign in FILE and write it; (before, after)."""
     before = campaign_io.load(Path(file), data)
+    if len(before.entries) >= MAX_CAMPAIGN_ENTRIES:
+        raise cp.Refused(f"{file} holds {len(before.entries)} entries, the most a campaign file may have "
+                         f"({MAX_CAMPAIGN_ENTRIES}); nothing was written: start a new campaign file", code="file-full")
     state, rolled = ledger.apply(before.model_copy(update={"entries": []}), entry, data)
     if rolled is not None:
         count_given(rolled)  # the dice given with --dice: the CLI warns of any left unused

@@ -3,13 +3,15 @@
 `apply(state, entry)` is the one transition: the commands call it to make a change, and
 `replay` calls it for `sheets validate`, `undo` and `history`. It only dispatches: each kind of
 entry goes to its rule (`campaign.py`, `rules_mission.py`, `rules_spend.py`, `rules_adjust.py`),
-a pure function, so no rule is written twice. It never prints and never touches a file, and it
+a pure function, so no rule is written twice. A state without its entries (or a `baseline`) is
+proved here too (`prove`): the plays its traces tell (`proof.py`) replayed by the same rules. It never prints and never touches a file, and it
 returns the state after the entry with the dice the entry rolled (`Applied`).
 """
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from sheets.base.errors import SheetsError
 from sheets.games.wotw import campaign as cp
@@ -59,12 +61,24 @@ TRANSITIONS: dict[str, Callable[[Campaign | None, Entry, WotwData], Campaign | A
 @dataclass
 class Replay:
     states: list[Campaign]          # the state after each entry
-    last_set: dict[tuple, int]      # flattened field -> index of the entry that last changed it
     unused: dict[int, tuple[int, int]] = field(default_factory=dict)  # entry -> (dice not rolled, dice given)
 
     @property
     def state(self) -> Campaign:
         return self.states[-1]
+
+    @cached_property
+    def last_set(self) -> dict[tuple, int]:
+        """flattened field -> index of the entry that last changed it (asked only to say a disagreement)."""
+        last: dict[tuple, int] = {}
+        before: dict[tuple, object] = {}
+        for i, c in enumerate(self.states):
+            flat = flatten(state_dict(c))
+            for k, v in flat.items():
+                if k not in before or before[k] != v:
+                    last[k] = i
+            before = flat
+        return last
 
 
 def state_dict(c: Campaign) -> dict:
@@ -93,8 +107,6 @@ def flatten(value, loc: tuple = ()) -> dict[tuple, object]:
 
 def replay(entries: list[Entry], data: WotwData) -> Replay:
     states: list[Campaign] = []
-    last: dict[tuple, int] = {}
-    before: dict[tuple, object] = {}
     c = None
     unused: dict[int, tuple[int, int]] = {}
     for i, e in enumerate(entries):
@@ -104,15 +116,10 @@ def replay(entries: list[Entry], data: WotwData) -> Replay:
             raise EntryRefused(i, str(exc), getattr(exc, "code", "refused")) from None
         if dice is not None and dice.unused:
             unused[i] = (dice.unused, len(dice.script))
-        flat = flatten(state_dict(c))
-        for k, v in flat.items():
-            if k not in before or before[k] != v:
-                last[k] = i
-        before = flat
         states.append(c)
     if not states:
         raise Refused("a campaign file needs its first entry (`new`)", code="no-entries")
-    return Replay(states, last, unused)
+    return Replay(states, unused)
 
 
 # -- a state proved without its entries --------------------------------------------

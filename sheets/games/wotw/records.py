@@ -14,7 +14,8 @@ from pydantic import (BaseModel, ConfigDict, Discriminator, Field, PrivateAttr, 
 from pydantic.json_schema import SkipJsonSchema
 
 from sheets.base.errors import SheetsError
-from sheets.base.limits import MAX_CAMPAIGN_ENTRIES, MAX_ENTRY_DICE, MAX_NAME, MAX_NOTES, MAX_REASON
+from sheets.base.limits import MAX_CAMPAIGN_ENTRIES, MAX_ENTRY_DICE, MAX_NOTES, MAX_REASON
+from sheets.games.wotw.names import NAME_SYNTAX, name_key, name_problem, name_problems  # noqa: F401 - said here too
 from sheets.library.validation import Strict
 
 Status = Literal["fit", "wounded", "killed"]
@@ -311,34 +312,6 @@ def _said(err) -> str:
     return f"{'.'.join(keys)}: {message}" if keys and err["type"] != "value_error" else message
 
 
-#: characters the command syntax and the ledger's rows use around a name: NAME=SKILL, NAME=WEAPON, NAME=STATE
-#: (`=`), `recruited A, B (Green LMG)` (`,` and the brackets), `adjusted (A healed): reason` (`:`)
-NAME_SYNTAX = "=,:()"
-
-
-def name_key(name: str) -> str:
-    """How names are compared, by every command and every rule: NFKC, trimmed, case-folded (so 'Mäkinen'
-    typed either way is one man, and 'Strauss' is 'Strauß')."""
-    return unicodedata.normalize("NFKC", name).strip().casefold()
-
-
-def name_problem(text: str) -> tuple[str, str] | None:
-    """Why a name cannot be a man's (message, rule code), or None: a command must be able to name him."""
-    if not text.strip():
-        return "a man needs a name: an empty name cannot be printed on the roster or named again", "name-empty"
-    if len(text) > MAX_NAME:
-        return (f"name {text[:20]!r}...: {len(text)} characters, at most {MAX_NAME} (a name is printed on the roster "
-                f"and typed in commands)", "name-too-long")
-    if text != text.strip():
-        return f"name {text!r}: no spaces before or after a name (the commands trim what they are given)", "name-unspeakable"
-    bad = [c for c in text if c in NAME_SYNTAX or unicodedata.category(c).startswith("C")]
-    if bad:
-        return (f"name {text!r}: {bad[0]!r} cannot be in a name (the commands write NAME=SKILL, NAME=WEAPON, "
-                f"NAME=STATE and the ledger 'recruited A, B (...)'; no control characters), so that man could never "
-                f"be named again", "name-unspeakable")
-    return None
-
-
 def clean_name(name: str, taken: list[str] = ()) -> str:
     """A name as it enters the team: NFC, trimmed, a name a command can say (`name_problem`), unique in the
     team under the folding the commands use (`name_key`)."""
@@ -351,20 +324,6 @@ def clean_name(name: str, taken: list[str] = ()) -> str:
         raise Refused(f"the team already has a man named {same[0]!r}, and {text!r} is the same name to the commands "
                       f"(they compare names case-folded): names must be unique", code="name-taken")
     return text
-
-
-def name_problems(names: list[str]) -> list[tuple[int, str]]:
-    """Each name (by index) a command could not name: `name_problem`, or the same as an earlier one's."""
-    problems, seen = [], {}
-    for i, name in enumerate(names):
-        problem = name_problem(name)
-        if problem:
-            problems.append((i, problem[0]))
-        elif name_key(name) in seen:
-            problems.append((i, f"{name!r} and {seen[name_key(name)]!r} are one name to the commands (they compare "
-                                f"names case-folded): names must be unique"))
-        seen.setdefault(name_key(name), name)
-    return problems
 
 
 class Campaign(Record):
@@ -397,6 +356,18 @@ class Campaign(Record):
     @property
     def played(self) -> int:
         return sum(1 for m in self.missions if m.outcome != "in progress")
+
+    def fork(self, men=(), last_mission: bool = False) -> Campaign:
+        """A copy for a rule to change: the men named (and the last mission) copied whole, the rest shared with
+        this state, which no rule changes (a deep copy of every history and row made each replay quadratic)."""
+        keys = {name_key(n) for n in men}
+        missions = list(self.missions)
+        if last_mission and missions:
+            missions[-1] = missions[-1].model_copy(deep=True)
+        return self.model_copy(update={"team": [m.model_copy(update={"history": list(m.history), "skills": list(m.skills)})
+                                                if name_key(m.name) in keys else m for m in self.team],
+                                       "missions": missions, "ledger": list(self.ledger),
+                                       "optional_rules": list(self.optional_rules)})
 
     def man(self, name: str) -> Man:
         key = name_key(name)

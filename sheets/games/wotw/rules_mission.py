@@ -86,7 +86,7 @@ def start_mission(c: Campaign, data: WotwData, record: MissionRecord) -> Campaig
     if not c.living:
         raise Refused("every man of the team is dead: recruit before the next mission", code="team-all-dead")
     rules = TeamRules.of(data.rules)
-    new = c.model_copy(deep=True)
+    new = c.fork([m.name for m in c.living])
     for m in new.team:
         if m.status != "killed":
             m.grenades = rules.grenade_allowance([rules.skill_id(s) for s in m.skills])
@@ -133,7 +133,7 @@ def strike_step(c: Campaign, e: StrikeEntry, data: WotwData) -> Campaign:
         raise Refused(f"mission {open_.number}: step {open_.struck_step} is struck already; an Engineer removes "
                       f"one step (the rules, optional rule #3)", code="step-struck-already")
     mission = roll(c, data, record_dice(open_), open_.number, e.step)
-    new = c.model_copy(deep=True)
+    new = c.fork(last_mission=True)
     record = new.missions[-1]
     record.track, record.struck_step = track_text(mission), mission.struck_step
     return new
@@ -178,7 +178,7 @@ def debrief(c: Campaign, data: WotwData, outcome: str, killed: list[str], wounde
     if outcome == "aborted" and enemy_hq:
         raise Refused("--enemy-hq: the Enemy HQ's +1 XP comes at the end of a successful mission, and this one was "
                       "aborted (the rules, Event Table: Building, 11); leave --enemy-hq out", code="enemy-hq-aborted")
-    new = c.model_copy(deep=True)
+    new = c.fork(killed + wounded, last_mission=True)
     record = new.missions[-1]
     both = {name_key(n) for n in killed} & {name_key(n) for n in wounded}
     if both:

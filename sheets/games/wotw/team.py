@@ -24,7 +24,7 @@ from pydantic import Field
 from sheets.base.errors import ContentError, Problem
 from sheets.base.limits import MAX_NOTES
 from sheets.games.wotw.models import Nation, Rules
-from sheets.games.wotw.records import name_problems
+from sheets.games.wotw.names import name_problems
 from sheets.library.validation import Strict, validate_each
 from sheets.library.yaml_source import YamlDocument
 
