@@ -67,6 +67,18 @@ FORGERIES = [
 ]
 
 
+RECRUIT = ("- name: Paul Roth\n  quality: Green\n  weapon: Rifle\n  medical: false\n  engineer: false\n  skills: []\n"
+           "  grenades: 4\n  status: {status}\n  history: [{history}]\nmissions:")
+RECRUIT_ROW = "- {after: 1, what: 'recruited Paul Roth (Green Rifle)', cp: 0, xp: 0}\n"
+FORGERIES.append(("wounded-before-he-joined", forged(
+    ("missions:", RECRUIT.format(status="wounded", history="joined after M1, wounded M1")),
+    ("    wounded: [Otto Lenz]", "    wounded: [Otto Lenz, Paul Roth]"),
+    ("field hospital', cp: 0, xp: 0}\n", "field hospital', cp: 0, xp: 0}\n" + RECRUIT_ROW)),
+    "outcome: success", "no-such-man"))
+LEGAL_RECRUIT = forged(("missions:", RECRUIT.format(status="fit", history="joined after M1")),
+                       ("field hospital', cp: 0, xp: 0}\n", "field hospital', cp: 0, xp: 0}\n" + RECRUIT_ROW))
+
+
 def line_of(text: str, anchor: str) -> int:
     at = text.rindex(anchor)  # the last: a duplicated row is refused where it is repeated
     return text.count("\n", 0, at) + 1
@@ -78,6 +90,8 @@ def as_baseline(state_text: str) -> str:
 
 
 def test_the_legal_hand_made_states_are_accepted(cli):
+    Path("recruit.yaml").write_text(LEGAL_RECRUIT, encoding="utf-8")  # a Green rifleman costs 0 CP
+    assert cli("validate", "recruit.yaml").exit_code == 0
     Path("legacy.yaml").write_text(LEGAL, encoding="utf-8")
     Path("base.yaml").write_text(as_baseline(LEGAL), encoding="utf-8")
     for name in ("legacy.yaml", "base.yaml"):
