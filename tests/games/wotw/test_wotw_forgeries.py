@@ -58,7 +58,7 @@ FORGERIES = [
          "- {after: 2, what: 'mission 2 aborted: no XP, 1 CP reinforcements', cp: 1, xp: 0}\n")),
      "outcome: aborted", "second-wound-kills"),
     ("mission-not-what-its-seed-rolls", forged(("objective: Control road", "objective: Eliminate Radio Station")),
-     "objective: Eliminate Radio Station", "state-unreachable"),
+     "objective: Eliminate Radio Station\n  steps: 29", "state-unreachable"),
     ("xp-not-what-its-dice-roll", forged(("xp_roll: d6 5 -> 1d3 3 (dice 5)", "xp_roll: d6 5 -> 1d3 3 (dice 1)")),
      "xp: 3\n  xp_roll", "state-unreachable"),
     ("struck-step-without-the-optional-rule", forged(("  struck_step: null\n  outcome: in progress",
