@@ -78,7 +78,8 @@ def read(doc: YamlDocument, data: WotwData) -> Campaign:
     except EntryRefused as exc:
         e = campaign.entries[exc.index]
         raise ContentError([doc.problem(("entries", exc.index),
-                                        f"entry {exc.index + 1} ({describe(e)}) is refused by the rules: {exc.reason}")]) from None
+                                        f"entry {exc.index + 1} ({describe(e)}) is refused by the rules: {exc.reason} "
+                                        f"(rule {exc.code})")]) from None
     problems = disagreements(doc, campaign, replayed)
     if problems:
         raise ContentError(problems)

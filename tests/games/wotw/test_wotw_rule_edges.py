@@ -118,3 +118,20 @@ def test_no_command_grows_a_file_past_what_the_tool_reads_back(data, tmp_path):
     assert path.stat().st_size < MAX_FILE_BYTES
     with pytest.raises(Refused):
         make_entry(do="adjust", reason="r" * (MAX_REASON + 1), cp=1)
+
+
+def test_a_mission_appended_by_hand_to_a_team_of_two_is_refused_by_validate(cli):
+    Path("t.yaml").write_text("nation: german\nmembers:\n" + "".join(
+        f"  - {{name: {m['name']}, quality: Green, weapon: Rifle}}\n" for m in THREE), encoding="utf-8")
+    assert cli("campaign", "new", "c.yaml", "--nation", "german", "--theatre", "france-1944", "--team", "t.yaml").exit_code == 0
+    assert cli("campaign", "mission", "c.yaml", "--seed", "11", "-o", "m.pdf").exit_code == 0
+    assert cli("campaign", "debrief", "c.yaml", "--outcome", "success", "--killed", "Otto Lenz", "--dice", "5").exit_code == 0
+    refused_now = cli("campaign", "mission", "c.yaml", "--seed", "12", "-o", "m2.pdf")
+    assert refused_now.exit_code == 1 and "team-too-small" not in refused_now.stderr  # the rule's words, not its code
+    assert "a mission needs at least 3" in refused_now.stderr
+    text = Path("c.yaml").read_text(encoding="utf-8") + "- {do: mission, seed: 12}\n"
+    Path("c.yaml").write_text(text, encoding="utf-8")
+    r = cli("validate", "c.yaml")
+    line = len(text.splitlines())
+    assert r.exit_code == 1 and f"c.yaml:{line}: entries[3]: entry 4 (mission (seed 12)) is refused by the rules: 2 men " \
+        "alive, but a mission needs at least 3" in r.stderr and "(rule team-too-small)" in r.stderr, r.stderr
