@@ -29,7 +29,7 @@ from typing import NamedTuple
 from sheets.base.dice import Dice
 from sheets.games.wotw.models import Nation, WotwData
 from sheets.games.wotw.records import (Campaign, LedgerEntry, Man, NewEntry, Refused, clean_name,
-                                       name_key)
+                                       name_key, name_problem)
 from sheets.games.wotw.team import FLAME_THROWER, TeamRules, check_men, first_team, is_engineer
 
 OPTIONAL_RULES = ("airborne", "beachhead", "engineers")
@@ -52,6 +52,7 @@ def check(c: Campaign, data: WotwData) -> list[tuple[tuple, str]]:
             enemy = next(n for n in theatre.nations if n != nation.id)
             if c.enemy != enemy:
                 problems.append((("enemy",), f"in {theatre.name} the {nation.name} team fights {enemy!r}, not {c.enemy!r}"))
+    problems += [(("team", i, "name"), said[0]) for i, m in enumerate(c.team) if (said := name_problem(m.name))]
     if nation is None:
         return problems
     rules = TeamRules.of(data.rules)

@@ -13,7 +13,7 @@ from sheets.base import output
 from sheets.base.errors import ContentError, SheetsError
 from sheets.base.limits import MAX_FILE_BYTES
 from sheets.games.wotw.campaign import check
-from sheets.games.wotw.ledger import EntryRefused, Replay, describe, flatten, prove, replay, state_dict
+from sheets.games.wotw.ledger import EntryRefused, Replay, describe, flatten, prove, proved, replay, state_dict
 from sheets.games.wotw.models import WotwData
 from sheets.games.wotw.records import BaselineEntry, Campaign, Refused
 from sheets.library.validation import validate
@@ -70,9 +70,9 @@ def read(doc: YamlDocument, data: WotwData) -> Campaign:
         problems += _baseline_problems(doc, campaign.entries[0], data)
     if problems:
         raise ContentError(problems)
-    if not campaign.entries:
+    if not campaign.entries:  # the proved state: the same values, and what the plays say beyond them
         base = BaselineEntry(do="baseline", state=state_dict(campaign))
-        return campaign.model_copy(update={"entries": [base]})
+        return proved(campaign, data)[1].model_copy(update={"entries": [base]})
     try:
         replayed = replay(campaign.entries, data)
     except EntryRefused as exc:

@@ -12,8 +12,8 @@ import unicodedata
 from sheets.base.limits import MAX_NAME
 
 #: characters the command syntax and the ledger's rows use around a name: NAME=SKILL, NAME=WEAPON, NAME=STATE
-#: (`=`), `recruited A, B (Green LMG)` (`,` and the brackets), `adjusted (A healed): reason` (`:`)
-NAME_SYNTAX = "=,:()"
+#: (`=`), `recruited A, B (Green LMG)` and `adjusted (A healed, B killed): reason` (`,` and the brackets)
+NAME_SYNTAX = "=,()"
 
 
 def name_key(name: str) -> str:
@@ -39,11 +39,12 @@ def name_problem(text: str) -> tuple[str, str] | None:
     return None
 
 
-def name_problems(names: list[str]) -> list[tuple[int, str]]:
-    """Each name (by index) a command could not name: `name_problem`, or the same as an earlier one's."""
+def name_problems(names: list[str], unique_only: bool = False) -> list[tuple[int, str]]:
+    """Each name (by index) a command could not name: `name_problem`, or the same as an earlier one's
+    (`unique_only`: only that, for a team file that no command names a man of)."""
     problems, seen = [], {}
     for i, name in enumerate(names):
-        problem = name_problem(name)
+        problem = None if unique_only else name_problem(name)
         if problem:
             problems.append((i, problem[0]))
         elif name_key(name) in seen:

@@ -26,11 +26,11 @@ ROWS = {
     "first": re.compile(r"^first team: (?P<n>\d+) m[ae]n$"),
     "debrief": re.compile(r"^mission (?P<n>\d+) (?P<outcome>success|aborted): "),
     "promote": re.compile(r"^promoted (?P<name>.+) to (?:Private|Veteran)$"),
-    "learn": re.compile(r"^(?P<name>[^:()]+) learned (?P<skill>.+)$"),
+    "learn": re.compile(r"^(?P<name>[^()]+) learned (?P<skill>.+)$"),
     "recruit": re.compile(r"^recruited (?P<names>[^()]+) \((?P<quality>Green|Private|Veteran) (?P<weapon>.+?)"
                           r"(?P<medical>, medical)?(?:, crew replacement)?\)$"),
-    "flame": re.compile(r"^(?P<name>[^:()]+) made Engineer \(Flame-thrower\)$"),
-    "engineer": re.compile(r"^(?P<name>[^:()]+) made Engineer$"),
+    "flame": re.compile(r"^(?P<name>[^()]+) made Engineer \(Flame-thrower\)$"),
+    "engineer": re.compile(r"^(?P<name>[^()]+) made Engineer$"),
     "adjust": re.compile(r"^adjusted \((?P<parts>[^()]*)\): (?P<reason>.+)$", re.S),
 }
 REARM = re.compile(r"^(?P<old>[^()]+) to (?P<new>[^()]+) after M(?P<n>\d+)$")

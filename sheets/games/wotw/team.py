@@ -223,7 +223,7 @@ def check_men(men: list, nation: Nation, rules: TeamRules, engineers_rule: bool,
     weapons = {r.weapon.lower() for r in nation.recruits}
     green_weapons = {r.weapon.lower() for r in nation.recruits if r.quality == "Green"}
     engineers = []
-    problems += [(loc_of(i) + ("name",), msg) for i, msg in name_problems([m.name for m in men])]
+    problems += [(loc_of(i) + ("name",), msg) for i, msg in name_problems([m.name for m in men], unique_only=True)]
     for i, m in enumerate(men):
         if m.quality not in QUALITIES:
             problems.append((loc_of(i) + ("quality",), f"quality {m.quality!r}: choose Green, Private or Veteran"))
