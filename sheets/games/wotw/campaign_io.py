@@ -191,6 +191,6 @@ def save(path: Path, campaign: Campaign, data: WotwData, *, new: bool = False) -
     old = None if new else _user_text(path)
     if old is not None:
         kept = carried_over(old, text)
-        if kept is not None and _reads_back(kept, path, campaign, data):
+        if kept is not None and len(kept.encode("utf-8")) <= MAX_FILE_BYTES and _reads_back(kept, path, campaign, data):
             text = kept
     return output.write_keeping_previous(path, text.encode("utf-8"))
