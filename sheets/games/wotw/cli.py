@@ -26,7 +26,7 @@ HINTS = {
     "points-below-zero": "--cp/--xp: {message}",
     "not-wounded": "--heal: {message}",
     "state-unchanged": "--set-state: {message}",
-    "grenades-below-zero": "--grenades: {message}",
+    "grenades-out-of-range": "--grenades: {message}",
     "no-dice": "{message}: give --seed or --dice",
     "team-too-small": "{message} with `sheets campaign spend`",
     "mission-in-progress": "{message} with `sheets campaign debrief FILE --outcome success|aborted`",

@@ -70,7 +70,7 @@ def open_mission(c: Campaign, data: WotwData) -> Mission:
 # -- a mission rolled -------------------------------------------------------------
 
 def ready_for_mission(c: Campaign, data: WotwData) -> None:
-    """Three men alive for a new mission (asked by the command, not the replay: older files keep loading)."""
+    """Three men alive for a new mission (the rules, Equipment), on the command and on replay alike."""
     alive, least = len(c.living), TeamRules.of(data.rules).min_size
     if alive < least:
         raise Refused(f"{alive} m{'a' if alive == 1 else 'e'}n alive, but a mission needs at least {least} (the rules, "
@@ -85,7 +85,7 @@ def start_mission(c: Campaign, data: WotwData, record: MissionRecord) -> Campaig
     if not c.living:
         raise Refused("every man of the team is dead: recruit before the next mission", code="team-all-dead")
     rules = TeamRules.of(data.rules)
-    new = c.model_copy(deep=True)
+    new = c.fork([m.name for m in c.living])
     for m in new.team:
         if m.status != "killed":
             m.grenades = rules.grenade_allowance([rules.skill_id(s) for s in m.skills])
@@ -97,6 +97,7 @@ def roll_mission(c: Campaign, e: MissionEntry, data: WotwData) -> Applied:
     """A `mission` entry: the mission its dice give, recorded as in progress."""
     if c.in_progress is not None:
         raise Refused(f"mission {c.in_progress.number} is still in progress: close it first", code="mission-in-progress")
+    ready_for_mission(c, data)
     if e.strike is not None and not has_engineer(c):
         raise Refused("only a team with an Engineer may strike a step (the rules, optional rule #3)",
                       code="strike-needs-engineer")
@@ -106,7 +107,9 @@ def roll_mission(c: Campaign, e: MissionEntry, data: WotwData) -> Applied:
     record = MissionRecord(number=number, seed=mission.seed, dice=None if mission.seed is not None else dice.describe,
                            objective=mission.objective.name if mission.objective else "", steps=len(mission.track),
                            track=track_text(mission), weather=mission.weather, struck_step=mission.struck_step)
-    return Applied(start_mission(c, data, record), _scripted(e, dice))
+    started = start_mission(c, data, record)
+    started.missions[-1].brief(has_engineer(c))
+    return Applied(started, _scripted(e, dice))
 
 
 def strike_step(c: Campaign, e: StrikeEntry, data: WotwData) -> Campaign:
@@ -116,9 +119,10 @@ def strike_step(c: Campaign, e: StrikeEntry, data: WotwData) -> Campaign:
         raise Refused("no mission in progress: the Engineer strikes a step at the end of a mission's briefing "
                       "(the rules, optional rule #3); roll one",
                       code="no-mission-in-progress")
-    if not has_engineer(c):
-        raise Refused("only a team with an Engineer may strike a step (the rules, optional rule #3)",
-                      code="strike-needs-engineer")
+    if not has_engineer(c) or open_.briefed_engineer is False:
+        raise Refused("only a team with an Engineer may strike a step (the rules, optional rule #3)"
+                      + (f"; the team had none at mission {open_.number}'s briefing, and an Engineer strikes a step "
+                         f"at the end of the briefing" if has_engineer(c) else ""), code="strike-needs-engineer")
     if e.step is None or not 1 <= e.step < open_.steps:
         raise Refused(f"step {e.step}: choose a step from 1 to {open_.steps - 1}; the last step is the objective "
                       f"and is never struck (the rules, optional rule #3)", code="step-out-of-track")
@@ -126,7 +130,7 @@ def strike_step(c: Campaign, e: StrikeEntry, data: WotwData) -> Campaign:
         raise Refused(f"mission {open_.number}: step {open_.struck_step} is struck already; an Engineer removes "
                       f"one step (the rules, optional rule #3)", code="step-struck-already")
     mission = roll(c, data, record_dice(open_), open_.number, e.step)
-    new = c.model_copy(deep=True)
+    new = c.fork(last_mission=True)
     record = new.missions[-1]
     record.track, record.struck_step = track_text(mission), mission.struck_step
     return new
@@ -136,16 +140,18 @@ def strike_step(c: Campaign, e: StrikeEntry, data: WotwData) -> Campaign:
 
 def enemy_hq_possible(c: Campaign, data: WotwData) -> None:
     """The Enemy HQ is an event of a Building (H) step (the rules, Event Table: Building, 11): refused
-    when no step of the mission's track (a struck step apart) has it."""
+    when no step of the mission's track that gets an Event roll (not a struck step, not the last step: the
+    objective) has it."""
     open_ = c.in_progress
     mission = open_mission(c, data)
-    for step in mission.track:
+    for step in mission.track[:-1]:  # the last step, the objective, gets no Event roll (the rules, Mission)
         resolved = data.terrain(step.group, step.terrain)
         if not step.struck and resolved and resolved.terrain and any(
                 ev.text.startswith(ENEMY_HQ) for ev in resolved.terrain.events):
             return
     raise Refused(f"the Enemy HQ is an event of a Building (H) step (the rules, Event Table: Building, "
-                  f"11), and mission {open_.number}'s track has none ({track_text(mission)})",
+                  f"11), rolled for every step but the last (the objective), and mission {open_.number}'s track has no "
+                  f"such Building ({track_text(mission)})",
                   code="enemy-hq-not-on-track")
 
 
@@ -169,7 +175,7 @@ def debrief(c: Campaign, data: WotwData, outcome: str, killed: list[str], wounde
     if outcome == "aborted" and enemy_hq:
         raise Refused("the Enemy HQ's +1 XP comes at the end of a successful mission, and this one was "
                       "aborted (the rules, Event Table: Building, 11)", code="enemy-hq-aborted")
-    new = c.model_copy(deep=True)
+    new = c.fork(killed + wounded, last_mission=True)
     record = new.missions[-1]
     both = {name_key(n) for n in killed} & {name_key(n) for n in wounded}
     if both:
@@ -195,6 +201,11 @@ def debrief(c: Campaign, data: WotwData, outcome: str, killed: list[str], wounde
         man.status = "wounded"
         man.history.append(f"wounded M{record.number}")
     record.casualties = Casualties(killed=[new.man(n).name for n in killed], wounded=[new.man(n).name for n in wounded])
+    if outcome == "success" and not new.living:
+        raise Refused(f"--outcome success: every man of the team is killed, and a mission is a success only when "
+                      f"the team reaches the objective and clears it (the rules, Mission: “The mission is over when "
+                      f"the final step is free of enemies”); no man is left standing: --outcome aborted",
+                      code="success-without-survivors")
     campaign = data.rules.campaign
     if outcome == "aborted":
         record.xp, record.cp = int(campaign.get("xp_after_abort", 0)), int(campaign.get("reinforcement_cp_after_abort", 1))

@@ -16,7 +16,7 @@ PROMOTIONS = {"Green": "Private", "Private": "Veteran"}
 
 
 def promote(c: Campaign, data: WotwData, name: str) -> Campaign:
-    new = c.model_copy(deep=True)
+    new = c.fork([name])
     man = new.man(name)
     if man.status == "killed":
         raise Refused(f"{man.name} is dead: the dead are not promoted", code="man-dead")
@@ -35,7 +35,7 @@ def promote(c: Campaign, data: WotwData, name: str) -> Campaign:
 
 def learn(c: Campaign, data: WotwData, name: str, skill: str) -> Campaign:
     rules = TeamRules.of(data.rules)
-    new = c.model_copy(deep=True)
+    new = c.fork([name])
     man = new.man(name)
     sid = rules.skill_id(skill)
     if sid is None:
@@ -101,7 +101,7 @@ def recruit(c: Campaign, data: WotwData, names: list[str], quality: str, weapon:
     if size > nation.max_team_size:
         raise Refused(f"team size: {len(c.living)} men alive + {len(men)} recruits = {size}, "
                       f"but a {nation.name} team has at most {nation.max_team_size} (the rules, Equipment)", code="team-too-large")
-    new = c.model_copy(deep=True)
+    new = c.fork()
     for i, m in enumerate(men):
         history = [f"joined after M{c.played}" if c.played else "joined before M1"]
         if i < spare:
@@ -118,7 +118,7 @@ def recruit(c: Campaign, data: WotwData, names: list[str], quality: str, weapon:
 def rearm(c: Campaign, data: WotwData, name: str, weapon: str) -> Campaign:
     """Veterans and Privates change weapon freely; a Green keeps his starting weapon."""
     nation = data.nation(c.nation)
-    new = c.model_copy(deep=True)
+    new = c.fork([name])
     man = new.man(name)
     if man.status == "killed":
         raise Refused(f"{man.name} is dead", code="man-dead")
@@ -155,7 +155,7 @@ def make_engineer(c: Campaign, data: WotwData, name: str) -> Campaign:
     rules = TeamRules.of(data.rules)
     if not c.engineers:
         raise Refused("an Engineer needs optional rule #3 (Engineers): this campaign does not use it", code="engineers-not-in-use")
-    new = c.model_copy(deep=True)
+    new = c.fork([name])
     man = new.man(name)
     if man.status == "killed":
         raise Refused(f"{man.name} is dead", code="man-dead")

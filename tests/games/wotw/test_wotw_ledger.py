@@ -261,7 +261,7 @@ def test_debrief_refuses_what_does_not_apply(cli, played, args, message):
     ("", "a man needs a name: an empty name cannot be printed on the roster or named again"),
     ("  ", "a man needs a name"),
     ("Hans=Weber", "name 'Hans=Weber': '=' cannot be in a name"),
-    ("hans weber", "the team already has a man named 'hans weber': names must be unique"),
+    ("hans weber", "the team already has a man named 'Hans Weber', and 'hans weber' is the same name to the commands"),
 ])
 def test_names_are_checked_when_they_enter(cli, played, name, message):
     before = played.read_bytes()
