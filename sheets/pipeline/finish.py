@@ -31,6 +31,7 @@ with interrupts.held():
     import pikepdf
     from pikepdf import Array, Dictionary, Name, Operator
 from sheets.pipeline.spacing import mark_spacing
+from sheets.pipeline.ua import repair as ua_repair
 
 #: sheets.base.pdfstruct.KEY, spelled out: importing that module would bring pypdf into the workers
 KEY = "/WSStruct"
@@ -317,6 +318,7 @@ def describe(pdf: pikepdf.Pdf, title: str | None = None, lang: str = "en") -> No
     prefs.DisplayDocTitle = True
     pdf.Root.ViewerPreferences = prefs
     pdf.Root.Metadata = pdf.make_stream(_xmp(title, str(pdf.Root.Lang), str(info.get("/Producer", "warsheets"))), Type=Name.Metadata, Subtype=Name.XML)
+    ua_repair(pdf)  # header scopes, printable links (PDF/UA-1)
     for page in pdf.pages:
         if "/TrimBox" not in page.obj:
             page.obj.TrimBox = Array(page.obj.get("/CropBox", page.mediabox))
