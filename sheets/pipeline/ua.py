@@ -66,8 +66,36 @@ def _table(table) -> None:
             index += 1
 
 
+_GRID = (Name.TR, Name.TD, Name.TH, Name.THead, Name.TBody, Name.TFoot)
+
+
+def _has_header(table) -> bool:
+    stack = [k for k in _kids(table) if _is_elem(k)]
+    while stack:
+        elem = stack.pop()
+        if elem.get("/S") == Name.TH:
+            return True
+        if elem.get("/S") != Name.Table:
+            stack.extend(k for k in _kids(elem) if _is_elem(k))
+    return False
+
+
+def _as_divs(table) -> None:
+    """A table with no header cell lays things out (stat boxes, tracks, token faces): tagged as
+    Divs, the grid's roles and table attributes dropped (outloud TBL-001)."""
+    stack = [table]
+    while stack:
+        elem = stack.pop()
+        elem.S = Name.Div
+        attrs = elem.get("/A")
+        if isinstance(attrs, Dictionary) and attrs.get("/O") == Name.Table:
+            del elem["/A"]
+        stack.extend(k for k in _kids(elem) if _is_elem(k) and k.get("/S") in _GRID)
+
+
 def scope_headers(pdf: pikepdf.Pdf) -> None:
-    """Every TH gets an `/A << /O /Table /Scope … >>` (kept when it has one)."""
+    """Every TH gets an `/A << /O /Table /Scope … >>` (kept when it has one); a table without
+    header cells becomes Divs."""
     root = pdf.Root.get("/StructTreeRoot")
     if root is None:
         return
@@ -78,7 +106,10 @@ def scope_headers(pdf: pikepdf.Pdf) -> None:
             continue
         seen.add(elem.objgen)
         if elem.get("/S") == Name.Table:
-            _table(elem)
+            if _has_header(elem):
+                _table(elem)
+            else:
+                _as_divs(elem)
         stack.extend(_kids(elem))
 
 
