@@ -13,11 +13,11 @@ from typing import Optional
 
 import typer
 
-from sheets.base import limits
+from sheets.base import limits, userfiles
 from sheets.base.config import card_back_offset
 from sheets.base.errors import ContentError, SheetsError
 from sheets.kinds.print_plugin import KitOptions
-from sheets.cli.config import FILE_NAME, from_config, in_force, user_config_file
+from sheets.cli.config import from_config
 from sheets.cli.errors import user_errors
 from sheets.cli.options import Content, Dice, Game, InkSaver, Output, Paper, PaperSize, Preview, Seed, print_options
 from sheets.cli.output import report, show, wrote
@@ -48,8 +48,8 @@ def validate(
 
     Example: sheets validate ww.yaml
     """
+    userfiles.readable(files or [])  # a device, a FIFO, a folder, too many bytes: said at once, before the content
     from sheets.app import api  # noqa: PLC0415 - loads the content models: not for --help
-
     problems = api.validate_content(content)
     if problems:
         raise ContentError(problems)
@@ -65,11 +65,17 @@ def validate(
 @user_errors
 def kit(
     output: Optional[Path] = typer.Option(None, "-o", "--output", help="Folder for the kit; default ./output/kit/."),
-    game: Optional[str] = typer.Option(None, "--game", help="Only this game's section."),
+    game: Optional[list[str]] = typer.Option(None, "--game", help="Only this game's section; repeat it for several "
+                                             "(--game GAME --game OTHER)."),
     seed: Seed = None,
     paper: PaperSize = Paper.a4,
     players: int = typer.Option(0, "--players", min=0, max=limits.MAX_PLAYERS, help="Also write player-1.pdf ... player-N.pdf: one soldier's "
                                 "playbook and the moves reference per player, to staple."),
+    squad: Optional[list[Path]] = typer.Option(None, "--squad", metavar="FILE", help="Your own squad: a squad file "
+                                               "(or a character file; repeat it): the filled playbooks and one "
+                                               "player packet per character, named after them."),
+    character: Optional[list[Path]] = typer.Option(None, "--character", metavar="FILE",
+                                                   help="A character file of your squad (repeat it): as --squad."),
     preview: Preview = False,
     ink_saver: InkSaver = False,
     no_cache: bool = typer.Option(False, "--no-cache", help="Render every PDF again even if unchanged."),
@@ -90,8 +96,9 @@ def kit(
                 bar.update(task, advance=1, description=f"built {label}")
             return tick
 
-        options = KitOptions.of(print_options(paper, ink_saver, output, content), seed=seed, players=players)
-        result = make_kit(options, game=game, progress=start, use_cache=not no_cache, preview=preview)
+        options = KitOptions.of(print_options(paper, ink_saver, output, content), seed=seed, players=players,
+                                squad=[*(squad or []), *(character or [])])
+        result = make_kit(options, games=game, progress=start, use_cache=not no_cache, preview=preview)
     verb = "unchanged" if result.up_to_date else "wrote"
     for path in [*result.parts, *result.packets, result.manifest]:
         wrote(path, verb)
@@ -322,29 +329,6 @@ def schema(
 
 
 @user_errors
-def config_cmd() -> None:
-    """Show the defaults in force (paper, output folder, card layout, back offset) and where each came from.
-
-    Defaults come from sheets.toml in the working folder, then from sheets.toml in your
-    config folder; an option given on the command line wins over both. Example sheets.toml:
-
-        paper = "letter"
-
-        output = "prints"
-
-        back_offset = "1,-0.5"
-    """
-    settings = in_force()
-    width = max(len(key) for key in settings)
-    shown = max(len(s.value) for s in settings.values())
-    for key, setting in settings.items():
-        typer.echo(f"{key:<{width}}  {setting.value:<{shown}}  {setting.source}")
-    for path in (user_config_file(), Path.cwd() / FILE_NAME):
-        typer.echo(f"{'read' if path.is_file() else 'none'}: {path}")
-    typer.echo("an option given on the command line wins over these")
-
-
-@user_errors
 def serve(
     workspace: Path = typer.Option(Path("."), "--workspace", help="Folder of your files (characters, campaigns); "
                                    "PDFs go to its output/. Default: the current folder."),
@@ -397,4 +381,4 @@ def cache(action: Optional[CacheAction] = typer.Argument(None, help="clear: empt
 #: `sheets --help` lists these first, then the games' own commands, then LATER (as it always has)
 FIRST = {"list": list_cmd, "validate": validate}
 LATER = {c.__name__.removesuffix("_cmd"): c for c in (kit, reference, cards, layouts, trackers, tokens, gauges,
-                                                      watch, schema, config_cmd, serve, doctor, cache)}
+                                                      watch, schema, serve, doctor, cache)}

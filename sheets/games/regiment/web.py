@@ -159,8 +159,8 @@ def _character_routes(desk: Desk) -> list[Route]:
 
 
 def _into(desk: Desk, output: Path) -> PrintOptions:
-    """A desk print's options: a4, written to `output` in the workspace, from the desk's content."""
-    return PrintOptions(output=output, content=desk.content)
+    """A desk print's options: the paper in force in the workspace, written to `output` in it, from the desk's content."""
+    return desk.print_options(output)
 
 
 def _squad_routes(desk: Desk) -> list[Route]:
