@@ -354,7 +354,7 @@ def test_text_on_fills_is_readable_and_large_enough(tmp_path):
         css = jinja2.Environment().from_string(
             re.search(r"{% block style %}(.*?){% endblock %}", source, re.S).group(1)
         ).render(font_pt=size.font_pt, min_text_pt=MIN_TEXT_PT, inset_mm=3, margin_mm=3, card_h_mm=88,
-                 page_size="63mm 88mm")
+                 page_size="63mm 88mm", colours=lib.palette().css(False))
         sizes = [float(v) for v in re.findall(r"([\d.]+)pt", css) if "font" in css]
         font_sizes = [float(v) for v in re.findall(r"font(?:-size)?:\s*([\d.]+)pt", css)]
         assert font_sizes and min(font_sizes) >= MIN_TEXT_PT, (size, font_sizes)

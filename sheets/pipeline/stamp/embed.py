@@ -107,6 +107,32 @@ def drop_unused_base14(pdf) -> None:
                 del fonts[key]
 
 
+_NUL_ENTRY = re.compile(rb"<[0-9A-Fa-f]+>\s*<0000>[ \t]*\r?\n?")
+_BFCHAR = re.compile(rb"(\d+)(\s+beginbfchar)(.*?)(endbfchar)", re.S)
+
+
+def _unmapped_dropped(cmap: bytes) -> bytes:
+    """A ToUnicode CMap without its `<code> <0000>` entries (reportlab maps every code it
+    did not use to U+0000; PDF/UA-1 7.21.7 forbids it), each bfchar block's count fixed."""
+    def block(m):
+        body = _NUL_ENTRY.sub(b"", m.group(3))
+        n = len(re.findall(rb"<[0-9A-Fa-f]+>\s*<[0-9A-Fa-f]+>", body))
+        return b"%d%s%s%s" % (n, m.group(2), body, m.group(4)) if n else b""
+    return _BFCHAR.sub(block, cmap)
+
+
+def drop_null_unicode(pdf) -> None:
+    """Every font's ToUnicode CMap without U+0000 entries (see _unmapped_dropped)."""
+    for font in _fonts(pdf):
+        cmap = font.get("/ToUnicode")
+        if cmap is None:
+            continue
+        data = cmap.read_bytes()
+        fixed = _unmapped_dropped(data)
+        if fixed != data:
+            cmap.write(fixed)
+
+
 def finish_fonts(pdf_bytes: bytes, *, reportlab: bool = False) -> bytes:
     """`pdf_bytes` with its subsets tagged by content (and, for a reportlab file, no
     preamble font): deterministic, the same input gives the same bytes."""
@@ -115,6 +141,7 @@ def finish_fonts(pdf_bytes: bytes, *, reportlab: bool = False) -> bytes:
     with pikepdf.open(io.BytesIO(pdf_bytes)) as pdf:
         if reportlab:
             drop_unused_base14(pdf)
+            drop_null_unicode(pdf)
         tag_subsets(pdf)
         out = io.BytesIO()
         pdf.save(out, deterministic_id=True)
