@@ -39,8 +39,8 @@ kit: $(STAMP)
 # The suite, then the whole interrupt sweep (`slow`: a dozen points of a cold kit, and more;
 # a few minutes), which a plain `pytest` leaves out.
 test: $(STAMP) browser
-	$(BIN)/python -m pytest -q
-	$(BIN)/python -m pytest -q -m slow
+	$(BIN)/python -m pytest -q --durations=10
+	$(BIN)/python -m pytest -q -m slow --durations=10
 
 # The desk's browser tests drive Debian's Chromium. Best effort (Debian, as root): without it
 # they are skipped, except with CI=true, where a missing browser fails them.

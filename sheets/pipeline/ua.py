@@ -126,6 +126,42 @@ def print_links(pdf: pikepdf.Pdf) -> None:
                 annot.Contents = pikepdf.String(f"Link to {uri}" if uri is not None else "Link within the document")
 
 
+def tag_widgets(pdf: pikepdf.Pdf) -> None:
+    """Every form field's widget inside a `/Form` structure element (7.18.4): an OBJR to it, the
+    element under the document's first element, the widget's `/StructParent` in the parent tree."""
+    root = pdf.Root.get("/StructTreeRoot")
+    tree = root.get("/ParentTree") if root is not None else None
+    nums = tree.get("/Nums") if tree is not None else None
+    if nums is None:
+        return
+    top = _kids(root)
+    parent = top[0] if top and _is_elem(top[0]) else root
+    key = int(root.get("/ParentTreeNextKey", 0))
+    key = max([key] + [int(nums[i]) + 1 for i in range(0, len(nums), 2)])
+    for page in pdf.pages:
+        for annot in page.obj.get("/Annots", Array()):
+            if annot.get("/Subtype") != Name.Widget or "/StructParent" in annot:
+                continue
+            objr = Dictionary(Type=Name.OBJR, Obj=annot, Pg=page.obj)
+            label = annot.get("/TU") or annot.get("/T") or pikepdf.String("form field")
+            elem = pdf.make_indirect(Dictionary(Type=Name.StructElem, S=Name.Form, P=parent, K=objr, Pg=page.obj,
+                                                Alt=pikepdf.String(str(label))))
+            kids = parent.get("/K")
+            if kids is None:
+                parent.K = Array([elem])
+            elif isinstance(kids, Array):
+                kids.append(elem)
+            else:
+                parent.K = Array([kids, elem])
+            annot.StructParent = key
+            nums.extend([key, elem])
+            key += 1
+        if any(a.get("/Subtype") == Name.Widget for a in page.obj.get("/Annots", Array())):
+            page.obj.Tabs = Name.S
+    root.ParentTreeNextKey = key
+
+
 def repair(pdf: pikepdf.Pdf) -> None:
     scope_headers(pdf)
     print_links(pdf)
+    tag_widgets(pdf)

@@ -35,6 +35,7 @@ HINTS = {
     "enemy-hq-not-on-track": "--enemy-hq: {message}; leave --enemy-hq out",
     "enemy-hq-aborted": "--enemy-hq: {message}; leave --enemy-hq out",
     "unknown-outcome": "--outcome: {message}",
+    "success-without-survivors": "--outcome success: {message}: --outcome aborted",
     "killed-and-wounded": "{message} (--killed, --wounded)",
     "casualty-twice": "{message} (--killed, --wounded)",
     "second-wound-kills": "{message} (--killed NAME)",

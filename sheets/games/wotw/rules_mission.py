@@ -202,9 +202,9 @@ def debrief(c: Campaign, data: WotwData, outcome: str, killed: list[str], wounde
         man.history.append(f"wounded M{record.number}")
     record.casualties = Casualties(killed=[new.man(n).name for n in killed], wounded=[new.man(n).name for n in wounded])
     if outcome == "success" and not new.living:
-        raise Refused(f"--outcome success: every man of the team is killed, and a mission is a success only when "
-                      f"the team reaches the objective and clears it (the rules, Mission: “The mission is over when "
-                      f"the final step is free of enemies”); no man is left standing: --outcome aborted",
+        raise Refused("every man of the team is killed, and a mission is a success only when the team reaches "
+                      "the objective and clears it (the rules, Mission: “The mission is over when the final step "
+                      "is free of enemies”); with no man left standing it was aborted",
                       code="success-without-survivors")
     campaign = data.rules.campaign
     if outcome == "aborted":
