@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -22,6 +23,9 @@ MESSAGES = {signal.SIGINT: "error: interrupted; nothing half-written was left be
             signal.SIGTERM: "error: terminated; nothing half-written was left behind\n"}
 CODES = {signal.SIGINT: 130, signal.SIGTERM: 143, signal.SIGKILL: -signal.SIGKILL}
 NOT_SEALED = {"build-state.json"}  # the kit's build record is checked by its own sha256s
+#: compiled templates (sheets.pipeline.rendering._Bytecode): Jinja writes them whole (a temporary
+#: file, then a rename) and takes one only when its header and its source's checksum match
+JINJA_BYTECODE = re.compile(r"^jinja-[0-9a-f]{40}\.cache$")
 
 
 @dataclass
@@ -163,6 +167,7 @@ def problems(case: Case, where: Path, ref: Reference, whole: bool) -> list[str]:
                     found.append(f"temporary file left: {path.name}")
                 continue
             if folder.name in (".cache", "cache") and path.name not in NOT_SEALED \
+                    and not JINJA_BYTECODE.match(path.name) \
                     and cache._unsealed(path.read_bytes()) is None:  # noqa: SLF001
                 found.append(f"cache entry not whole: {path.name}")
     return found
