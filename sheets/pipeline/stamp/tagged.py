@@ -32,6 +32,17 @@ _KEPT = ("/Alt", "/ActualText", "/Lang", "/E", "/T", "/A", "/C", "/ID")
 _BASE = "/WSBase"
 
 
+def _printable_link(annot) -> None:
+    """A link printable and described, as `sheets.pipeline.ua.print_links` makes one (PDF/UA-1)."""
+    if annot.get("/Subtype") != "/Link":
+        return
+    annot[_name("/F")] = NumberObject(int(annot.get("/F", 0)) | 4)
+    if "/Contents" not in annot:
+        action = annot.get("/A")
+        uri = action.get_object().get("/URI") if action is not None else None
+        annot[_name("/Contents")] = TextStringObject(f"Link to {uri}" if uri is not None else "Link within the document")
+
+
 def _ref(num: int) -> IndirectObject:
     return IndirectObject(num, 0, None)
 
@@ -231,6 +242,7 @@ class TaggedPdf(StreamingPdf):
                 tops.append(elem)
             annot[_name("/StructParent")] = NumberObject(self._entry(elem))
             annot[_name("/P")] = _ref(page)
+            _printable_link(annot)
             self._pack(anum, annot)
             annots.append(anum)
         return objrs, annots
