@@ -226,29 +226,48 @@ def _crosses(seg, boxes, eps=0.05):
     return False
 
 
-def test_crop_marks_extend_every_cut_line_outside_the_cards(tmp_path, cli):
-    assert cli("cards", "regiment", "--set", "weapons", "-o", tmp_path / "w.pdf").exit_code == 0
+def _layouts():
+    import yaml
+
+    return [(lay["id"], lay.get("bleed_mm", 0))
+            for lay in yaml.safe_load((paths.content_dir() / "_print" / "layouts.yaml").read_text())["layouts"]]
+
+
+@pytest.mark.parametrize("layout, bleed", _layouts())
+def test_crop_marks_extend_every_cut_line_and_keep_5_mm_inside_the_paper(tmp_path, cli, layout, bleed):
+    """On every layout (A4 and Letter, both orientations): each cut line has a mark beyond both
+    ends of the grid, at least 1 mm long to cut by, none on a card, and all ink (the marks, the
+    cards) at least 5 mm inside the paper edge (issue 34: three rows on Letter leave 6-8 mm)."""
+    from conftest import ink_margins_mm
+
+    assert cli("cards", "regiment", "--set", "weapons", "--layout", layout, "-o", tmp_path / "w.pdf").exit_code == 0
     reader = pypdf.PdfReader(str(tmp_path / "w.pdf"))
+    width, height = page_mm(reader, 0)
     placed = placements(reader, 0)
     segments = crop_segments(reader, 0)
     assert segments, "no crop marks"
     boxes = [(c.x0, c.y0, c.x1, c.y1) for c in placed]
-    assert not [s for s in segments if _crosses(s, boxes)]
+    assert not [s for s in segments if _crosses(s, boxes)]  # never on a card or its bleed
     grid_left, grid_right = min(b[0] for b in boxes), max(b[2] for b in boxes)
     grid_bottom, grid_top = min(b[1] for b in boxes), max(b[3] for b in boxes)
-    cut_xs = sorted({round(b[0], 2) for b in boxes} | {round(b[2], 2) for b in boxes})
-    cut_ys = sorted({round(b[1], 2) for b in boxes} | {round(b[3], 2) for b in boxes})
-    assert len(cut_xs) == 4 and len(cut_ys) == 4
+    trims = [c.trim(bleed) for c in placed]
+    cut_xs = sorted({round(t[0], 2) for t in trims} | {round(t[2], 2) for t in trims})
+    cut_ys = sorted({round(t[1], 2) for t in trims} | {round(t[3], 2) for t in trims})
     for x in cut_xs:  # a vertical mark above and below the grid on every vertical cut line
-        vertical = [s for s in segments if s[0] == pytest.approx(x, abs=0.01) and s[2] == pytest.approx(x, abs=0.01)]
-        assert any(min(s[1], s[3]) > grid_top for s in vertical), x
-        assert any(max(s[1], s[3]) < grid_bottom for s in vertical), x
+        vertical = [s for s in segments if s[0] == pytest.approx(x, abs=0.01) and s[2] == pytest.approx(x, abs=0.01)
+                    and abs(s[1] - s[3]) >= 0.99]
+        assert any(min(s[1], s[3]) >= grid_top for s in vertical), (x, "above")
+        assert any(max(s[1], s[3]) <= grid_bottom for s in vertical), (x, "below")
     for y in cut_ys:
-        horizontal = [s for s in segments if s[1] == pytest.approx(y, abs=0.01) and s[3] == pytest.approx(y, abs=0.01)]
-        assert any(min(s[0], s[2]) > grid_right for s in horizontal), y
-        assert any(max(s[0], s[2]) < grid_left for s in horizontal), y
-    for s in segments:  # marks stay on the paper
-        assert 0 <= min(s[0], s[2]) and max(s[0], s[2]) <= 210 and 0 <= min(s[1], s[3]) and max(s[1], s[3]) <= 297
+        horizontal = [s for s in segments if s[1] == pytest.approx(y, abs=0.01) and s[3] == pytest.approx(y, abs=0.01)
+                      and abs(s[0] - s[2]) >= 0.99]
+        assert any(min(s[0], s[2]) >= grid_right for s in horizontal), (y, "right")
+        assert any(max(s[0], s[2]) <= grid_left for s in horizontal), (y, "left")
+    for s in segments:  # 5 mm inside the paper, where printers ink
+        assert min(s[0], s[2]) >= 5 and max(s[0], s[2]) <= width - 5, s
+        assert min(s[1], s[3]) >= 5 and max(s[1], s[3]) <= height - 5, s
+    for margins in ink_margins_mm(tmp_path / "w.pdf"):  # and as PDFium draws it (a pixel is 0.35 mm)
+        assert margins is None or min(margins) >= 4.9, margins
 
 
 def test_no_crop_marks_when_asked(tmp_path, cli):

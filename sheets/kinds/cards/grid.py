@@ -12,7 +12,9 @@ from sheets.base.errors import SheetsError
 from sheets.library.kinds.cards import Layout, PrintGeometry
 
 FOLD_MARGIN_MM = 5.0  # cards keep this far from the paper's edges and from the fold line
-SAFE_EDGE_MM = 5.5  # crop marks stop this far inside the paper edge (a printer inks nothing closer than about 5 mm)
+SAFE_EDGE_MM = 5.1  # crop marks stop this far inside the paper edge (a printer inks nothing closer than about 5 mm)
+SHORTEST_MARK_MM = 0.8  # a shorter mark is no use to cut by: none is drawn
+CLOSEST_MARK_MM = 0.1  # a mark starts at least this far beyond its card's bleed
 
 
 @dataclass(frozen=True)
@@ -110,11 +112,13 @@ class CardGrid:
     def _clip(self, cx, cy, ux, uy, start, length, boxes):
         """The part of the ray cx,cy + t*(ux,uy), t in [start, start+length], before any box."""
         lo, hi = start, start + length
-        # stay SAFE_EDGE_MM inside the paper: no printer inks its outermost millimetres
-        if ux:
-            hi = min(hi, ((self.paper_w - cx) if ux > 0 else cx) - SAFE_EDGE_MM)
-        else:
-            hi = min(hi, ((self.paper_h - cy) if uy > 0 else cy) - SAFE_EDGE_MM)
+        # stay SAFE_EDGE_MM inside the paper: no printer inks its outermost millimetres. Where
+        # the margin is narrow (three rows of cards on Letter leave 6-8 mm), the mark gives up
+        # its gap to the cut line before its length, so that every cut line keeps a mark
+        edge = ((self.paper_w - cx) if ux > 0 else cx) if ux else ((self.paper_h - cy) if uy > 0 else cy)
+        if edge - SAFE_EDGE_MM < hi:
+            hi = edge - SAFE_EDGE_MM
+            lo = max(self.bleed + CLOSEST_MARK_MM, min(lo, hi - length))
         for x0, y0, x1, y1 in boxes:
             if ux:
                 if not y0 < cy < y1:
@@ -131,7 +135,7 @@ class CardGrid:
             if enter <= lo:
                 return None  # the mark would start inside a card
             hi = min(hi, enter)
-        if hi - lo < 1.0:  # shorter than a millimetre: no use to cut by
+        if hi - lo < SHORTEST_MARK_MM:
             return None
         return (cx + ux * lo, cy + uy * lo, cx + ux * hi, cy + uy * hi)
 
