@@ -164,9 +164,9 @@ def content_fingerprint(root: Path) -> str:
 # -- kit.pdf -----------------------------------------------------------------
 def _contents_pdf(parts: list[Part], *, title: str, subtitle: str, paper_size: str,
                   cache_dir: Path | None = None, pages: int = 1, shared: Workers | None = None,
-                  separate: tuple[Part, ...] = ()) -> bytes:
+                  separate: tuple[Part, ...] = (), compact: bool = False) -> bytes:
     """The contents page(s), cached by a hash of their HTML (laid out by `shared`'s workers
-    when they are running)."""
+    when they are running); `compact`: tighter rows, for a kit that runs just over a page."""
     groups: list[tuple[str, list[Part]]] = []
     for part in parts:
         if not groups or groups[-1][0] != part.game_title:
@@ -174,7 +174,7 @@ def _contents_pdf(parts: list[Part], *, title: str, subtitle: str, paper_size: s
         groups[-1][1].append(part)
     context = {"title": title, "subtitle": subtitle, "page_size": paper_size, "groups": groups,
                "total": sum(p.pages for p in parts) + pages, "label": part_label, "separate": list(separate),
-               "link": part_link}
+               "link": part_link, "compact": compact}
     html = rendering.render_html("kit_contents.html.j2", context)
     if cache_dir is None:  # --no-cache: the same bytes, made from a blank laid out now
         with tempfile.TemporaryDirectory(prefix="sheets-contents-") as tmp:
@@ -214,14 +214,18 @@ def assemble(parts: list[Part], target: Path, *, title: str, subtitle: str, pape
     packets) are files of their own beside kit.pdf: the contents page lists them too.
     """
 
-    _number(parts, 1)
-    contents = _contents_pdf(parts, title=title, subtitle=subtitle, paper_size=paper_size, cache_dir=cache_dir,
-                             shared=shared, separate=separate)
-    n = len(PdfReader(io.BytesIO(contents)).pages)
-    if n != 1:  # a long kit: the contents run over, so every page number moves on
-        _number(parts, n)
-        contents = _contents_pdf(parts, title=title, subtitle=subtitle, paper_size=paper_size, cache_dir=cache_dir,
-                                 pages=n, shared=shared, separate=separate)
+    def laid_out(pages: int, compact: bool = False) -> tuple[bytes, int]:
+        _number(parts, pages)
+        data = _contents_pdf(parts, title=title, subtitle=subtitle, paper_size=paper_size, cache_dir=cache_dir,
+                             pages=pages, shared=shared, separate=separate, compact=compact)
+        return data, len(PdfReader(io.BytesIO(data)).pages)
+
+    contents, n = laid_out(1)
+    if n != 1:
+        # a kit just over a page (more players, Letter's shorter page) would leave a line or two
+        # alone on the last page: tighter rows take them back; a longer one runs over, numbered so
+        tight, fewer = laid_out(n - 1, compact=True)
+        contents, n = (tight, fewer) if fewer == n - 1 else laid_out(n)
     outline: list[tuple[str, int, int | None]] = [("Contents", 0, None)]
     current = None
     for part in parts:
