@@ -103,7 +103,10 @@ def test_a_kit_from_your_own_squad_of_two_games(cli, tmp_path):
     packets = sorted(p.name for p in kit.glob("player-*.pdf"))
     assert packets == sorted(["player-lukasz-zolkiewski.pdf", "player-ahmad-karimi.pdf",
                               f"player-{members[2].removesuffix('.yaml')}.pdf"])
-    assert "Łukasz Żółkiewski" in pdf_text(kit / "player-lukasz-zolkiewski.pdf")
+    packet = " ".join(pdf_text(kit / "player-lukasz-zolkiewski.pdf").split())
+    # the packet is the character's, footers too: the moves pages name them, never "player N"
+    assert "Łukasz Żółkiewski" in packet and "moves · Łukasz Żółkiewski · warsheets" in packet, packet[-400:]
+    assert not re.search(r"\bplayer \d", packet, re.I), re.findall(r".{30}\bplayer \d.{30}", packet, re.I)
     assert pages(kit / "regiment-your-squad.pdf") == 6 and not (kit / "regiment-random-squad.pdf").exists()
     assert (kit / "wotw-log-sheet.pdf").is_file() and not (kit / "platoon-reference.pdf").exists()
     contents = " ".join(subprocess.run(["pdftotext", "-f", "1", "-l", "1", str(kit / "kit.pdf"), "-"],

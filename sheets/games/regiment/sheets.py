@@ -281,13 +281,15 @@ def player_packets(game: Game, options: KitOptions) -> list[Packet]:
     moves = [p for p in reference_pages(game) if p["kind"] == "moves"]
     packets = []
     for i, soldier in enumerate(squad):
-        origin = f"{soldier.origin} · player {i + 1} of {len(squad)}"
+        # the GM's own squad: each packet is its character's, and says so; a random one: player N of M
+        who = soldier.name if options.squad else f"player {i + 1}"
+        origin = soldier.origin if options.squad else f"{soldier.origin} · player {i + 1} of {len(squad)}"
         entry = playbook_entry(game, soldier.playbook, soldier, 0, origin)
         playbook = playbook_sheet(game, [entry], f"player-{i + 1}-playbook.pdf", options.paper,
-                                  title=f"Player {i + 1}: {soldier.rank.abbr} {soldier.name}")
+                                  title=("" if options.squad else f"Player {i + 1}: ") + f"{soldier.rank.abbr} {soldier.name}")
         context = {"title": f"{game.info.title}: moves", "page_size": page_size(options.paper), "parts": moves,
-                   "footer": f"{game.info.title} · moves · player {i + 1} · warsheets"}
+                   "footer": f"{game.info.title} · moves · {who} · warsheets"}
         reference = Sheet(filename=f"player-{i + 1}-moves.pdf", template="reference.html.j2", context=context,
-                          game=game.id, label=f"{game.info.title} moves (player {i + 1})")
+                          game=game.id, label=f"{game.info.title} moves ({who})")
         packets.append(Packet([playbook, reference], who=soldier.name if options.squad else ""))
     return packets
