@@ -26,7 +26,7 @@ from sheets.base.pdfstruct import page_structures
 from sheets.kinds.cards.grid import CardGrid
 
 MM = 72 / 25.4  # PDF points per millimetre
-IMPOSITION_VERSION = "3"  # bump when imposition output changes for the same input
+IMPOSITION_VERSION = "4"  # bump when imposition output changes for the same input
 #: the names of the forms a paper page draws: a card's front and its back (each one card, tagged as a unit)
 FRONT, BACK = "/Card", "/Back"
 
