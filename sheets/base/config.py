@@ -3,7 +3,7 @@ the user's config folder, read and (one key at a time) written.
 
     paper = "letter"          # a4 | letter
     output = "prints"         # the folder output goes to instead of ./output/ (relative to this file)
-    layout = "poker-letter-9" # the card layout `sheets cards` uses (see `sheets layouts`)
+    layout = "poker-letter-9" # the card layout `sheets cards` and `sheets kit` use (see `sheets layouts`)
     back_offset = "1,-0.5"    # `sheets cards --back-offset X,Y` (mm), measured with `sheets cards calibrate`
 
 Each value is taken from the command line if given there; else (the paper) from `$SHEETS_PAPER`;
@@ -41,7 +41,7 @@ APP_NAME = "warsheets"
 KEYS: dict[str, tuple[str, str]] = {
     "paper": ("a4", f"paper size of every sheet ({' or '.join(PAPERS)})"),
     "output": ("./output", "folder output goes to when -o is not given"),
-    "layout": ("(the card size's default layout on the paper)", "card layout of `sheets cards`"),
+    "layout": ("(the card size's default layout on the paper)", "card layout of `sheets cards` and `sheets kit`"),
     "back_offset": ("0,0", "`sheets cards --back-offset X,Y` in mm"),
 }
 #: the command-line parameter each key sets the default of (`output` moves the output root instead)

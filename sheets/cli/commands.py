@@ -77,6 +77,10 @@ def kit(
                                                "player packet per character, named after them."),
     character: Optional[list[Path]] = typer.Option(None, "--character", metavar="FILE",
                                                    help="A character file of your squad (repeat it): as --squad."),
+    layout: Optional[str] = typer.Option(None, "--layout", help="Card layout (see `sheets layouts`) of the kit's "
+                                         "card sets of its card size (or its US twin) and paper; the others keep their default."),
+    duplex: Duplex = typer.Option(Duplex.long, "--duplex", case_sensitive=False, help="Which edge your printer flips on: the commands "
+                                    "the contents page prints (the cards' backs) carry it."),
     preview: Preview = False,
     ink_saver: InkSaver = False,
     no_cache: bool = typer.Option(False, "--no-cache", help="Render every PDF again even if unchanged."),
@@ -98,7 +102,8 @@ def kit(
             return tick
 
         options = KitOptions.of(print_options(paper, ink_saver, output, content), seed=seed, players=players,
-                                squad=[*(squad or []), *(character or [])])
+                                squad=[*(squad or []), *(character or [])], layout=layout,
+                                duplex=duplex.value)
         result = make_kit(options, games=game, progress=start, use_cache=not no_cache, preview=preview)
     verb = "unchanged" if result.up_to_date else "wrote"
     for path in [*result.parts, *result.packets, result.manifest]:

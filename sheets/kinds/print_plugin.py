@@ -26,18 +26,23 @@ class KitOptions(PrintOptions):
     seed, its number of players (player packets) and the user's own squad (`sheets kit --squad FILE`:
     a squad file or character files, which a game that has squads makes its filled playbooks and
     player packets from, one packet per character). A kit asked for with no seed rolls one before
-    any sheet is made: a plug-in's kinds always have one in the kit."""
+    any sheet is made: a plug-in's kinds always have one in the kit. `layout`: the card layout of
+    the kit's card sets of its card size and paper (None: each set's default); `duplex`: the edge
+    the user's printer flips on, which every command the contents page prints carries."""
 
     seed: int | None = None
     players: int = 0
     squad: tuple[Path, ...] = ()
+    layout: str | None = None
+    duplex: str = "long"
 
     @classmethod
     def of(cls, options: PrintOptions, *, seed: int | None = None, players: int = 0,
-           squad: tuple[Path, ...] | list[Path] = ()) -> KitOptions:
-        """The kit's options: `options` as given, with the kit's seed, players and squad files."""
+           squad: tuple[Path, ...] | list[Path] = (), layout: str | None = None, duplex: str = "long") -> KitOptions:
+        """The kit's options: `options` as given, with the kit's seed, players, squad files, layout and duplex edge."""
         shared = {f.name: getattr(options, f.name) for f in fields(PrintOptions)}
-        return cls(**shared, seed=seed, players=players, squad=tuple(Path(p) for p in squad))
+        return cls(**shared, seed=seed, players=players, squad=tuple(Path(p) for p in squad), layout=layout,
+                   duplex=duplex)
 
 
 class Packet(list):

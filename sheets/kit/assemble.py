@@ -12,11 +12,12 @@ import io
 import json
 import re
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
 import pypdfium2 as pdfium
+from markupsafe import Markup, escape
 from pydantic import Field
 from pypdf import PdfReader
 
@@ -48,10 +49,12 @@ class PrintHow(Strict):
     fold: str | None = None
     copies: str = "one"
 
-    def steps(self, game: str | None = None, paper: str | None = None) -> list[str]:
+    def steps(self, game: str | None = None, paper: str | None = None,
+              options: dict[str, str] | None = None, run: dict[str, str] | None = None) -> list[str]:
         """The instructions as short phrases, in the order a person does them ({game}: the game's id).
-        A command they name (`sheets ...`) carries the paper the part is printed on (`--paper letter`),
-        so that what it prints matches the part."""
+        A command they name (`sheets ...`) carries the paper the part is printed on (`--paper letter`)
+        and `options` (the part's own, such as a card set's --set and --layout, and the run's, such as
+        its --duplex edge), so that what it prints matches the part whatever sheets.toml says."""
         out = ["two-sided, flip on the " + (self.flip or "long") + " edge" if self.sides == "two" else "one-sided"]
         if self.cut:
             out.append("cut " + self.cut)
@@ -59,12 +62,29 @@ class PrintHow(Strict):
             out.append("fold " + self.fold)
         out.append("copies: " + self.copies.replace("{game}", game or "GAME"))
         paper = (paper or "").removesuffix("-landscape")
-        return [_with_paper(step, paper) for step in out] if paper in PAPERS else out
+        given = {**(options or {}), **({"--paper": paper} if paper in PAPERS else {}), **(run or {})}
+        return [_with_options(step, given) for step in out]
 
 
-def _with_paper(step: str, paper: str) -> str:
-    """Every `sheets ...` command in `step` given `--paper PAPER` (unless it names one already)."""
-    return re.sub(r"`(sheets [^`]*)`", lambda m: m[0] if "--paper" in m[1] else f"`{m[1]} --paper {paper}`", step)
+def steps_html(steps: list[str]) -> Markup:
+    """Steps as the contents page shows them: each command's words (an option with its value) kept
+    whole, so that a line breaks between them, never inside one (`--` at a line's end, `duplex` on
+    the next, reads as two words)."""
+    def words(found: re.Match) -> str:
+        kept = re.findall(r"`?--?[^\s]+(?: (?!-)[^\s]+)?|[^\s]+", found[0])  # the quotes with their words
+        return " ".join(f'<span class="word">{word}</span>' for word in kept)
+    return Markup(re.sub(r"`sheets [^`]*`", words, str(escape("; ".join(steps)))))
+
+
+def _with_options(step: str, options: dict[str, str]) -> str:
+    """Every `sheets ...` command in `step` given each of `options` it does not name already."""
+    def add(found: re.Match) -> str:
+        command = found[1]
+        for option, value in options.items():
+            if not re.search(rf"(^|\s){re.escape(option)}(\s|=|$)", command):
+                command += f" {option} {value}"
+        return f"`{command}`"
+    return re.sub(r"`(sheets [^`]*)`", add, step)
 
 
 class Printing(Strict):
@@ -103,6 +123,11 @@ class Part:
     pages: int
     paper: str
     first_page: int = 0  # 1-based page in kit.pdf, set when assembled
+    options: dict[str, str] = field(default_factory=dict)  # what a command printed for it carries (Sheet.reprint)
+
+    def steps(self, run: dict[str, str] | None = None) -> list[str]:
+        """How to print it; a command named carries its paper, its own options and the run's (`run`)."""
+        return self.how.steps(self.game, self.paper, self.options, run)
 
     @property
     def last_page(self) -> int:
@@ -119,7 +144,8 @@ def printing_kind(printing: Printing, template: str | None) -> str:
 
 
 def describe(path: Path, *, title: str, game: str | None, game_title: str, template: str | None,
-             printing: Printing, kind: str | None = None, copies: str | None = None) -> Part:
+             printing: Printing, kind: str | None = None, copies: str | None = None,
+             options: dict[str, str] | None = None) -> Part:
     pages, (width, height) = _pages_and_size(path)
     kind = kind or printing_kind(printing, template)
     how = printing.kinds[kind]
@@ -131,7 +157,8 @@ def describe(path: Path, *, title: str, game: str | None, game_title: str, templ
     elif how.sides == "two" and landscape:
         # landscape pages read upright on the back only when the sheet turns about its short edge
         how = how.model_copy(update={"flip": "short"})
-    return Part(Path(path), title, game, game_title, kind, how, pages, paper_name(width, height))
+    return Part(Path(path), title, game, game_title, kind, how, pages, paper_name(width, height),
+                options=dict(options or {}))
 
 
 def _pages_and_size(path: Path) -> tuple[int, tuple[float, float]]:
@@ -164,7 +191,7 @@ def content_fingerprint(root: Path) -> str:
 # -- kit.pdf -----------------------------------------------------------------
 def _contents_pdf(parts: list[Part], *, title: str, subtitle: str, paper_size: str,
                   cache_dir: Path | None = None, pages: int = 1, shared: Workers | None = None,
-                  separate: tuple[Part, ...] = (), compact: bool = False) -> bytes:
+                  separate: tuple[Part, ...] = (), compact: bool = False, run: dict[str, str] | None = None) -> bytes:
     """The contents page(s), cached by a hash of their HTML (laid out by `shared`'s workers
     when they are running); `compact`: tighter rows, for a kit that runs just over a page."""
     groups: list[tuple[str, list[Part]]] = []
@@ -174,7 +201,7 @@ def _contents_pdf(parts: list[Part], *, title: str, subtitle: str, paper_size: s
         groups[-1][1].append(part)
     context = {"title": title, "subtitle": subtitle, "page_size": paper_size, "groups": groups,
                "total": sum(p.pages for p in parts) + pages, "label": part_label, "separate": list(separate),
-               "link": part_link, "compact": compact}
+               "link": part_link, "compact": compact, "run": dict(run or {}), "steps_html": steps_html}
     html = rendering.render_html("kit_contents.html.j2", context)
     if cache_dir is None:  # --no-cache: the same bytes, made from a blank laid out now
         with tempfile.TemporaryDirectory(prefix="sheets-contents-") as tmp:
@@ -206,8 +233,10 @@ def _number(parts: list[Part], contents_pages: int) -> None:
 
 
 def assemble(parts: list[Part], target: Path, *, title: str, subtitle: str, paper_size: str,
-             cache_dir: Path | None = None, shared: Workers | None = None, separate: tuple[Part, ...] = ()) -> Path:
-    """Write the one-file kit: contents page(s), then every part, with an outline.
+             cache_dir: Path | None = None, shared: Workers | None = None, separate: tuple[Part, ...] = (),
+             run: dict[str, str] | None = None) -> Path:
+    """Write the one-file kit: contents page(s), then every part, with an outline. `run`: the run's
+    options every command the contents page prints carries (`{"--duplex": "short"}`).
 
     The outline has one entry per game with one child per part, each pointing at the
     part's first page (the page the contents page names). `separate` parts (the player
@@ -217,7 +246,7 @@ def assemble(parts: list[Part], target: Path, *, title: str, subtitle: str, pape
     def laid_out(pages: int, compact: bool = False) -> tuple[bytes, int]:
         _number(parts, pages)
         data = _contents_pdf(parts, title=title, subtitle=subtitle, paper_size=paper_size, cache_dir=cache_dir,
-                             pages=pages, shared=shared, separate=separate, compact=compact)
+                             pages=pages, shared=shared, separate=separate, compact=compact, run=run)
         return data, len(PdfReader(io.BytesIO(data)).pages)
 
     contents, n = laid_out(1)

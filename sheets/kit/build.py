@@ -45,7 +45,7 @@ def build_kit(out_dir: Path, options: KitOptions, *, games: list[str] | None,
         titles = {gid: lib.game(gid).info.title for gid in lib.game_ids()}
         parts = [assemble.describe(b.path, title=b.sheet.label or b.sheet.filename, game=b.sheet.game,
                                    game_title=titles.get(b.sheet.game or "", "Other"), template=b.sheet.template,
-                                   printing=printing, copies=b.sheet.copies) for b in built]
+                                   printing=printing, copies=b.sheet.copies, options=b.sheet.reprint) for b in built]
         # the packets first: the contents page lists them (files of their own beside kit.pdf)
         packet_paths: list[Path] = []
         packet_parts: list = []
@@ -64,7 +64,7 @@ def build_kit(out_dir: Path, options: KitOptions, *, games: list[str] | None,
         kit_pdf = assemble.assemble(parts, out_dir / assemble.KIT_PDF, title="warsheets print-and-play kit",
                                     subtitle=f"{scope} · {paper.name} · dice seed {seed}",
                                     paper_size=paper.page_size(), cache_dir=cache, shared=shared,
-                                    separate=tuple(packet_parts))
+                                    separate=tuple(packet_parts), run={"--duplex": options.duplex})
     previews: list[Path] = []
     if preview:
         interrupts.phase("previews")

@@ -35,7 +35,8 @@ def make_kit(options: KitOptions = KitOptions(), *, games: list[str] | None = No
         # the same request from the same sources makes the same bytes: nothing to do
         state_key = uptodate.fingerprint({"build": "kit", "seed": seed, "paper": paper, "games": games,
                                           "players": players, "preview": preview, "ink_saver": ink_saver,
-                                          "squad": uptodate.user_files(options.squad)},
+                                          "squad": uptodate.user_files(options.squad), "layout": options.layout,
+                                          "duplex": options.duplex},
                                          content)
         done = uptodate.up_to_date(uptodate.state_dir(cache, out_dir), state_key, out_dir)
         if done is not None:

@@ -41,6 +41,9 @@ class Sheet:
     forms: bool = False
     label: str = ""
     copies: str | None = None  # how many, for whom, when it differs from its kind's printing advice
+    # the options that make this sheet again (a card set's --set and --layout): a command the
+    # kit's contents page prints for it (its backs) carries them
+    reprint: dict[str, str] = field(default_factory=dict)
     html: str | None = field(default=None, repr=False)
     finish: Finisher | None = None  # e.g. card imposition; None: WeasyPrint's PDF is the sheet
     # stamped: (blank, filled) sheet pairs, one per character/mission, in order. The PDF is

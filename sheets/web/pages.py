@@ -47,7 +47,7 @@ def _kit_routes(desk: Desk) -> list[Route]:
     """The kit: its form, a build (a job), its progress and result, the kit as a zip."""
     def kit_form(request: Request):  # the paper: the workspace's sheets.toml's, as `sheets kit` takes it there
         return desk.page("web/kit.html.j2", title="Kit", games=_games(desk), prints=_prints(desk), papers=PAPERS,
-                         squads=_squads(desk), max_players=limits.MAX_PLAYERS, result=None,
+                         squads=_squads(desk), max_players=limits.MAX_PLAYERS, result=None, duplex=DUPLEX,
                          form={"paper": settings(desk)["paper"].value})
 
     def kit_build(request: Request):
@@ -63,11 +63,16 @@ def _kit_routes(desk: Desk) -> list[Route]:
         paper = str(form.get("paper") or settings(desk)["paper"].value)
         if paper not in PAPERS:
             raise HTTPException(400, f"paper {paper!r}: choose {' or '.join(PAPERS)}")
+        duplex = str(form.get("duplex") or "long")
+        if duplex not in DUPLEX:
+            raise HTTPException(400, "duplex is long or short")
         seed = number(form, "seed", lo=0, hi=2**63 - 1)
         players = number(form, "players", default=0, lo=0, hi=limits.MAX_PLAYERS)
         out = desk.workspace.output_dir() / KIT_DIR
+        layout = settings(desk)["layout"]  # the workspace's sheets.toml, as `sheets kit` run there takes it
         options = KitOptions(paper=paper, ink_saver=checked(form.get("ink_saver")), output=out, content=desk.content,
-                             seed=seed, players=players, squad=(desk.workspace.path(squad),) if squad else ())
+                             seed=seed, players=players, squad=(desk.workspace.path(squad),) if squad else (),
+                             layout=layout.value if layout.source != "built-in default" else None, duplex=duplex)
         context = {k: v for k, v in form.items() if k not in ("csrf", "game")}
         job = desk.start(make_kit, options, games=chosen or None, preview=True, context={**context, "game": chosen})
         return RedirectResponse(f"/kit/build/{job}", status_code=303)
@@ -83,7 +88,7 @@ def _kit_routes(desk: Desk) -> list[Route]:
         result = job.result
         sheet = next((p for p in result.previews if p.name == "contact-sheet.png"), None)
         return desk.page("web/kit.html.j2", title="Kit", games=_games(desk), prints=_prints(desk), papers=PAPERS,
-                         squads=_squads(desk), max_players=limits.MAX_PLAYERS, form=job.context, result={
+                         squads=_squads(desk), max_players=limits.MAX_PLAYERS, duplex=DUPLEX, form=job.context, result={
                              "seed": result.seed, "kit_pdf": desk.link(result.kit_pdf),
                              "parts": [(p.name, desk.link(p)) for p in [*result.parts, *result.packets]],
                              "contact_sheet": desk.link(sheet) if sheet else None,

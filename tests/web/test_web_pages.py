@@ -84,6 +84,13 @@ def test_the_kit_page_takes_a_squad_file_and_several_games_as_the_cli_does(desk,
     assert done.status_code == 400 and "recorded" in done.text
     assert asked["games"] == ["regiment", "wotw"]
     assert asked["options"].squad == ((desk.workspace / "table" / "squad.yaml").resolve(),)
+    assert asked["options"].layout is None and asked["options"].duplex == "long"
+    # the workspace's sheets.toml layout and the form's duplex edge, as `sheets kit --duplex short` there
+    (desk.workspace / "sheets.toml").write_text('layout = "poker-us-letter"\n', encoding="utf-8")
+    assert '<option value="short">short edge</option>' in desk.get("/kit").text
+    finished(desk, desk.post("/kit", {"seed": "1", "duplex": "short"}))
+    assert asked["options"].layout == "poker-us-letter" and asked["options"].duplex == "short"
+    assert desk.post("/kit", {"duplex": "sideways"}).status_code == 400
     refused = desk.post("/kit", {"squad": "../elsewhere/squad.yaml"})
     assert refused.status_code == 400 and "choose one of the workspace's squad files" in html.unescape(refused.text)
 

@@ -34,7 +34,19 @@ from sheets.pipeline.sheet import Sheet
 
 
 def _make(lib: Library, game: Game, options: PrintOptions, which: str | None) -> list[Sheet]:
-    return [card_sheet(game, s, lib.geometry(), paper=options.paper) for s in pick_sets(game, which or "all")]
+    """The game's card sets on the options' paper; in a kit with a layout (`sheets kit --layout`, or
+    sheets.toml's), the sets of that layout's paper and card size take it (a size and its US twin
+    alike: poker-us-letter prints poker sets at 2.5x3.5 in), the others their size's default."""
+    geometry = lib.geometry()
+    chosen = getattr(options, "layout", None)
+    layout = geometry.layout(chosen) if chosen else None
+    paper = str(options.paper)
+
+    def fits(card_set) -> bool:
+        return (layout is not None and layout.card.removesuffix("-us") == card_set.size.removesuffix("-us")
+                and layout.paper.removesuffix("-landscape") == paper)
+    return [card_sheet(game, s, geometry, paper=options.paper, layout=layout if fits(s) else None)
+            for s in pick_sets(game, which or "all")]
 
 
 KIND = Kind("cards", "the game's card sets", ("card.html.j2",), "cards",

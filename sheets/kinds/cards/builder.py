@@ -107,7 +107,7 @@ def card_sheet(game: "Game", card_set: CardSet, geometry: PrintGeometry, *, layo
     name = filename or f"{game.id}-cards-{card_set.id}{suffix}.pdf"
     return Sheet(filename=name, template="card.html.j2", context=context, game=game.id,
                  label=f"{game.info.title}: {card_set.title}" + ("" if "card" in card_set.title.lower() else " cards"),
-                 finish=spec)
+                 finish=spec, reprint={"--set": card_set.id, "--layout": layout.id})
 
 
 def pick_sets(game: "Game", which: str = "all") -> list[CardSet]:
