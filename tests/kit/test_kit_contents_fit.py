@@ -1,42 +1,21 @@
 """A part never ends on a page that holds only a line or two the previous page could have taken
-(issue 34, item 3): the kit's contents page, measured on the PDFs.
-
-A page's body is its ink above the bottom margin (the footer sits in the margin); the room a page
-leaves is the blank between its body's last ink and the margin. The contents of a whole kit with
-0 to 12 player packets, on A4 and Letter: one page, or a last page that holds more than a few
-lines (a tenth of a page) and more than the page before it had room for.
+(issue 34, item 3): the kit's contents page, measured on the PDFs (tests/pagefill.py). The contents
+of a whole kit with 0 to 12 player packets, on A4 and Letter: one page, or a last page that holds
+more than a tenth of a page and more than the page before it had room for.
 """
 from __future__ import annotations
 
 import io
 import shutil
 
-import numpy
 import pypdf
-import pypdfium2 as pdfium
 import pytest
 
+from pagefill import last_page_problem
 from sheets.base.paper import page_size
 from sheets.kit import assemble
 
 from test_kit_letter import _parts
-
-BOTTOM_MARGIN_MM = 11  # templates/_base/base.css: @page margin-bottom; the footer is drawn in it
-TOP_MARGIN_MM = 9
-
-
-def body_ink(pdf: bytes, index: int, dpi: int = 100) -> tuple[float, float, float]:
-    """(top, bottom, page height) of a page's ink above its bottom margin, in mm from the top."""
-    doc = pdfium.PdfDocument(pdf)
-    try:
-        pixels = doc[index].render(scale=dpi / 72).to_numpy()[:, :, :3]
-    finally:
-        doc.close()
-    mm = 25.4 / dpi
-    height = pixels.shape[0] * mm
-    rows = numpy.nonzero(pixels.min(axis=2).min(axis=1) < 200)[0] * mm
-    body = rows[rows < height - BOTTOM_MARGIN_MM]
-    return float(body.min()), float(body.max()), height
 
 
 def packets(whole_kit, tmp_path, count: int, paper: str) -> tuple[assemble.Part, ...]:
@@ -79,12 +58,6 @@ def test_the_contents_never_leave_a_line_or_two_alone_on_a_page(whole_kit, libra
         if n == 1:
             continue
         spilled += 1
-        _, last_bottom, height = body_ink(data, n - 2)
-        room = height - BOTTOM_MARGIN_MM - last_bottom
-        top, bottom, _ = body_ink(data, n - 1)
-        held = bottom - top
-        assert held > room, (paper, players, f"the last page holds {held:.1f} mm, the one before had {room:.1f} mm")
-        # not a row or two and the printing note (16.8 mm before issue 34's fix): a tenth of a page at least
-        body = height - TOP_MARGIN_MM - BOTTOM_MARGIN_MM
-        assert held > body / 10, (paper, players, f"the last page holds {held:.1f} mm: a line or two")
+        problem = last_page_problem(data, n)
+        assert problem is None, (paper, players, problem)
     assert spilled >= 1  # twelve players do run over: the measure is tried

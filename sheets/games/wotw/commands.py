@@ -5,9 +5,12 @@ The missions themselves are rolled by `sheets.games.wotw.preroll` (all `--json` 
 from __future__ import annotations
 
 import functools
+import io
 import json
 import re
 from pathlib import Path
+
+from pypdf import PdfReader
 
 from sheets.base import output
 from sheets.base.config import paper_flag
@@ -25,6 +28,7 @@ from sheets.games.wotw.team import Member, TeamFile, resolve_team
 from sheets.library.access import game_with_plugin, library, make_dice
 from sheets.library.validation import validate
 from sheets.library.yaml_source import YamlDocument, load_yaml
+from sheets.pipeline.sheet import Sheet, render_html
 from sheets.pipeline.write import write
 
 
@@ -297,7 +301,34 @@ def campaign_history(file: Path, content: Path | None = None) -> list[str]:
 def campaign_show(file: Path, options: PrintOptions = PrintOptions()) -> Path:
     game = _wotw(options.content)
     campaign = campaign_io.load(Path(file), game.data)
-    return write([campaign_record(game, campaign, f"wotw-campaign-{Path(file).stem}.pdf", options.paper)], options)[0]
+    return write([fitted_record(game, campaign, f"wotw-campaign-{Path(file).stem}.pdf", options.paper)], options)[0]
+
+
+#: blank rows a played record keeps for missions and ledger lines to come, tried in turn when the
+#: blank record's rows would push the page's last box (the rules between missions) onto a page alone
+RECORD_SPARE_ROWS = (3, 2, 1)
+
+
+def fitted_record(game, campaign, filename: str, paper) -> Sheet:
+    """The record with as many blank rows as keep it on one page: a record just over a page (two
+    missions played, one on Letter) keeps fewer empty rows rather than leave the rules alone on a
+    page 2; a record that runs over anyway keeps them all, and its ledger begins page 2 (so that
+    page holds the ledger and the rules, not the rules alone), unless that costs a page."""
+    from sheets.pipeline.build import make_pdfs  # noqa: PLC0415 - the layout engine's pool: only here
+
+    def pages(sheet: Sheet) -> int:
+        pdf = make_pdfs([(render_html(sheet), sheet.forms, sheet.finish)], workers=1)[0]
+        return len(PdfReader(io.BytesIO(pdf)).pages)
+
+    sheet = campaign_record(game, campaign, filename, paper)
+    if campaign is None or pages(sheet) == 1:
+        return sheet
+    for spare in RECORD_SPARE_ROWS:
+        fewer = campaign_record(game, campaign, filename, paper, spare=spare)
+        if pages(fewer) == 1:
+            return fewer
+    shared = campaign_record(game, campaign, filename, paper, ledger_on_next_page=True)
+    return shared if pages(shared) == pages(sheet) else sheet
 
 
 def campaign_json(file: Path, content: Path | None = None) -> str:

@@ -342,10 +342,13 @@ RECORD_MISSION_ROWS = 7
 RECORD_LEDGER_ROWS = 11
 
 
-def campaign_record(game: Game, campaign, filename: str, paper: str = "a4") -> Sheet:
+def campaign_record(game: Game, campaign, filename: str, paper: str = "a4", spare: int | None = None,
+                    ledger_on_next_page: bool = False) -> Sheet:
     """The campaign record page: missions, the XP and CP ledger, the roster with state and history.
 
-    `campaign` None gives the blank record of the kit (same boxes, nothing written)."""
+    `campaign` None gives the blank record of the kit (same boxes, nothing written). `spare`: the
+    blank rows kept below the missions and the ledger lines played (None: the blank record's rows);
+    `ledger_on_next_page`: the ledger and the rules begin a page (a record on two pages shares them out)."""
     data = game.data
     nation = data.nation(campaign.nation) if campaign else None
     theatre = data.theatre(campaign.theatre) if campaign else None
@@ -364,10 +367,10 @@ def campaign_record(game: Game, campaign, filename: str, paper: str = "a4") -> S
         "team": team, "missions": missions, "ledger": list(zip(ledger, balance)),
         "crew_short": crew_notes(campaign, nation) if campaign else {},
         "roster_rows": max(RECORD_ROSTER_ROWS, len(team)),
-        "mission_rows": max(RECORD_MISSION_ROWS, len(missions)),
-        "ledger_rows": max(RECORD_LEDGER_ROWS, len(ledger)),
+        "mission_rows": max(RECORD_MISSION_ROWS, len(missions)) if spare is None else len(missions) + spare,
+        "ledger_rows": max(RECORD_LEDGER_ROWS, len(ledger)) if spare is None else len(ledger) + spare,
         "campaign_rules": data.rules.campaign, "skills": data.rules.skills,
-        "nations": data.teams.nations,
+        "nations": data.teams.nations, "ledger_on_next_page": ledger_on_next_page,
         "footer": f"{game.info.title} · campaign record · warsheets",
     }
     return Sheet(filename=filename, template="campaign.html.j2", context=context, game=game.id,
