@@ -28,6 +28,7 @@ from sheets.games.wotw.team import Member, TeamFile, resolve_team
 from sheets.library.access import game_with_plugin, library, make_dice
 from sheets.library.validation import validate
 from sheets.library.yaml_source import YamlDocument, load_yaml
+from sheets.pipeline.build import make_pdfs
 from sheets.pipeline.sheet import Sheet, render_html
 from sheets.pipeline.write import write
 
@@ -314,8 +315,6 @@ def fitted_record(game, campaign, filename: str, paper) -> Sheet:
     missions played, one on Letter) keeps fewer empty rows rather than leave the rules alone on a
     page 2; a record that runs over anyway keeps them all, and its ledger begins page 2 (so that
     page holds the ledger and the rules, not the rules alone), unless that costs a page."""
-    from sheets.pipeline.build import make_pdfs  # noqa: PLC0415 - the layout engine's pool: only here
-
     def pages(sheet: Sheet) -> int:
         pdf = make_pdfs([(render_html(sheet), sheet.forms, sheet.finish)], workers=1)[0]
         return len(PdfReader(io.BytesIO(pdf)).pages)
