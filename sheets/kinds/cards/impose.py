@@ -23,10 +23,10 @@ from pypdf.generic import ArrayObject, DecodedStreamObject, DictionaryObject, Fl
 from sheets.base.errors import SheetsError
 from sheets.base.pdfstruct import KEY as STRUCT_KEY
 from sheets.base.pdfstruct import page_structures
-from sheets.kinds.cards.grid import CardGrid
+from sheets.kinds.cards.grid import SAFE_EDGE_MM, CardGrid
 
 MM = 72 / 25.4  # PDF points per millimetre
-IMPOSITION_VERSION = "4"  # bump when imposition output changes for the same input
+IMPOSITION_VERSION = "5"  # bump when imposition output changes for the same input
 #: the names of the forms a paper page draws: a card's front and its back (each one card, tagged as a unit)
 FRONT, BACK = "/Card", "/Back"
 
@@ -149,8 +149,9 @@ def _paper_page(writer, grid: CardGrid, placements: list[tuple[str, object, str]
         ops += [f"{x1 * MM:.3f} {y1 * MM:.3f} m {x2 * MM:.3f} {y2 * MM:.3f} l" for x1, y1, x2, y2 in marks]
         ops.append("S Q EMC")
     if fold_at is not None:
-        ops.append(f"/Artifact <</Type /Layout>> BDC q 0.35 0.35 0.35 RG 0.5 w [3 2] 0 d {fold_at * MM:.3f} 0 m "
-                   f"{fold_at * MM:.3f} {grid.paper_h * MM:.3f} l S Q EMC")
+        # the fold line keeps inside the inked area too (SAFE_EDGE_MM from the paper's edge)
+        ops.append(f"/Artifact <</Type /Layout>> BDC q 0.35 0.35 0.35 RG 0.5 w [3 2] 0 d {fold_at * MM:.3f} "
+                   f"{SAFE_EDGE_MM * MM:.3f} m {fold_at * MM:.3f} {(grid.paper_h - SAFE_EDGE_MM) * MM:.3f} l S Q EMC")
     _boxes(page, grid, trims, width)
     page[NameObject("/Resources")] = DictionaryObject({NameObject("/XObject"): xobjects})
     content = DecodedStreamObject()
