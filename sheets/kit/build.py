@@ -64,7 +64,7 @@ def build_kit(out_dir: Path, options: KitOptions, *, games: list[str] | None,
         kit_pdf = assemble.assemble(parts, out_dir / assemble.KIT_PDF, title="warsheets print-and-play kit",
                                     subtitle=f"{scope} · {paper.name} · dice seed {seed}",
                                     paper_size=paper.page_size(), cache_dir=cache, shared=shared,
-                                    separate=tuple(packet_parts), run={"--duplex": options.duplex})
+                                    separate=tuple(packet_parts), run=_run_options(options))
     previews: list[Path] = []
     if preview:
         interrupts.phase("previews")
@@ -86,6 +86,12 @@ def build_kit(out_dir: Path, options: KitOptions, *, games: list[str] | None,
                         {"parts": len(kit.parts), "packets": len(packet_paths), "previews": len(previews)},
                         fallback=_needs_fallback(sheets + extra))
     return kit
+
+
+def _run_options(options: KitOptions) -> dict[str, str]:
+    """The run's options every command the contents page prints carries: the duplex edge, when it is
+    not the one `sheets cards` takes anyway (long: no sheets.toml sets another), so lines stay short."""
+    return {"--duplex": options.duplex} if options.duplex != "long" else {}
 
 
 def _needs_fallback(sheets: list) -> bool:
