@@ -9,6 +9,8 @@ from `finish.describe`.
 """
 from __future__ import annotations
 
+import re
+
 from sheets.base import interrupts
 
 with interrupts.held():
@@ -210,6 +212,14 @@ def _forms(res, found: dict) -> dict:
     return found
 
 
+_MCID = re.compile(rb"/MCID\s+(\d+)")
+
+
+def _all_owned(stream_data: bytes, holder, referenced: set) -> bool:
+    """Whether every MCID a content stream's bytes name is referenced (a quick look before parsing)."""
+    return all((holder, int(m)) in referenced for m in _MCID.findall(stream_data))
+
+
 def artifact_margin_boxes(pdf: pikepdf.Pdf) -> None:
     """Marked content that no element of the structure tree references becomes a pagination
     artifact. WeasyPrint 70 tags its page margin boxes ("Down Range · reference · warsheets page
@@ -221,13 +231,16 @@ def artifact_margin_boxes(pdf: pikepdf.Pdf) -> None:
     referenced = _referenced(root)
     forms: dict = {}
     for page in pdf.pages:
-        if "/StructParents" in page.obj:
+        contents = page.obj.get("/Contents")
+        streams = list(contents) if isinstance(contents, Array) else [contents] if contents is not None else []
+        if "/StructParents" in page.obj and \
+                not _all_owned(b"\n".join(s.read_bytes() for s in streams), page.obj.objgen, referenced):
             ops = _unowned(pikepdf.parse_content_stream(page), page.obj.objgen, referenced)
             if ops is not None:
                 page.obj.Contents = pdf.make_stream(pikepdf.unparse_content_stream(ops))
         _forms(page.obj.get("/Resources"), forms)
     for form in forms.values():
-        if "/StructParents" in form:
+        if "/StructParents" in form and not _all_owned(form.read_bytes(), form.objgen, referenced):
             ops = _unowned(pikepdf.parse_content_stream(form), form.objgen, referenced)
             if ops is not None:
                 form.write(pikepdf.unparse_content_stream(ops))
