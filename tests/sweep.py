@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -22,6 +23,10 @@ MESSAGES = {signal.SIGINT: "error: interrupted; nothing half-written was left be
             signal.SIGTERM: "error: terminated; nothing half-written was left behind\n"}
 CODES = {signal.SIGINT: 130, signal.SIGTERM: 143, signal.SIGKILL: -signal.SIGKILL}
 NOT_SEALED = {"build-state.json"}  # the kit's build record is checked by its own sha256s
+#: phases that a command enters after its last cache write: a stop there finds the cache as a
+#: cold run left it (every entry written), so the point starts from a copy of the reference's
+#: cache and gets there in the time of a warm run, with the same cache and output to check
+AFTER_THE_CACHE = {"writing the manifest", "writing the stamped file"}
 
 
 @dataclass
@@ -38,6 +43,7 @@ class Case:
 class Reference:
     seconds: float
     files: dict[str, str]  # relative path -> sha256 of an uninterrupted build's output
+    cache: Path | None = None  # the cache it filled
 
 
 @dataclass
@@ -109,7 +115,7 @@ def reference(case: Case, where: Path) -> Reference:
     proc = start(case, where)
     out, err = proc.communicate(timeout=600)
     assert proc.returncode == 0, err
-    return Reference(time.monotonic() - t0, outputs(case, where))
+    return Reference(time.monotonic() - t0, outputs(case, where), where / "cache")
 
 
 def group_alive(pgid: int) -> list[int]:
@@ -180,8 +186,12 @@ def _wait_for_phase(proc: subprocess.Popen, where: Path, name: str) -> None:
 
 
 def interrupt(case: Case, sig: signal.Signals, moment: float | str, ref: Reference, where: Path) -> Row:
-    """Run `case` cold in `where`, send `sig` at `moment` (a fraction of the reference run, or
-    the moment the command enters the phase of that name), then check everything."""
+    """Run `case` in `where`, send `sig` at `moment` (a fraction of the reference run, or
+    the moment the command enters the phase of that name), then check everything; a phase
+    after the last cache write (AFTER_THE_CACHE) from the reference's cache, warm."""
+    warm = moment in AFTER_THE_CACHE and ref.cache is not None
+    if warm:
+        shutil.copytree(ref.cache, where / "cache")
     proc = start(case, where)
     t0 = time.monotonic()
     if isinstance(moment, str):
@@ -234,4 +244,5 @@ def interrupt(case: Case, sig: signal.Signals, moment: float | str, ref: Referen
             bad.append(f"stderr is not the one line: {err!r}")
         bad += problems(case, where, ref, whole=True)
         result = "stopped clean"
-    return Row(case.name, sig.name, at, fraction, phase, code, "; ".join(bad) if bad else result)
+    name = f"{case.name} (warm cache)" if warm else case.name
+    return Row(name, sig.name, at, fraction, phase, code, "; ".join(bad) if bad else result)
