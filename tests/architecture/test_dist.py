@@ -20,13 +20,14 @@ import pytest
 import sheets
 from conftest import REPO
 
-BUILD = [sys.executable, "-m", "hatchling", "build", "-d"]  # what `make dist` runs
+BUILD = [sys.executable, "-m", "hatchling", "build", "-d"]  # what `make dist` runs (conftest's built_dist)
 FONTS_LICENSE = "sheets/base/fonts/LICENSE"
 
 
 @pytest.fixture(scope="module")
 def dist(built_dist) -> dict[str, Path]:
-    """What BUILD writes (tests/conftest.py's built_dist runs it once for the whole run)."""
+    """What BUILD writes: tests/conftest.py's built_dist runs it once for the whole run (the wheel
+    test installs the same wheel)."""
     return built_dist
 
 
