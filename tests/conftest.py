@@ -27,6 +27,10 @@ if "SHEETS_CACHE_DIR" not in os.environ:  # stamped sheets' blank cache: never t
         os.environ["SHEETS_CACHE_DIR"] = tempfile.mkdtemp(prefix="sheets-test-cache-")
 # the user's own sheets.toml (~/.config/warsheets/) must not change what the tests see
 os.environ["XDG_CONFIG_HOME"] = tempfile.mkdtemp(prefix="sheets-test-config-")
+# nor the paper of the machine's locale or $SHEETS_PAPER: the tests' default paper is the built-in A4
+for _variable in ("SHEETS_PAPER", "LC_ALL", "LC_PAPER"):
+    os.environ.pop(_variable, None)
+os.environ["LANG"] = "C.UTF-8"
 
 from sheets.base import paths  # noqa: E402
 from sheets.cli import app  # noqa: E402
@@ -198,6 +202,38 @@ def built_dist(shared) -> dict[str, Path]:
     wheel, = folder.glob("*.whl")
     sdist, = folder.glob("*.tar.gz")
     return {"wheel": wheel, "sdist": sdist}
+
+
+@pytest.fixture(scope="session")
+def whole_kit_letter(tmp_path_factory) -> BuiltKit:
+    """`sheets kit --seed 7 --paper letter`, every game, built once for the whole session (as whole_kit)."""
+    out = tmp_path_factory.mktemp("whole-kit-letter") / "kit"
+    result = CliRunner().invoke(app, ["kit", "--seed", "7", "--paper", "letter", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    return BuiltKit(out, result.stdout)
+
+
+def ink_margins_mm(path: Path, dpi: int = 72) -> list[tuple[float, float, float, float] | None]:
+    """Per page, how far the ink (any pixel darker than near-white, PDFium at `dpi`) keeps from the
+    paper's left, top, right and bottom edges, in mm; None for a blank page."""
+    import numpy
+    import pypdfium2 as pdfium
+
+    found: list[tuple[float, float, float, float] | None] = []
+    pdf = pdfium.PdfDocument(str(path))
+    try:
+        for index in range(len(pdf)):
+            pixels = pdf[index].render(scale=dpi / 72).to_numpy()[:, :, :3]
+            ys, xs = numpy.nonzero(pixels.min(axis=2) < 245)
+            if len(xs) == 0:
+                found.append(None)
+                continue
+            mm = 25.4 / dpi
+            height, width = pixels.shape[:2]
+            found.append((xs.min() * mm, ys.min() * mm, (width - 1 - xs.max()) * mm, (height - 1 - ys.max()) * mm))
+    finally:
+        pdf.close()
+    return found
 
 
 @pytest.fixture(scope="session")

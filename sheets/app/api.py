@@ -15,6 +15,7 @@ from sheets.kinds import registry
 from sheets.kinds.kind import Kind
 from sheets.kinds.calibration import calibration_pdf, offset_from_readings, offset_text, reading
 from sheets.kinds.cards import export as card_export
+from sheets.kinds.cards import tts
 from sheets.kinds.cards.builder import card_sheet, parse_back_offset, pick_sets
 from sheets.kinds.gauges.builder import gauge_sheet
 from sheets.kinds.reference.builder import reference_sheet
@@ -126,30 +127,61 @@ def make_cards(game_id: str, options: PrintOptions = PrintOptions(), *, which: s
 
 
 def make_card_images(game_id: str, options: PrintOptions = PrintOptions(), *, which: str = "all",
-                     export: str = "png", dpi: float = card_export.DPI, bleed: float = card_export.BLEED_MM,
-                     backs: bool = False) -> list[Path]:
-    """`sheets cards GAME --export png -o DIR`: one image per card face (and per back with `backs`)
-    for a print shop, into DIR (one set) or DIR/<set id>/ (several). Every option is checked and
-    every image made before the first file is written."""
-    folder = card_export.check_options(export, dpi, bleed, options.output)
+                     export: str | None = "png", dpi: float | None = None, bleed: float | None = None,
+                     backs: bool = False, shop: str | None = None) -> list[Path]:
+    """`sheets cards GAME --export png|pdf|tts [--shop NAME] -o DIR`: for a print shop, one image per
+    card face (and the back with `backs`), or one PDF per deck; for Tabletop Simulator, grid images
+    per deck and its back. Into DIR (png: DIR/<set id>/ for several sets). Every option is checked
+    and every file made before the first is written."""
     lib = library(options.content)
+    preset, export = card_export.find_shop(lib.shops().shops if shop else {}, shop, export, dpi, bleed)
+    dpi = card_export.DPI if dpi is None else dpi
+    bleed = card_export.BLEED_MM if bleed is None else bleed
+    folder = card_export.check_options(export or "png", dpi, bleed, options.output)
     game = lib.game(game_id)
     geometry = lib.geometry()
     chosen = pick_sets(game, which)
-    sizes = [geometry.card_sizes[s.size] for s in chosen if s.size in geometry.card_sizes]
-    for size in sizes:
-        card_export.image_size((size.width_mm + 2 * bleed, size.height_mm + 2 * bleed), int(dpi))
-    sheets = ink_save([card_export.export_sheet(game, s, geometry, bleed=bleed, backs=backs) for s in chosen],
+    if export == "tts":
+        return _write_tts(game, chosen, geometry, options, folder)
+    plans = [card_export.plan(s, shop, preset, dpi, bleed) for s in chosen]
+    for how in plans:
+        size = geometry.card_sizes.get(how.size)
+        if size is not None and export == "png":
+            card_export.check_pixels(size, how)
+    sheets = ink_save([card_export.export_sheet(game, s, geometry, backs=backs, how=how) for s, how in zip(chosen, plans)],
                       options.ink_saver)
     pdfs = make_pdfs([(render_html(s), s.forms, s.finish) for s in sheets])
+    if export == "pdf":
+        palette = lib.palette()
+        files = [(folder / f"{s.id}.pdf", card_export.deck_pdf(pdf, s, sheet, how, palette))
+                 for s, sheet, pdf, how in zip(chosen, sheets, pdfs, plans)]
+        output.ensure_dir(folder)
+        return [output.write_atomic(path, data) for path, data in files]
     batches = []
-    for card_set, sheet, pdf in zip(chosen, sheets, pdfs):
-        size = geometry.card_sizes[card_set.size]
-        pngs = card_export.render_pngs(pdf, int(dpi), (size.width_mm + 2 * bleed, size.height_mm + 2 * bleed))
+    for card_set, sheet, pdf, how in zip(chosen, sheets, pdfs, plans):
+        size = geometry.card_sizes[how.size]
+        pngs = card_export.render_pngs(pdf, how.dpi, (size.width_mm + 2 * how.bleed_mm, size.height_mm + 2 * how.bleed_mm))
         names = card_export.image_names(card_set, sheet.finish.spec)  # type: ignore[union-attr]
         batches.append((folder if len(chosen) == 1 else folder / card_set.id,
                         [(name, pngs[page]) for name, page in names]))
     return [path for target, images in batches for path in card_export.write_images(target, images)]
+
+
+def _write_tts(game: Game, chosen: list, geometry, options: PrintOptions, folder: Path) -> list[Path]:
+    """`--export tts`: per deck, its faces on grid images of at most 10×7 cards and 4096 px, and its back."""
+    plans = [card_export.Plan(size=s.size, bleed_mm=0.0, dpi=tts.card_dpi(geometry.card_sizes[s.size].width_mm,
+                                                                           geometry.card_sizes[s.size].height_mm))
+             for s in chosen]
+    sheets = ink_save([card_export.export_sheet(game, s, geometry, backs=True, how=how) for s, how in zip(chosen, plans)],
+                      options.ink_saver)
+    pdfs = make_pdfs([(render_html(s), s.forms, s.finish) for s in sheets])
+    files: list[tuple[str, bytes]] = []
+    for card_set, sheet, pdf, how in zip(chosen, sheets, pdfs, plans):
+        size = geometry.card_sizes[how.size]
+        pngs = card_export.render_pngs(pdf, how.dpi, (size.width_mm, size.height_mm))
+        files += tts.deck_files(card_set, sheet.finish.spec.back_of, pngs)  # type: ignore[union-attr]
+    output.ensure_dir(folder)
+    return [output.write_atomic(folder / name, data) for name, data in files]
 
 
 def make_calibration(options: PrintOptions = PrintOptions(), *, duplex: str = "long",

@@ -22,7 +22,7 @@ from pydantic import BaseModel
 
 from sheets.base import paths
 from sheets.base.output import ensure_dir, write_atomic
-from sheets.library.kinds.cards import PrintGeometry
+from sheets.library.kinds.cards import Palette, PrintGeometry, Shops
 from sheets.kit.assemble import Printing
 from sheets.library import kinds as content_kinds
 from sheets.library import plugins as game_plugins
@@ -49,6 +49,8 @@ CORE = [
     *(SchemaFile(k.name, k.model, f"*/{k.files}", k.about) for k in content_kinds.every()),
     SchemaFile("layouts", PrintGeometry, f"{SHARED_DIR}/layouts.yaml", "papers, card sizes and layouts"),
     SchemaFile("printing", Printing, f"{SHARED_DIR}/printing.yaml", "how each part of the kit is printed"),
+    SchemaFile("shops", Shops, f"{SHARED_DIR}/shops.yaml", "print shops' card presets, each number with its source"),
+    SchemaFile("palette", Palette, f"{SHARED_DIR}/palette.yaml", "the card colours, each in RGB and CMYK"),
 ]
 
 

@@ -6,8 +6,12 @@ the user's config folder, read and (one key at a time) written.
     layout = "poker-letter-9" # the card layout `sheets cards` uses (see `sheets layouts`)
     back_offset = "1,-0.5"    # `sheets cards --back-offset X,Y` (mm), measured with `sheets cards calibrate`
 
-Each value is taken from the command line if given there, else from the folder's `sheets.toml`,
-else from the user's `sheets.toml` (`~/.config/warsheets/` on Linux), else the built-in default.
+Each value is taken from the command line if given there; else (the paper) from `$SHEETS_PAPER`;
+else from the nearest `sheets.toml`: in the working folder or the first folder above it that has one
+(as git finds its repository); else from the user's `sheets.toml` (`~/.config/warsheets/` on Linux,
+written by `sheets config set KEY VALUE`); else (the paper) from the locale (`LC_ALL`, else
+`LC_PAPER`, else `LANG`: a Letter country's locale, such as en_US, gives letter); else the built-in
+default.
 A bad file is one located message (file, line, key) and exit code 1, like any other bad input.
 `store` changes one key of a folder's file and nothing else in it (comments, other keys, their
 order), checked by reading it back; the write is atomic and the previous file kept as .bak.
@@ -18,6 +22,7 @@ this before every command, `--help` included.
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 import tomllib
 from dataclasses import dataclass
@@ -49,7 +54,7 @@ _OFFSET = re.compile(rf"^\s*({_NUMBER})\s*,\s*({_NUMBER})\s*$")
 class Setting:
     key: str
     value: str
-    source: str  # "path/sheets.toml:LINE" or "built-in default"
+    source: str  # "path/sheets.toml:LINE", "SHEETS_PAPER", "locale LANG=en_US.UTF-8" or "built-in default"
 
 
 def user_config_file() -> Path:
@@ -57,13 +62,54 @@ def user_config_file() -> Path:
     return Path(typer.get_app_dir(APP_NAME)) / FILE_NAME
 
 
+#: the environment variable that sets the paper over every sheets.toml (the command line still wins)
+PAPER_VARIABLE = "SHEETS_PAPER"
+#: territories whose paper is US Letter: CLDR's supplemental data (measurementData, paperSize "US-Letter");
+#: every other territory prints on A4
+LETTER_TERRITORIES = frozenset({"BZ", "CA", "CL", "CO", "CR", "GT", "MX", "NI", "PA", "PH", "PR", "SV", "US", "VE"})
+_TERRITORY = re.compile(r"^[A-Za-z]{2,3}_([A-Za-z]{2})(?:[.@]|$)")
+
+
+def nearest_file(folder: Path | None = None) -> Path | None:
+    """The `sheets.toml` of `folder` (by default the working folder) or of the first folder above it that has one."""
+    start = Path(folder or Path.cwd()).absolute()
+    for place in (start, *start.parents):
+        if (place / FILE_NAME).is_file():
+            return place / FILE_NAME
+    return None
+
+
 def config_files(folder: Path | None = None) -> list[Path]:
-    """The config files that exist, the weakest first (the user's, then the folder's: by default the working one)."""
+    """The config files that exist, the weakest first: the user's, then the nearest one from `folder`
+    (by default the working folder) up."""
     found = []
-    for path in (user_config_file(), Path(folder or Path.cwd()) / FILE_NAME):
-        if path.is_file() and path.resolve() not in [f.resolve() for f in found]:
+    for path in (user_config_file(), nearest_file(folder)):
+        if path is not None and path.is_file() and path.resolve() not in [f.resolve() for f in found]:
             found.append(path)
     return found
+
+
+def locale_paper(environ=None) -> Setting | None:
+    """The paper the locale names (POSIX order: LC_ALL, else LC_PAPER, else LANG): letter for a Letter
+    country's territory, a4 for any other territory; None without a territory (C, POSIX, unset)."""
+    environ = os.environ if environ is None else environ
+    for variable in ("LC_ALL", "LC_PAPER", "LANG"):
+        value = environ.get(variable, "")
+        if value:
+            found = _TERRITORY.match(value)
+            if found is None:
+                return None
+            paper = "letter" if found[1].upper() in LETTER_TERRITORIES else "a4"
+            return Setting("paper", paper, f"locale {variable}={value}")
+    return None
+
+
+def environment_paper(environ=None) -> Setting | None:
+    """`$SHEETS_PAPER`, checked; None when unset or empty."""
+    value = (os.environ if environ is None else environ).get(PAPER_VARIABLE, "").strip()
+    if not value:
+        return None
+    return Setting("paper", _check("paper", value, PAPER_VARIABLE, Path.cwd()), PAPER_VARIABLE)
 
 
 def _shown(path: Path, base: Path | None = None) -> str:
@@ -133,10 +179,27 @@ def in_force(folder: Path | None = None) -> dict[str, Setting]:
     """Every key with the value in force without a command line (run in `folder`, by default the
     working folder), and where it came from."""
     found = {key: Setting(key, default, "built-in default") for key, (default, _) in KEYS.items()}
+    local = locale_paper()
+    if local is not None:
+        found["paper"] = local
     for path in config_files(folder):
         for setting in read(path, folder):
             found[setting.key] = setting
+    env = environment_paper()
+    if env is not None:
+        found["paper"] = env
     return found
+
+
+def paper_flag(paper) -> str:
+    """` --paper NAME` for a command a run prints for the user to run next, when the run's paper is not
+    the one in force here (given on its command line): the next command then prints on the same paper."""
+    name = getattr(paper, "name", paper)
+    try:
+        in_force_here = in_force()["paper"].value
+    except SheetsError:
+        in_force_here = None
+    return "" if name == in_force_here else f" --paper {name}"
 
 
 def card_back_offset(value: str | None, from_file: bool, two_sided: bool) -> str | None:
@@ -197,6 +260,11 @@ def store(folder: Path, key: str, value: str) -> Change:
         raise SheetsError(f"{key}: unknown key (a sheets.toml may set {', '.join(KEYS)})")
     path = Path(folder) / FILE_NAME
     new = _check(key, value, key, Path(folder))
+    with output.locked(path):  # read, changed and written with no other writer in between
+        return _store(path, folder, key, new)
+
+
+def _store(path: Path, folder: Path, key: str, new: str) -> Change:
     text, old = "", None
     if path.exists():
         before = {s.key: s.value for s in read(path, folder)}  # a bad file is refused, located, before any write

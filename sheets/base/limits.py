@@ -38,6 +38,9 @@ MAX_FILE_BYTES = 4_000_000   # one YAML file
 MAX_YAML_DEPTH = 50          # nested lists/mappings
 MAX_YAML_NODES = 200_000     # values after aliases are expanded (billion laughs)
 
+# -- a user's files ----------------------------------------------------------------
+MAX_LOCK_WAIT = 20.0         # seconds a command waits while another changes the same file (then: busy)
+
 # -- numbers in content ---------------------------------------------------------
 MAX_NUMBER = 10**12          # any number in content or input files (sizes and counts have tighter bounds)
 MAX_CARD_MM = 500.0          # card width / height

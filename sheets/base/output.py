@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
+import stat
 import tempfile
 from pathlib import Path
 
@@ -18,6 +20,7 @@ import orjson
 
 from sheets.base import interrupts
 from sheets.base.errors import SheetsError
+from sheets.base.userfiles import UnreadableFile, locked, read_user_file, through_links  # noqa: F401 - the user's files
 
 
 class OutputError(SheetsError):
@@ -36,19 +39,27 @@ def ensure_dir(folder: Path) -> Path:
     return folder
 
 
-def write_atomic(path: Path, data: bytes) -> Path:
-    """Write `data` to `path` via a temp file + rename; returns the path."""
+def write_atomic(path: Path, data: bytes, *, like: os.stat_result | None = None) -> Path:
+    """Write `data` to `path` via a temp file + rename; returns the path.
+
+    `like`: the file it replaces, whose mode and owner the new file keeps (else mode 644)."""
     path = Path(path)
     ensure_dir(path.parent)
     tmp_name = None
     try:
+        sweep_stale(path.parent, f".{path.name}.")  # a killed writer's temporary file of this name
         with interrupts.held():  # a Ctrl-C waits until the name is known, so that it is removed
-            fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+            fd, tmp_name = tempfile.mkstemp(prefix=scratch_prefix(f".{path.name}."), suffix=".tmp", dir=path.parent)
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
-        os.chmod(tmp_name, 0o644)
+        os.chmod(tmp_name, stat.S_IMODE(like.st_mode) if like is not None else 0o644)
+        if like is not None and (like.st_uid, like.st_gid) != (os.getuid(), os.getgid()):
+            try:
+                os.chown(tmp_name, like.st_uid, like.st_gid)
+            except OSError:
+                pass  # only its owner's group, or root, may give it back; it stays the writer's
         os.replace(tmp_name, path)
         tmp_name = None
         _fsync_dir(path.parent)
@@ -58,6 +69,43 @@ def write_atomic(path: Path, data: bytes) -> Path:
         if tmp_name and os.path.exists(tmp_name):
             os.unlink(tmp_name)
     return path
+
+
+def scratch_prefix(prefix: str) -> str:
+    """A scratch file's or folder's name begins with its maker's process id (`sweep_stale`)."""
+    return f"{prefix}{os.getpid()}-"
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # someone else's process: alive
+    return True
+
+
+def sweep_stale(folder: Path, prefix: str) -> None:
+    """Remove the scratch files and folders named `prefix` + PID + ... whose process is gone: what
+    a SIGKILL (which nothing can clean up after) left of an earlier run. Another command's
+    scratch, still running, is left alone."""
+    try:
+        names = [n for n in os.listdir(folder) if n.startswith(prefix)]
+    except OSError:
+        return
+    for name in names:
+        pid = name[len(prefix):].split("-", 1)[0]
+        if not pid.isdigit() or int(pid) == os.getpid() or _alive(int(pid)):
+            continue
+        found = Path(folder) / name
+        if found.is_dir() and not found.is_symlink():
+            shutil.rmtree(found, ignore_errors=True)
+        else:
+            try:
+                found.unlink()
+            except OSError:
+                pass
 
 
 def _fsync_dir(folder: Path) -> None:
@@ -87,17 +135,34 @@ def resolve_target(output: Path | None, default_dir: Path, default_name: str) ->
 
 
 def write_keeping_previous(path: Path, data: bytes) -> Path:
-    """Write a user's file atomically; a different previous version is kept beside it as NAME.bak."""
+    """Write a user's file atomically; a different previous version is kept beside it as NAME.bak.
+
+    The file keeps its mode and owner (and so does NAME.bak: the same eyes may read it); a
+    read-only file is refused, not replaced; a symbolic link is written through: its target
+    changes (NAME.bak beside the target) and the link stays a link. Returns `path`."""
     path = Path(path)
-    if path.exists():
+    target = through_links(path)
+    try:
+        was = os.stat(target)
+    except FileNotFoundError:
+        was = None
+    except OSError as exc:
+        raise OutputError(f"cannot write {path}: {exc.strerror or exc}") from None
+    if was is not None:
+        if not stat.S_ISREG(was.st_mode):
+            raise OutputError(f"cannot write {path}: it is not a regular file; nothing was written")
+        if not was.st_mode & 0o222 or not os.access(target, os.W_OK):
+            raise OutputError(f"{path} is read-only (mode {stat.filemode(was.st_mode)}); nothing was written: "
+                              f"make it writable (chmod u+w {path}) to change it")
         try:
-            old = path.read_bytes()
+            old = target.read_bytes()
         except OSError as exc:
             raise OutputError(f"cannot read {path} to keep it: {exc.strerror or exc}") from None
         if old == data:
             return path
-        write_atomic(path.with_name(path.name + ".bak"), old)
-    return write_atomic(path, data)
+        write_atomic(target.with_name(target.name + ".bak"), old, like=was)
+    write_atomic(target, data, like=was)
+    return path
 
 
 def json_text(data) -> str:

@@ -15,6 +15,7 @@ from sheets.base.errors import SheetsError
 from sheets.cli import commands, config
 from sheets.cli.errors import USER_ERROR, range_message, run
 from sheets.cli.new import new
+from sheets.cli.settings import config_app
 from sheets.library import plugins
 
 
@@ -74,6 +75,8 @@ def _add_commands(app: typer.Typer) -> None:
         game_cli.register(app)
     for name, command in commands.LATER.items():
         app.command(name)(command)
+        if name == "schema":  # `sheets config` where it always was in --help: after schema
+            app.add_typer(config_app, name="config")
     for game_cli in _game_clis():
         if hasattr(game_cli, "register_new"):
             game_cli.register_new(new)  # the game's starters: `sheets new character`, ...

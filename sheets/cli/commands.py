@@ -13,11 +13,11 @@ from typing import Optional
 
 import typer
 
-from sheets.base import limits
+from sheets.base import limits, userfiles
 from sheets.base.config import card_back_offset
 from sheets.base.errors import ContentError, SheetsError
 from sheets.kinds.print_plugin import KitOptions
-from sheets.cli.config import FILE_NAME, from_config, in_force, user_config_file
+from sheets.cli.config import from_config
 from sheets.cli.errors import user_errors
 from sheets.cli.options import Content, Dice, Game, InkSaver, Output, Paper, PaperSize, Preview, Seed, print_options
 from sheets.cli.output import report, show, wrote
@@ -48,8 +48,8 @@ def validate(
 
     Example: sheets validate ww.yaml
     """
+    userfiles.readable(files or [])  # a device, a FIFO, a folder, too many bytes: said at once, before the content
     from sheets.app import api  # noqa: PLC0415 - loads the content models: not for --help
-
     problems = api.validate_content(content)
     if problems:
         raise ContentError(problems)
@@ -65,11 +65,17 @@ def validate(
 @user_errors
 def kit(
     output: Optional[Path] = typer.Option(None, "-o", "--output", help="Folder for the kit; default ./output/kit/."),
-    game: Optional[str] = typer.Option(None, "--game", help="Only this game's section."),
+    game: Optional[list[str]] = typer.Option(None, "--game", help="Only this game's section; repeat it for several "
+                                             "(--game GAME --game OTHER)."),
     seed: Seed = None,
     paper: PaperSize = Paper.a4,
     players: int = typer.Option(0, "--players", min=0, max=limits.MAX_PLAYERS, help="Also write player-1.pdf ... player-N.pdf: one soldier's "
                                 "playbook and the moves reference per player, to staple."),
+    squad: Optional[list[Path]] = typer.Option(None, "--squad", metavar="FILE", help="Your own squad: a squad file "
+                                               "(or a character file; repeat it): the filled playbooks and one "
+                                               "player packet per character, named after them."),
+    character: Optional[list[Path]] = typer.Option(None, "--character", metavar="FILE",
+                                                   help="A character file of your squad (repeat it): as --squad."),
     preview: Preview = False,
     ink_saver: InkSaver = False,
     no_cache: bool = typer.Option(False, "--no-cache", help="Render every PDF again even if unchanged."),
@@ -90,8 +96,9 @@ def kit(
                 bar.update(task, advance=1, description=f"built {label}")
             return tick
 
-        options = KitOptions.of(print_options(paper, ink_saver, output, content), seed=seed, players=players)
-        result = make_kit(options, game=game, progress=start, use_cache=not no_cache, preview=preview)
+        options = KitOptions.of(print_options(paper, ink_saver, output, content), seed=seed, players=players,
+                                squad=[*(squad or []), *(character or [])])
+        result = make_kit(options, games=game, progress=start, use_cache=not no_cache, preview=preview)
     verb = "unchanged" if result.up_to_date else "wrote"
     for path in [*result.parts, *result.packets, result.manifest]:
         wrote(path, verb)
@@ -150,10 +157,15 @@ def cards(
                                                 "sheet was printed with) as back_offset in ./sheets.toml."),
     crop_marks: Optional[bool] = typer.Option(None, "--crop-marks/--no-crop-marks",
                                               help="Crop marks outside the cut lines (default: as the layout says)."),
-    export: Optional[str] = typer.Option(None, "--export", metavar="png",
-                                         help="For a print shop: one PNG per card face into the folder -o DIR "
-                                              "(001-<card>.png ..., with --backs 001-back.png ...; several sets: "
-                                              "a folder per set), with bleed, instead of n-up sheets."),
+    export: Optional[str] = typer.Option(None, "--export", metavar="png|pdf|tts", help=(
+        "Instead of n-up sheets, into -o DIR: png, a PNG per card face with bleed (back.png once when the "
+        "backs are alike; several sets: a folder each); pdf, a PDF per deck, a face per page, TrimBox and "
+        "BleedBox (--backs: back/front alternating); tts, Tabletop Simulator <set>-deck.png grids (10x7 at "
+        "most) and <set>-back.png.")),
+    shop: Optional[str] = typer.Option(None, "--shop", metavar="NAME", help=(
+        "A print shop's spec in one word (content/_print/shops.yaml): drivethrucards (PDF/X-1a:2003, "
+        "2.5x3.5 in, 1/8 in bleed, back/front, CMYK <= 240 % ink), thegamecrafter (PNG 825x1125 px), "
+        "makeplayingcards (PNG 822x1122 px).")),
     dpi: Optional[float] = typer.Option(None, "--dpi", metavar="N", help="With --export: resolution of the images (default 300)."),
     bleed: Optional[float] = typer.Option(None, "--bleed", metavar="MM",
                                           help="With --export: bleed on every side, in mm (default 3); text keeps "
@@ -180,10 +192,10 @@ def cards(
         typer.echo(str(api.store_calibration(Path.cwd(), x, y, printed_with=back_offset)))
         return
     options = print_options(paper, ink_saver, output, content)
-    if export is not None or dpi is not None or bleed is not None:
-        _card_export_only(export, game, layout, fold, copies, crop_marks, preview)
-        report(api.make_card_images(game, options, which=card_set, export=export, dpi=300 if dpi is None else dpi,
-                                    bleed=3 if bleed is None else bleed, backs=backs))
+    if export is not None or dpi is not None or bleed is not None or shop is not None:
+        _card_export_only(export or shop, game, layout, fold, copies, crop_marks, preview)
+        report(api.make_card_images(game, options, which=card_set, export=export, dpi=dpi, bleed=bleed,
+                                    backs=backs, shop=shop))
     elif game == "calibrate":  # the calibration sheet reads no content and has no ink to save
         report([api.make_calibration(options, duplex=duplex.value, back_offset=back_offset)], preview=preview)
     else:
@@ -200,7 +212,7 @@ def _card_export_only(export: str | None, game: str, layout, fold: bool, copies:
                                            ("--crop-marks", crop_marks is not None), ("--preview", preview),
                                            ("calibrate", game == "calibrate")) if given]
     if sheet_only:
-        raise SheetsError(f"{', '.join(sheet_only)}: for n-up sheets; --export writes one image per card")
+        raise SheetsError(f"{', '.join(sheet_only)}: for n-up sheets; --export writes one image or page per card")
 
 
 @user_errors
@@ -317,29 +329,6 @@ def schema(
 
 
 @user_errors
-def config_cmd() -> None:
-    """Show the defaults in force (paper, output folder, card layout, back offset) and where each came from.
-
-    Defaults come from sheets.toml in the working folder, then from sheets.toml in your
-    config folder; an option given on the command line wins over both. Example sheets.toml:
-
-        paper = "letter"
-
-        output = "prints"
-
-        back_offset = "1,-0.5"
-    """
-    settings = in_force()
-    width = max(len(key) for key in settings)
-    shown = max(len(s.value) for s in settings.values())
-    for key, setting in settings.items():
-        typer.echo(f"{key:<{width}}  {setting.value:<{shown}}  {setting.source}")
-    for path in (user_config_file(), Path.cwd() / FILE_NAME):
-        typer.echo(f"{'read' if path.is_file() else 'none'}: {path}")
-    typer.echo("an option given on the command line wins over these")
-
-
-@user_errors
 def serve(
     workspace: Path = typer.Option(Path("."), "--workspace", help="Folder of your files (characters, campaigns); "
                                    "PDFs go to its output/. Default: the current folder."),
@@ -392,4 +381,4 @@ def cache(action: Optional[CacheAction] = typer.Argument(None, help="clear: empt
 #: `sheets --help` lists these first, then the games' own commands, then LATER (as it always has)
 FIRST = {"list": list_cmd, "validate": validate}
 LATER = {c.__name__.removesuffix("_cmd"): c for c in (kit, reference, cards, layouts, trackers, tokens, gauges,
-                                                      watch, schema, config_cmd, serve, doctor, cache)}
+                                                      watch, schema, serve, doctor, cache)}

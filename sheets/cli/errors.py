@@ -25,8 +25,14 @@ class Terminated(KeyboardInterrupt):
     """SIGTERM, raised in the main thread like Ctrl-C so that the same clean-up runs."""
 
 
+#: what stopped the run, and whether that was said: Typer turns a KeyboardInterrupt (and so a
+#: Terminated) outside a command (while it parses the options, say) into a silent exit 130
+_STOP = {"terminated": False, "said": False}
+
+
 def _on_sigterm(signum, frame) -> None:  # noqa: ARG001
     signal.signal(signal.SIGTERM, signal.SIG_IGN)  # once is enough; finish cleaning up
+    _STOP["terminated"] = True
     raise Terminated()
 
 
@@ -37,6 +43,7 @@ def _err(message: str) -> None:
 def _stopped(exc: KeyboardInterrupt) -> int:
     """Say why the run stopped; the exit code for it."""
     terminated = isinstance(exc, Terminated)
+    _STOP["said"] = True
     _err(f"{'terminated' if terminated else 'interrupted'}; nothing half-written was left behind")
     return TERMINATED if terminated else INTERRUPTED
 
@@ -95,6 +102,7 @@ def range_message(exc: Exception) -> str | None:
 
 def run(app: typer.Typer) -> None:
     """Run the command line: SIGTERM stops like Ctrl-C; Click's usage error exits with 1."""
+    _STOP.update(terminated=False, said=False)
     try:
         signal.signal(signal.SIGTERM, _on_sigterm)
         if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
@@ -108,6 +116,8 @@ def run(app: typer.Typer) -> None:
     except KeyboardInterrupt as exc:  # outside a command (the command wrapper handles its own)
         raise SystemExit(_stopped(exc)) from None
     except SystemExit as exc:
+        if exc.code == INTERRUPTED and not _STOP["said"]:  # Typer's own exit for an interrupt: said here
+            raise SystemExit(_stopped(Terminated() if _STOP["terminated"] else KeyboardInterrupt())) from None
         # Click reports a bad option value or a missing argument with exit code 2; like
         # every other bad input, that is exit code 1 here.
         if exc.code == CLICK_USAGE_ERROR:

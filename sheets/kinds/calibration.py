@@ -127,7 +127,7 @@ def calibration_pdf(paper: papers.Paper | str = "a4", duplex: str = "long", offs
     c.setFont(_face(False), 9)
     lines = ["Hold the sheet up to a light, this side towards you. Where the front's upright line crosses",
              "the X scale is X; where its level line crosses the Y scale is Y. Then print cards with",
-             f"    sheets cards GAME --backs --duplex {duplex} --back-offset X,Y",
+             f"    sheets cards GAME --backs --paper {paper} --duplex {duplex} --back-offset X,Y",
              "e.g. --back-offset 1.5,-0.5. Print this sheet again with that offset to check: both lines cross 0.",
              f"This sheet was printed with --back-offset {ox:g},{oy:g}: add it to what you read "
              f"(--back-offset {ox:g}+X,{oy:g}+Y)." if (ox, oy) != (0, 0) else "This sheet was printed with no offset.",

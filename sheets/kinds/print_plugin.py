@@ -8,6 +8,7 @@ asks `of(game)`, which answers "nothing to add" for a game without a print side.
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
+from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from sheets.base.options import PrintOptions
@@ -20,18 +21,31 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True, kw_only=True)
 class KitOptions(PrintOptions):
-    """What a kit and a plug-in's kit sheets take: the print options, plus the kit's dice seed
-    and its number of players (player packets). A kit asked for with no seed rolls one before
+    """What a kit and a plug-in's kit sheets take: the print options, plus the kit's dice seed,
+    its number of players (player packets) and the user's own squad (`sheets kit --squad FILE`:
+    a squad file or character files, which a game that has squads makes its filled playbooks and
+    player packets from, one packet per character). A kit asked for with no seed rolls one before
     any sheet is made: a plug-in's kit sheets always have one."""
 
     seed: int | None = None
     players: int = 0
+    squad: tuple[Path, ...] = ()
 
     @classmethod
-    def of(cls, options: PrintOptions, *, seed: int | None = None, players: int = 0) -> KitOptions:
-        """The kit's options: `options` as given, with the kit's seed and players."""
+    def of(cls, options: PrintOptions, *, seed: int | None = None, players: int = 0,
+           squad: tuple[Path, ...] | list[Path] = ()) -> KitOptions:
+        """The kit's options: `options` as given, with the kit's seed, players and squad files."""
         shared = {f.name: getattr(options, f.name) for f in fields(PrintOptions)}
-        return cls(**shared, seed=seed, players=players)
+        return cls(**shared, seed=seed, players=players, squad=tuple(Path(p) for p in squad))
+
+
+class Packet(list):
+    """One player's packet: its sheets, and who it is for (a character's name: the packet's file is
+    named after them; "": player N)."""
+
+    def __init__(self, sheets=(), who: str = ""):
+        super().__init__(sheets)
+        self.who = who
 
 
 @runtime_checkable

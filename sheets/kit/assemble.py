@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import re
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,7 +23,7 @@ from pypdf import PdfReader
 from sheets import __version__
 from sheets.base import output, paths
 from sheets.base.errors import ContentError, Problem
-from sheets.base.paper import paper_name
+from sheets.base.paper import PAPERS, paper_name
 from sheets.kinds import registry
 from sheets.library.validation import Strict, collect
 from sheets.library.yaml_source import load_yaml
@@ -47,15 +48,23 @@ class PrintHow(Strict):
     fold: str | None = None
     copies: str = "one"
 
-    def steps(self, game: str | None = None) -> list[str]:
-        """The instructions as short phrases, in the order a person does them ({game}: the game's id)."""
+    def steps(self, game: str | None = None, paper: str | None = None) -> list[str]:
+        """The instructions as short phrases, in the order a person does them ({game}: the game's id).
+        A command they name (`sheets ...`) carries the paper the part is printed on (`--paper letter`),
+        so that what it prints matches the part."""
         out = ["two-sided, flip on the " + (self.flip or "long") + " edge" if self.sides == "two" else "one-sided"]
         if self.cut:
             out.append("cut " + self.cut)
         if self.fold:
             out.append("fold " + self.fold)
         out.append("copies: " + self.copies.replace("{game}", game or "GAME"))
-        return out
+        paper = (paper or "").removesuffix("-landscape")
+        return [_with_paper(step, paper) for step in out] if paper in PAPERS else out
+
+
+def _with_paper(step: str, paper: str) -> str:
+    """Every `sheets ...` command in `step` given `--paper PAPER` (unless it names one already)."""
+    return re.sub(r"`(sheets [^`]*)`", lambda m: m[0] if "--paper" in m[1] else f"`{m[1]} --paper {paper}`", step)
 
 
 class Printing(Strict):

@@ -11,7 +11,7 @@ from sheets.kinds.print_plugin import KitOptions
 from sheets.kit import assemble, folder, uptodate
 from sheets.kit.plan import kit_sheets
 from sheets.kit.result import Kit
-from sheets.library.access import library, new_seed
+from sheets.library.access import library, new_seed, slug
 from sheets.library.content import Library
 from sheets.kinds import print_plugin
 from sheets.pipeline import preview as previewer
@@ -20,7 +20,7 @@ from sheets.pipeline.sheet import ink_save, render_html
 from sheets.pipeline.workers import Workers
 
 
-def build_kit(out_dir: Path, options: KitOptions, *, game: str | None,
+def build_kit(out_dir: Path, options: KitOptions, *, games: list[str] | None,
               progress: Callable[[int], Callable[[str], None]] | None, cache: Path | None,
               preview: bool, state_key: str | None) -> Kit:
     interrupts.phase("loading content")
@@ -28,13 +28,11 @@ def build_kit(out_dir: Path, options: KitOptions, *, game: str | None,
     if options.seed is None:
         options = replace(options, seed=new_seed())
     seed, paper, players = options.seed, options.paper, options.players
-    games = None
-    if game is not None:
+    for game in games or []:
         if game not in lib.game_ids():
-            raise SheetsError(f"unknown game {game!r}; choose one of: {', '.join(lib.game_ids())}")
-        games = [game]
+            raise SheetsError(f"--game: unknown game {game!r}; choose one of: {', '.join(lib.game_ids())}")
     sheets = kit_sheets(lib, options, games)
-    packets = player_packets(lib, options, games) if players else []
+    packets = player_packets(lib, options, games) if players or options.squad else []
     extra = [s for packet in packets for s in packet[1]]
     previous = folder.previous_files(out_dir)  # what the last build here wrote: gone unless written again
     tick = progress(len(sheets) + len(extra)) if progress else None
@@ -62,7 +60,7 @@ def build_kit(out_dir: Path, options: KitOptions, *, game: str | None,
             packet_parts.append(assemble.describe(path, title=title, game=gid, game_title=titles[gid],
                                                   template=None, printing=printing, kind="packet"))
         interrupts.phase("merging kit.pdf")
-        scope = titles[game] if game else "All games"
+        scope = " · ".join(titles[g] for g in games) if games else "All games"
         kit_pdf = assemble.assemble(parts, out_dir / assemble.KIT_PDF, title="warsheets print-and-play kit",
                                     subtitle=f"{scope} · {paper.name} · dice seed {seed}",
                                     paper_size=paper.page_size(), cache_dir=cache, shared=shared,
@@ -97,18 +95,24 @@ def _needs_fallback(sheets: list) -> bool:
 
 
 def player_packets(lib: Library, options: KitOptions, games: list[str] | None) -> list:
-    """(file name, sheets to staple together, title, game) for each of `options.players` players' packets."""
-    players = options.players
+    """(file name, sheets to staple together, title, game) for each player's packet: `options.players`
+    of them, or one per character of `options.squad`, each named after its character."""
+    asked = "--squad" if options.squad else "--players"
     out = []
     for gid in games or lib.game_ids():
         game = lib.game(gid)
-        for i, packet in enumerate(print_plugin.of(game).player_packets(game, options, players)):
+        packets = print_plugin.of(game).player_packets(game, options, options.players)
+        names: list[str] = []
+        for i, packet in enumerate(packets):
             for j, sheet in enumerate(packet):
                 sheet.filename = f".packet-{i + 1}-{j}-{sheet.filename}"
-            out.append((f"player-{i + 1}.pdf", ink_save(packet, options.ink_saver),
-                        f"{game.info.title}: player {i + 1} of {players}", gid))
+            who = getattr(packet, "who", "")
+            name = f"player-{slug(who)}" if who else f"player-{i + 1}"
+            names.append(name if name not in names else f"{name}-{i + 1}")  # two soldiers of one name
+            title = f"{game.info.title}: {who}" if who else f"{game.info.title}: player {i + 1} of {len(packets)}"
+            out.append((f"{names[-1]}.pdf", ink_save(packet, options.ink_saver), title, gid))
     if not out:
-        raise SheetsError("--players: no game in this kit makes player packets")
+        raise SheetsError(f"{asked}: no game in this kit makes player packets")
     if len({name for name, *_ in out}) != len(out):
-        raise SheetsError("--players: more than one game makes player packets; choose one with --game")
+        raise SheetsError(f"{asked}: more than one game makes player packets; choose one with --game")
     return out

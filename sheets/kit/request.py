@@ -17,11 +17,13 @@ from sheets.kit import uptodate
 from sheets.kit.result import Kit, recorded_kit
 
 
-def make_kit(options: KitOptions = KitOptions(), *, game: str | None = None,
+def make_kit(options: KitOptions = KitOptions(), *, games: list[str] | None = None,
              progress: Callable[[int], Callable[[str], None]] | None = None,
              use_cache: bool = True, preview: bool = False) -> Kit:
     """The kit in `options.output` (a folder; default the output root's kit/), on `options.paper`,
-    with `options.seed` (None: a new one) and `options.players` player packets."""
+    with `options.seed` (None: a new one), `options.players` player packets (one per character of
+    `options.squad` when given), of `games` (None: every game), each once, in the order given."""
+    games = list(dict.fromkeys(games)) if games else None
     paper, content, ink_saver = options.paper.name, options.content, options.ink_saver
     seed, players = options.seed, options.players
     if not 0 <= players <= MAX_PLAYERS:
@@ -31,8 +33,9 @@ def make_kit(options: KitOptions = KitOptions(), *, game: str | None = None,
     state_key = None
     if cache is not None and seed is not None:
         # the same request from the same sources makes the same bytes: nothing to do
-        state_key = uptodate.fingerprint({"build": "kit", "seed": seed, "paper": paper, "game": game,
-                                          "players": players, "preview": preview, "ink_saver": ink_saver},
+        state_key = uptodate.fingerprint({"build": "kit", "seed": seed, "paper": paper, "games": games,
+                                          "players": players, "preview": preview, "ink_saver": ink_saver,
+                                          "squad": uptodate.user_files(options.squad)},
                                          content)
         done = uptodate.up_to_date(uptodate.state_dir(cache, out_dir), state_key, out_dir)
         if done is not None:
@@ -45,5 +48,5 @@ def make_kit(options: KitOptions = KitOptions(), *, game: str | None = None,
     # lazy: an up-to-date kit is answered without loading the pipeline (warm kit < 0.5 s)
     from sheets.kit import build as kit_build  # noqa: PLC0415
 
-    return kit_build.build_kit(out_dir, options, game=game, progress=progress, cache=cache, preview=preview,
+    return kit_build.build_kit(out_dir, options, games=games, progress=progress, cache=cache, preview=preview,
                                state_key=state_key)

@@ -68,6 +68,30 @@ def fingerprint(request: dict, content_root: Path | None = None) -> str:
     return h.hexdigest()
 
 
+def user_files(paths) -> list[list[str]]:
+    """(path, sha256) of each of the user's files a request names (`sheets kit --squad FILE`), and of
+    the character files a squad file lists as members: an edited character makes the kit again."""
+    seen: list[list[str]] = []
+    for path in paths:
+        path = Path(path)
+        seen.append([str(path.resolve()), _sha(path) or "-"])
+        for member in _members(path):
+            seen.append([str(member.resolve()), _sha(member) or "-"])
+    return seen
+
+
+def _members(path: Path) -> list[Path]:
+    """The member files a squad file names (relative to it); [] for anything else (the build says what is wrong)."""
+    import yaml  # noqa: PLC0415 - only a kit with --squad reads one
+
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError, yaml.YAMLError):
+        return []
+    members = data.get("members") if isinstance(data, dict) else None
+    return [path.parent / m for m in members if isinstance(m, str)] if isinstance(members, list) else []
+
+
 def state_dir(cache: Path, out_dir: Path) -> Path:
     """Where the record of the build into `out_dir` lives in the cache `cache`."""
     name = hashlib.sha256(str(Path(out_dir).resolve()).encode("utf-8", "surrogateescape")).hexdigest()[:32]

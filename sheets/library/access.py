@@ -5,9 +5,10 @@ these from here, so that a rule about seeds or content is written once.
 """
 from __future__ import annotations
 
-import re
 import secrets
 from pathlib import Path
+
+from slugify import slugify
 
 from sheets.base.dice import Dice
 from sheets.base.errors import SheetsError
@@ -15,7 +16,9 @@ from sheets.library.content import Game, Library
 
 
 def slug(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "sheet"
+    """A file name's readable form of any name: "Łukasz Żółkiewski" -> lukasz-zolkiewski, "李雷" -> li-lei,
+    "Ahmād" -> ahmad (python-slugify: letters transliterated to ASCII, lower case, words joined by -)."""
+    return slugify(text) or "sheet"
 
 
 def new_seed() -> int:

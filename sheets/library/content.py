@@ -15,12 +15,13 @@ from sheets.base.errors import ContentError, Problem, SheetsError
 from sheets.library import kinds, plugins
 from sheets.library.files import FileLoader
 from sheets.library.game import Game, GameInfo
-from sheets.library.kinds.cards import PrintGeometry
+from sheets.library.kinds.cards import Palette, PrintGeometry, Shops
 
 __all__ = ["FileLoader", "Game", "GameInfo", "Library", "SHARED_DIR"]
 
 SHARED_DIR = "_print"  # print geometry shared by all games
-SHARED_FILES = ("layouts.yaml", "printing.yaml")  # the files in it (printing.yaml: sheets/kit/assemble.py)
+SHARED_FILES = ("layouts.yaml", "printing.yaml", "shops.yaml", "palette.yaml")  # the files in it
+# (printing.yaml: sheets/kit/assemble.py; shops.yaml and palette.yaml: the print-shop exports of cards)
 
 
 class Library:
@@ -32,6 +33,7 @@ class Library:
             raise SheetsError(f"content folder {self.root} does not exist")
         self._games: dict[str, Game] = {}
         self._geometry: PrintGeometry | None = None
+        self._shared: dict[str, object] = {}
 
     def game_ids(self) -> list[str]:
         return sorted(p.parent.name for p in self.root.glob("*/game.yaml") if not p.parent.name.startswith("_"))
@@ -58,13 +60,32 @@ class Library:
             self._geometry = geometry
         return self._geometry
 
+    def shared(self, name: str, model: type):
+        """One more file of _print/ (shops.yaml, palette.yaml), loaded and checked, kept; a content
+        folder without it uses the bundled one."""
+        if name not in self._shared:
+            problems: list[Problem] = []
+            root = self.root if (self.root / SHARED_DIR / name).is_file() else paths.content_dir()
+            value = FileLoader(root, root / SHARED_DIR, problems).model(name, model)
+            if problems or value is None:
+                raise ContentError(problems)
+            self._shared[name] = value
+        return self._shared[name]
+
+    def shops(self) -> Shops:
+        return self.shared("shops.yaml", Shops)
+
+    def palette(self) -> Palette:
+        return self.shared("palette.yaml", Palette)
+
     def validate(self) -> list[Problem]:
         """Load everything; return every problem found (empty when all is well)."""
         problems: list[Problem] = []
-        try:
-            self.geometry()
-        except ContentError as exc:
-            problems += exc.problems
+        for load in (self.geometry, self.shops, self.palette):
+            try:
+                load()
+            except ContentError as exc:
+                problems += exc.problems
         for game_id in self.game_ids():
             try:
                 self.game(game_id)

@@ -6,6 +6,7 @@ value's path to its (1-based) line.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -13,6 +14,7 @@ from typing import Any
 import yaml
 
 from sheets.base import limits
+from sheets.base.userfiles import STDIN, UnreadableFile, read_user_file
 from sheets.base.errors import ContentError, Problem, format_loc
 
 
@@ -115,11 +117,35 @@ def _own_limit(exc: yaml.MarkedYAMLError) -> _Shape | None:
     return None
 
 
+def _character(char) -> str:
+    code = ord(char) if isinstance(char, str) else int(char)
+    return "a NUL character (\\0)" if code == 0 else f"the control character U+{code:04X}"
+
+
+_LONG_NUMBER = re.compile(r"[-+]?[0-9][0-9_]*")
+
+
+def _check_number(event) -> None:
+    """A plain scalar Python would refuse to turn into an int (over 4,300 digits), in our words."""
+    value = event.value
+    if len(value) > _NUMBER_DIGITS and not event.style and _LONG_NUMBER.fullmatch(value):
+        digits = sum(c.isdigit() for c in value)
+        raise _Shape(event.start_mark.line + 1,
+                     f"column {event.start_mark.column + 1}: a number of {digits:,} digits; numbers are at most "
+                     f"{limits.MAX_NUMBER:,} (quote it if it is text)")
+
+
+_NUMBER_DIGITS = 1000  # longer plain scalars of digits are refused before PyYAML turns them into ints
+
+
 def _check_depth(text: str) -> None:
-    """Refuse nesting deeper than MAX_YAML_DEPTH, from the event stream (no recursion)."""
+    """Refuse nesting deeper than MAX_YAML_DEPTH, and numbers too long to read, from the event
+    stream (no recursion)."""
     depth = 0
     for event in _events(text):
-        if isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
+        if isinstance(event, yaml.ScalarEvent):
+            _check_number(event)
+        elif isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
             depth += 1
             if depth > limits.MAX_YAML_DEPTH:
                 raise _Shape(event.start_mark.line + 1, _DEPTH_MESSAGE)
@@ -196,6 +222,10 @@ def parse_yaml(text: str, name: str, *, keep_node: bool = False) -> YamlDocument
         if exc.context:
             reason = f"{reason} ({exc.context})"
         raise ContentError.single(name, line, "", f"malformed YAML: {reason}") from None
+    except yaml.reader.ReaderError as exc:  # a character YAML refuses (NUL, other controls): where it is
+        line, column = _where(text, exc.position)
+        raise ContentError.single(name, line, "", f"column {column}: {_character(exc.character)} is not allowed "
+                                                  f"in a YAML file (is it a text file?)") from None
     except yaml.YAMLError as exc:
         raise ContentError.single(name, None, "", f"malformed YAML: {exc}") from None
     except (ValueError, TypeError, OverflowError, RecursionError) as exc:
@@ -208,20 +238,30 @@ def parse_yaml(text: str, name: str, *, keep_node: bool = False) -> YamlDocument
     return YamlDocument(name, data, lines, node if keep_node else None)
 
 
-def load_yaml(path: Path, name: str | None = None) -> YamlDocument:
-    """Read and parse a YAML file; unreadable files are user errors too."""
-    name = name or str(path)
+def _where(data, at: int) -> tuple[int, int]:
+    """The 1-based line and column of offset `at` in `data` (bytes or text)."""
+    newline = b"\n" if isinstance(data, bytes) else "\n"
+    return data.count(newline, 0, at) + 1, at - (data.rfind(newline, 0, at) + 1) + 1
+
+
+def decode(data: bytes, name: str) -> str:
+    """UTF-8 text, or a ContentError naming the line and column of the first byte that is not."""
     try:
-        if path.is_file() and path.stat().st_size > limits.MAX_FILE_BYTES:
-            raise ContentError.single(name, None, "", f"file is {path.stat().st_size:,} bytes, more than the "
-                                                      f"{limits.MAX_FILE_BYTES:,} a YAML file may have")
-        text = path.read_text(encoding="utf-8")
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line, column = _where(data, exc.start)
+        raise ContentError.single(name, line, "", f"column {column}: byte 0x{data[exc.start]:02X} is not UTF-8 "
+                                                  f"text (a file saved as Latin-1 or Windows-1252?); save the "
+                                                  f"file as UTF-8") from None
+
+
+def load_yaml(path: Path, name: str | None = None) -> YamlDocument:
+    """Read and parse a YAML file (`-`: standard input); unreadable files are user errors too."""
+    name = name or ("standard input" if str(path) == STDIN else str(path))
+    try:
+        data = read_user_file(path)
     except FileNotFoundError:
         raise ContentError.single(name, None, "", "file not found") from None
-    except UnicodeDecodeError as exc:
-        raise ContentError.single(name, None, "", f"not UTF-8 text ({exc.reason})") from None
-    except IsADirectoryError:
-        raise ContentError.single(name, None, "", "is a folder, not a file") from None
-    except OSError as exc:
-        raise ContentError.single(name, None, "", f"cannot read file ({exc.strerror})") from None
-    return parse_yaml(text, name)
+    except UnreadableFile as exc:
+        raise ContentError.single(name, None, "", exc.reason) from None
+    return parse_yaml(decode(data, name), name)

@@ -135,10 +135,13 @@ def _build_stamped(sheet: Sheet, target: Path, cache_dir: Path | None, workers: 
 def _stamped_and_finished(sheet: Sheet, target: Path, **how) -> Path:
     """A stamped file, tagged and described (sheets.pipeline.finish): stamped into a scratch
     folder beside `target`, and only the finished bytes written to `target` (atomic), so that
-    an interrupted run never leaves an unfinished file under the target's name."""
+    an interrupted run never leaves an unfinished file under the target's name. The scratch
+    folder's name holds the process id: one that a SIGKILL left behind is removed by the next
+    run that stamps into that folder (`output.sweep_stale`)."""
     title = sheet.context.get("title", "")
     output.ensure_dir(target.parent)
-    with tempfile.TemporaryDirectory(prefix=".stamping-", dir=target.parent) as scratch:
+    output.sweep_stale(target.parent, ".stamping-")  # what a killed run left (SIGKILL: no clean-up)
+    with tempfile.TemporaryDirectory(prefix=output.scratch_prefix(".stamping-"), dir=target.parent) as scratch:
         raw = write_stamped(sheet.parts or [], Path(scratch) / target.name, title=title, **how)
         return output.write_atomic(target, finish_pdf(raw.read_bytes(), title or None))
 

@@ -282,21 +282,24 @@ def tag_forms(pdf: pikepdf.Pdf, unit_forms: tuple[str, ...] = ()) -> bool:
 
 
 # -- the document ------------------------------------------------------------------
-def _xmp(title: str, lang: str, producer: str) -> bytes:
+def _xmp(title: str, lang: str, producer: str, extra: str = "") -> bytes:
+    """The XMP packet; `extra`: more properties (namespaces pdfx, pdfxid, pdfuaid are declared)."""
     when = datetime.datetime.fromtimestamp(int(FIXED_EPOCH), datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
     t, lg, pr = escape(title), escape(lang), escape(producer)
     return (
         '<?xpacket begin="\ufeff" id="W5M0MpCehiHzreSzNTczkc9d"?>\n'
         '<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">'
         '<rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/" '
-        'xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmlns:pdf="http://ns.adobe.com/pdf/1.3/">'
+        'xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmlns:pdf="http://ns.adobe.com/pdf/1.3/"'
+        + (' xmlns:pdfx="http://ns.adobe.com/pdfx/1.3/" xmlns:pdfxid="http://www.npes.org/pdfx/ns/id/"'
+           ' xmlns:pdfuaid="http://www.aiim.org/pdfua/ns/id/"' if extra else '') + '>'
         f'<dc:title><rdf:Alt><rdf:li xml:lang="x-default">{t}</rdf:li></rdf:Alt></dc:title>'
         f'<dc:language><rdf:Bag><rdf:li>{lg}</rdf:li></rdf:Bag></dc:language>'
         '<dc:creator><rdf:Seq><rdf:li>warsheets</rdf:li></rdf:Seq></dc:creator>'
         '<dc:format>application/pdf</dc:format>'
         f'<xmp:CreateDate>{when}</xmp:CreateDate><xmp:ModifyDate>{when}</xmp:ModifyDate>'
         f'<xmp:MetadataDate>{when}</xmp:MetadataDate><xmp:CreatorTool>warsheets</xmp:CreatorTool>'
-        f'<pdf:Producer>{pr}</pdf:Producer>'
+        f'<pdf:Producer>{pr}</pdf:Producer>{extra}'
         '</rdf:Description></rdf:RDF></x:xmpmeta>\n<?xpacket end="w"?>').encode("utf-8")
 
 
@@ -314,6 +317,17 @@ def describe(pdf: pikepdf.Pdf, title: str | None = None, lang: str = "en") -> No
     for page in pdf.pages:
         if "/TrimBox" not in page.obj:
             page.obj.TrimBox = Array(page.obj.get("/CropBox", page.mediabox))
+
+
+def xmp_packet(title: str, lang: str, producer: str, extra: str = "") -> bytes:
+    """The XMP packet `describe` writes, with `extra` properties (a PDF/X file's version keys)."""
+    return _xmp(title, lang, producer, extra)
+
+
+def pdf_date() -> str:
+    """FIXED_EPOCH as a PDF date (Info's CreationDate, ModDate), the XMP's dates."""
+    when = datetime.datetime.fromtimestamp(int(FIXED_EPOCH), datetime.timezone.utc)
+    return when.strftime("D:%Y%m%d%H%M%S+00'00'")
 
 
 def save(pdf: pikepdf.Pdf) -> bytes:

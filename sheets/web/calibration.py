@@ -61,7 +61,7 @@ def calibration_routes(desk: Desk, page) -> list[Route]:
     def calibrate_post(request: Request):
         form = desk.form(request)
         step = str(form.get("step") or "")
-        paper, duplex = str(form.get("paper") or "a4"), str(form.get("duplex") or "long")
+        paper, duplex = str(form.get("paper") or settings(desk)["paper"].value), str(form.get("duplex") or "long")
         if step not in STEPS:
             raise HTTPException(400, f"step {step!r}: one of {', '.join(STEPS)}")
         if paper not in PAPERS or duplex not in DUPLEX:

@@ -26,7 +26,8 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
-from sheets.base import paths
+from sheets.base import config, paths
+from sheets.base.options import PrintOptions
 from sheets.base.dice import forget_scripted
 from sheets.base.errors import SheetsError
 from sheets.library.access import library
@@ -92,6 +93,12 @@ class Desk:
         if self._library is None or self._library[0] != stamp:
             self._library = (stamp, library(self.content))
         return self._library[1]
+
+    def print_options(self, output: Path) -> PrintOptions:
+        """A desk print's options: the paper in force in the workspace (as a `sheets` command run there
+        takes it: its sheets.toml or one above, $SHEETS_PAPER, the locale), into `output`, from the desk's content."""
+        return PrintOptions(paper=config.in_force(self.workspace.root)["paper"].value, output=output,
+                            content=self.content)
 
     # -- requests -------------------------------------------------------------
     def form(self, request: Request) -> FormData:

@@ -32,6 +32,11 @@ def _games(desk: Desk) -> list[tuple[str, str]]:
     return [(gid, lib.game(gid).info.title) for gid in lib.game_ids()]
 
 
+def _squads(desk: Desk) -> list[str]:
+    """The workspace's squad files (`squad*.yaml`), for the kit's own squad (`sheets kit --squad FILE`)."""
+    return desk.workspace.files("squad*.yaml")
+
+
 def _prints(desk: Desk) -> list[tuple[str, list[str]]]:
     """What each game's part of the kit holds, as `sheets list` says it (the registry of kinds)."""
     lib = desk.library()
@@ -42,14 +47,19 @@ def _kit_routes(desk: Desk) -> list[Route]:
     """The kit: its form, a build (a job), its progress and result, the kit as a zip."""
     def kit_form(request: Request):  # the paper: the workspace's sheets.toml's, as `sheets kit` takes it there
         return desk.page("web/kit.html.j2", title="Kit", games=_games(desk), prints=_prints(desk), papers=PAPERS,
-                         max_players=limits.MAX_PLAYERS, result=None, form={"paper": settings(desk)["paper"].value})
+                         squads=_squads(desk), max_players=limits.MAX_PLAYERS, result=None,
+                         form={"paper": settings(desk)["paper"].value})
 
     def kit_build(request: Request):
         form = desk.form(request)
         games = [g for g, _ in _games(desk)]
-        game = str(form.get("game") or "")
-        if game and game not in games:
-            raise HTTPException(400, f"game {game!r}: choose one of {', '.join(games)}")
+        chosen = [str(g) for g in form.getlist("game") if str(g)]  # none: every game
+        for game in chosen:
+            if game not in games:
+                raise HTTPException(400, f"game {game!r}: choose one of {', '.join(games)}")
+        squad = str(form.get("squad") or "")
+        if squad and squad not in _squads(desk):
+            raise HTTPException(400, f"squad {squad!r}: choose one of the workspace's squad files")
         paper = str(form.get("paper") or settings(desk)["paper"].value)
         if paper not in PAPERS:
             raise HTTPException(400, f"paper {paper!r}: choose {' or '.join(PAPERS)}")
@@ -57,9 +67,9 @@ def _kit_routes(desk: Desk) -> list[Route]:
         players = number(form, "players", default=0, lo=0, hi=limits.MAX_PLAYERS)
         out = desk.workspace.output_dir() / KIT_DIR
         options = KitOptions(paper=paper, ink_saver=checked(form.get("ink_saver")), output=out, content=desk.content,
-                             seed=seed, players=players)
-        job = desk.start(make_kit, options, game=game or None, preview=True,
-                         context={k: v for k, v in form.items() if k != "csrf"})
+                             seed=seed, players=players, squad=(desk.workspace.path(squad),) if squad else ())
+        context = {k: v for k, v in form.items() if k not in ("csrf", "game")}
+        job = desk.start(make_kit, options, games=chosen or None, preview=True, context={**context, "game": chosen})
         return RedirectResponse(f"/kit/build/{job}", status_code=303)
 
     def kit_progress(request: Request):
@@ -73,7 +83,7 @@ def _kit_routes(desk: Desk) -> list[Route]:
         result = job.result
         sheet = next((p for p in result.previews if p.name == "contact-sheet.png"), None)
         return desk.page("web/kit.html.j2", title="Kit", games=_games(desk), prints=_prints(desk), papers=PAPERS,
-                         max_players=limits.MAX_PLAYERS, form=job.context, result={
+                         squads=_squads(desk), max_players=limits.MAX_PLAYERS, form=job.context, result={
                              "seed": result.seed, "kit_pdf": desk.link(result.kit_pdf),
                              "parts": [(p.name, desk.link(p)) for p in [*result.parts, *result.packets]],
                              "contact_sheet": desk.link(sheet) if sheet else None,

@@ -135,5 +135,6 @@ class Workspace:
 
     def save(self, rel: str, text: str, expected: str) -> Path:
         """Write a user's file: only over the version the form was made from; the old one kept as .bak."""
-        path = self.check_fresh(rel, expected, text)
-        return output.write_keeping_previous(path, text.encode("utf-8"))
+        with output.locked(self.path(rel)):  # checked and written with no other writer in between
+            path = self.check_fresh(rel, expected, text)
+            return output.write_keeping_previous(path, text.encode("utf-8"))

@@ -1,11 +1,14 @@
-"""The README's examples are a test: every `sheets` command it shows (in its tables and code
-blocks) runs as written, in the README's order, from the root of a fresh clone after
-`make kit`, with the venv's bin first on PATH; each exits 0.
+"""The README's examples are a test: every line of its shell blocks (```sh, ```console: `sheets`
+commands and the shell lines between them, `cp`, `mkdir`, `cd` ..., a `cd` carried over to the
+lines after it) and every `sheets` command of its tables runs as written, in the README's order,
+in bash from the root of a fresh clone after `make kit`, with the venv's bin first on PATH and a
+config folder of its own; each exits 0.
 
-The exceptions: `serve` and `watch` (they run until stopped) and `--install-completion`
-(it edits the user's shell). A command the README shows refused (the output line under it
-starts with `error:`) must be refused: exit 1. The other lines a code block shows under a
-`$ sheets ...` command are what it prints: each must be in its output.
+The exceptions: `serve` and `watch` (they run until stopped), `--install-completion` (it edits
+the user's shell), installing (`pipx install`) and `make` (the venv and the suite: this test runs
+inside them; `make kit` is the `sheets kit` run first). A command the README shows refused (the
+output line under it starts with `error:`) must be refused: exit 1. The other lines a code block
+shows under a `$ ...` command are what it prints: each must be in its output.
 """
 from __future__ import annotations
 
@@ -22,14 +25,15 @@ import pytest
 
 from conftest import REPO
 
-SKIPPED = ("sheets serve", "sheets watch", "--install-completion")
+SKIPPED = ("sheets serve", "sheets watch", "--install-completion", "pipx install", "make ")
+SHELL_BLOCKS = ("sh", "bash", "shell", "console")
 CELL_SPLIT = re.compile(r"(?<!\\)\|")
 
 
 @dataclass
 class Example:
     line: int
-    command: str
+    command: str  # as bash runs it: its words, shell-quoted again, the comment dropped
     shown: list[str] = field(default_factory=list)  # what the README says it prints
 
     @property
@@ -47,17 +51,19 @@ def readme_examples(text: str) -> list[Example]:
             fence = None if fence else stripped[3:] or "text"
             last = None
             continue
-        if fence:
-            console = stripped.startswith("$ ")
-            command = stripped[2:] if console else stripped
-            if command.startswith("sheets ") or command == "sheets":
-                last = Example(number, shlex.join(shlex.split(command, comments=True)))
+        if fence in SHELL_BLOCKS:
+            console = fence == "console"
+            if console and not stripped.startswith("$ "):
+                if last is not None and stripped:
+                    last.shown.append(stripped)  # what the command above prints
+                continue
+            words = shlex.split(stripped[2:] if console else stripped, comments=True)
+            if words:  # a comment line or an empty one runs nothing
+                last = Example(number, shlex.join(words))
                 found.append(last)
-                if not console:
-                    last = None  # a plain block: comments, no output shown
-            elif last is not None and stripped:
-                last.shown.append(stripped)
             continue
+        if fence:
+            continue  # toml, yaml: files, not commands
         if line.startswith("| `sheets"):
             cells = [c.strip() for c in CELL_SPLIT.split(line)[1:-1]]
             for command in re.findall(r"`(sheets [^`]*)`", cells[-1]):
@@ -68,11 +74,12 @@ def readme_examples(text: str) -> list[Example]:
 def test_the_reader_finds_table_cells_code_blocks_and_what_they_print():
     text = ("| `sheets a` | what | `sheets a --x 1\\|2`; `sheets a b` |\n"
             "```console\n$ sheets c \"Otto Lenz\"  # a comment\nsaid this\n$ sheets d\nerror: no\n```\n"
-            "```\nsheets e --y   # plain\nsheets serve\n```\n")
+            "```sh\nsheets e --y   # plain\n# a comment\ncp -r content mine\ncd mine/\nsheets serve\n```\n"
+            "```toml\npaper = \"letter\"\n```\n```yaml\nsheets: no\n```\n")
     examples = readme_examples(text)
     assert [(e.command, e.shown) for e in examples] == [
         ("sheets a --x 1|2", []), ("sheets a b", []), ("sheets c 'Otto Lenz'", ["said this"]),
-        ("sheets d", ["error: no"]), ("sheets e --y", [])]
+        ("sheets d", ["error: no"]), ("sheets e --y", []), ("cp -r content mine", []), ("cd mine/", [])]
     assert examples[3].refused and not examples[2].refused
 
 
@@ -96,11 +103,17 @@ def test_every_readme_example_runs_as_written(tmp_path):
     env = dict(os.environ, PATH=f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}", COLUMNS="200")
     env.pop("SHEETS_CACHE_DIR", None)
     env["SHEETS_CACHE_DIR"] = str(tmp_path / "cache")
+    env["XDG_CONFIG_HOME"] = str(tmp_path / "config")  # `sheets config set` writes there, and nowhere else
+    where = tmp_path / "cwd"
+    here = [root]  # the working folder: a `cd` line moves it for the lines after it
 
     def run(command: str) -> subprocess.CompletedProcess:
-        args = shlex.split(command)
-        return subprocess.run([str(bin_dir / args[0]), *args[1:]], cwd=root, env=env, capture_output=True,
-                              text=True, timeout=600, stdin=subprocess.DEVNULL)
+        script = f"{command}\nstatus=$?\npwd > {shlex.quote(str(where))}\nexit $status\n"
+        done = subprocess.run(["bash", "-c", script], cwd=here[0], env=env, capture_output=True,
+                              text=True, timeout=900, stdin=subprocess.DEVNULL)
+        if where.is_file():
+            here[0] = Path(where.read_text(encoding="utf-8").strip())
+        return done
 
     assert run("sheets kit").returncode == 0  # `make kit`
     failures = []

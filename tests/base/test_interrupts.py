@@ -156,3 +156,47 @@ def test_a_ctrl_c_while_the_cli_is_still_being_imported_is_one_line_and_130(tmp_
         _, err = proc.communicate(timeout=60)
         assert proc.returncode == 130, (delay, proc.returncode, err.decode())
         assert "Traceback" not in err.decode() and len(err.decode().strip().splitlines()) <= 1, err.decode()
+
+
+def _catches(pid: int, sig: int) -> bool:
+    """Whether process `pid` has a handler of its own for `sig` (Linux: /proc/PID/status SigCgt)."""
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            caught = next(line for line in status if line.startswith("SigCgt:"))
+    except (OSError, StopIteration):
+        return False
+    return bool(int(caught.split()[1], 16) >> (sig - 1) & 1)
+
+
+@pytest.mark.skipif(not __import__("os").path.exists("/proc/self/status"), reason="reads /proc (Linux)")
+@pytest.mark.parametrize("sig,after,code", [
+    (TERM, 0.0, 143), (TERM, 0.1, 143), (TERM, 0.25, 143), (TERM, 0.4, 143), (TERM, 0.6, 143), (TERM, 0.9, 143),
+    (INT, 0.0, 130), (INT, 0.4, 130), (INT, 0.9, 130),
+])
+def test_the_first_second_of_a_cold_kit_ends_with_the_signals_code(tmp_path, sig, after, code):
+    """SIGTERM is 143 and Ctrl-C 130 at any moment of the first second of a cold `sheets kit`
+    (issue 37: a SIGTERM while Typer still parsed the options ended as a silent 130). The moments
+    count from when the command's own code runs (its handler is installed: what happens before,
+    while the interpreter itself starts, is Python's)."""
+    import os
+    import subprocess
+    import sys
+    import time
+
+    proc = subprocess.Popen([sys.executable, "-m", "sheets", "kit", "--seed", "5", "-o", str(tmp_path / "k")],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+                            env=dict(os.environ, SHEETS_CACHE_DIR=str(tmp_path / "cache")))
+    deadline = time.monotonic() + 30
+    # Python catches SIGINT from its own start; sheets.__main__ adds SIGTERM just after its own SIGINT handler
+    while not _catches(proc.pid, TERM) and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.002)
+    time.sleep(after)
+    if sig == INT:
+        os.killpg(proc.pid, sig)  # Ctrl-C goes to the whole group
+    else:
+        os.kill(proc.pid, sig)
+    _, err = proc.communicate(timeout=120)
+    said = err.decode()
+    assert proc.returncode == code, (after, proc.returncode, said)
+    what = "terminated" if sig == TERM else "interrupted"
+    assert said.strip() == f"error: {what}; nothing half-written was left behind", said

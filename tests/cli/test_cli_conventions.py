@@ -95,7 +95,75 @@ def test_config_without_files_shows_the_built_in_defaults(cli, tmp_path, user_co
     lines = cli("config").stdout.splitlines()
     assert lines[0].split() == ["paper", "a4", "built-in", "default"]
     assert lines[1].split() == ["output", "./output", "built-in", "default"]
-    assert lines[4:6] == [f"none: {user_config / 'sheets.toml'}", f"none: {tmp_path / 'sheets.toml'}"]
+    assert lines[4:6] == [f"none: {user_config / 'sheets.toml'}",
+                          f"none: {tmp_path / 'sheets.toml'} (nor in a folder above)"]
+
+
+def test_config_set_writes_the_users_file_and_every_command_takes_it(cli, tmp_path, user_config):
+    result = cli("config", "set", "paper", "letter")
+    assert result.exit_code == 0, result
+    assert (user_config / "sheets.toml").read_text(encoding="utf-8") == 'paper = "letter"\n'
+    assert cli("config").stdout.splitlines()[0].split() == ["paper", "letter", f"{user_config / 'sheets.toml'}:1"]
+    assert cli("config", "show").stdout == cli("config").stdout
+    assert cli("tokens", "platoon").exit_code == 0
+    assert size(tmp_path / "output" / "platoon-tokens.pdf") == LETTER
+    refused = cli("config", "set", "paper", "a3")
+    assert refused.exit_code == 1 and "'a3' is not a paper size" in refused.stderr
+    assert (user_config / "sheets.toml").read_text(encoding="utf-8") == 'paper = "letter"\n'
+
+
+def test_a_sheets_toml_above_the_working_folder_is_found_as_git_finds_its_repository(cli, tmp_path, user_config,
+                                                                                     monkeypatch):
+    (tmp_path / "sheets.toml").write_text('paper = "letter"\n', encoding="utf-8")
+    below = tmp_path / "campaign" / "deeper"
+    below.mkdir(parents=True)
+    monkeypatch.chdir(below)
+    lines = cli("config").stdout.splitlines()
+    assert lines[0].split()[:2] == ["paper", "letter"] and lines[0].endswith("sheets.toml:1")
+    assert f"read: {tmp_path / 'sheets.toml'}" in lines
+    assert cli("mission", "--seed", "3", "-o", "m.pdf").exit_code == 0
+    assert cli("playbook", "soldier", "-o", "s.pdf").exit_code == 0
+    assert size(below / "m.pdf") == LETTER and size(below / "s.pdf") == LETTER
+    # a nearer one wins
+    (below / "sheets.toml").write_text('paper = "a4"\n', encoding="utf-8")
+    assert cli("config").stdout.splitlines()[0].split() == ["paper", "a4", "sheets.toml:1"]
+
+
+@pytest.mark.parametrize("environment, paper, source", [
+    ({"LANG": "en_US.UTF-8"}, "letter", "locale LANG=en_US.UTF-8"),
+    ({"LANG": "fr_CA.UTF-8"}, "letter", "locale LANG=fr_CA.UTF-8"),
+    ({"LANG": "es_MX"}, "letter", "locale LANG=es_MX"),
+    ({"LANG": "fil_PH.UTF-8"}, "letter", "locale LANG=fil_PH.UTF-8"),
+    ({"LANG": "en_GB.UTF-8"}, "a4", "locale LANG=en_GB.UTF-8"),
+    ({"LANG": "en_GB.UTF-8", "LC_PAPER": "en_US.UTF-8"}, "letter", "locale LC_PAPER=en_US.UTF-8"),
+    ({"LC_ALL": "de_DE.UTF-8", "LC_PAPER": "en_US.UTF-8"}, "a4", "locale LC_ALL=de_DE.UTF-8"),
+    ({"LANG": "C.UTF-8"}, "a4", "built-in default"),
+    ({"LANG": "en_US.UTF-8", "SHEETS_PAPER": "a4"}, "a4", "SHEETS_PAPER"),
+])
+def test_with_nothing_set_the_locale_chooses_the_paper(cli, tmp_path, user_config, monkeypatch, environment, paper,
+                                                       source):
+    for variable, value in environment.items():
+        monkeypatch.setenv(variable, value)
+    line = cli("config").stdout.splitlines()[0]
+    assert " ".join(line.split()) == f"paper {paper} {source}"
+    assert cli("tokens", "platoon").exit_code == 0
+    assert size(tmp_path / "output" / "platoon-tokens.pdf") == (LETTER if paper == "letter" else A4)
+
+
+def test_sheets_paper_wins_over_every_sheets_toml_and_the_command_line_over_it(cli, tmp_path, user_config,
+                                                                               monkeypatch):
+    (user_config / "sheets.toml").write_text('paper = "a4"\n', encoding="utf-8")
+    (tmp_path / "sheets.toml").write_text('paper = "a4"\n', encoding="utf-8")
+    monkeypatch.setenv("SHEETS_PAPER", "letter")
+    assert " ".join(cli("config").stdout.splitlines()[0].split()) == "paper letter SHEETS_PAPER"
+    assert cli("tokens", "platoon", "-o", "env.pdf").exit_code == 0
+    assert cli("tokens", "platoon", "--paper", "a4", "-o", "given.pdf").exit_code == 0
+    assert size(tmp_path / "env.pdf") == LETTER and size(tmp_path / "given.pdf") == A4
+    monkeypatch.setenv("SHEETS_PAPER", "a3")
+    result = cli("tokens", "platoon")
+    assert result.exit_code == 1
+    assert result.stderr.strip() == ("error: SHEETS_PAPER: paper: 'a3' is not a paper size this tool prints on "
+                                     "(give one of: a4, letter)")
 
 
 def test_back_offset_and_layout_from_the_config_are_what_the_option_gives(cli, tmp_path, user_config):
@@ -135,3 +203,23 @@ def test_help_and_version_work_whatever_the_config(cli, tmp_path, user_config):
     assert cli("--version").exit_code == 0
     assert os.environ["XDG_CONFIG_HOME"] == str(user_config.parent)
     assert not (tmp_path / "output").exists()
+
+
+def test_the_commands_a_run_prints_carry_its_paper(cli, tmp_path, user_config):
+    """The calibration sheet's cards command names its paper and duplex edge; a campaign's message names
+    `--paper letter` when the run was given it over the paper in force (a4 here)."""
+    from conftest import pdf_text, squash
+
+    from sheets.base import paths
+
+    assert cli("cards", "calibrate", "--paper", "letter", "--duplex", "short", "-o", "cal.pdf").exit_code == 0
+    said = squash(pdf_text(tmp_path / "cal.pdf"))
+    assert squash("sheets cards GAME --backs --paper letter --duplex short --back-offset X,Y") in said
+    team = paths.content_dir() / "wotw" / "examples" / "german-team.yaml"
+    assert cli("campaign", "new", "ww.yaml", "--nation", "german", "--theatre", "france-1944", "--team", team).exit_code == 0
+    assert cli("campaign", "mission", "ww.yaml", "--seed", "11", "--paper", "letter", "-o", "m1.pdf").exit_code == 0
+    refused = cli("campaign", "mission", "ww.yaml", "--seed", "12", "--paper", "letter", "-o", "m2.pdf")
+    assert refused.exit_code == 1
+    assert squash("(run `sheets campaign mission ww.yaml --paper letter` alone") in squash(refused.stderr)
+    refused = cli("campaign", "mission", "ww.yaml", "--seed", "12", "-o", "m2.pdf")
+    assert squash("(run `sheets campaign mission ww.yaml` alone") in squash(refused.stderr)

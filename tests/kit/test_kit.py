@@ -77,17 +77,53 @@ def test_kit_is_built_again_when_content_or_options_change(cli, tmp_path):
 def test_kit_unknown_game(cli, tmp_path):
     result = cli("kit", "--game", "chess", "-o", tmp_path / "k")
     assert result.exit_code == 1
-    assert "unknown game 'chess'" in result.stderr
+    assert "unknown game 'chess'; choose one of: downrange, masscombat, platoon, regiment, wotw" in result.stderr
+    assert not (tmp_path / "k").exists()
 
 
-def test_letter_kit_is_letter_on_every_page(cli, tmp_path):
-    import pypdf
+def test_a_kit_from_your_own_squad_of_two_games(cli, tmp_path):
+    """`--squad FILE`: the filled playbooks and one packet per character, named after them, counted as
+    they are; `--game` repeated: both sections, one contents page; an edited member: built again."""
+    import re
+    import subprocess
 
-    result = cli("kit", "--seed", "2", "--paper", "letter", "--no-cache", "-o", tmp_path / "kit")
+    assert cli("playbook", "--random", "--count", "3", "--seed", "7", "--save", tmp_path / "my-squad").exit_code == 0
+    squad = tmp_path / "my-squad" / "squad.yaml"
+    members = re.findall(r"^  - (\S+\.yaml)$", squad.read_text(encoding="utf-8"), re.M)
+    assert len(members) == 3
+    for member, name in zip(members, ("Łukasz Żółkiewski", "Ahmād Karimi")):
+        path = tmp_path / "my-squad" / member
+        path.write_text(re.sub(r"^name: .*$", f"name: {name}", path.read_text(encoding="utf-8"), flags=re.M),
+                        encoding="utf-8")
+    args = ["kit", "--seed", "7", "--game", "regiment", "--game", "wotw", "--squad", squad, "--players", "3",
+            "-o", tmp_path / "kit"]
+    result = cli(*args)
     assert result.exit_code == 0, result
-    files = sorted((tmp_path / "kit").glob("*.pdf"))
-    assert len(files) >= 20
-    for pdf in files:
-        for page in pypdf.PdfReader(str(pdf)).pages:
-            size = sorted(round(float(v) * 25.4 / 72, 1) for v in (page.mediabox.width, page.mediabox.height))
-            assert size == [215.9, 279.4], pdf.name
+    kit = tmp_path / "kit"
+    packets = sorted(p.name for p in kit.glob("player-*.pdf"))
+    assert packets == sorted(["player-lukasz-zolkiewski.pdf", "player-ahmad-karimi.pdf",
+                              f"player-{members[2].removesuffix('.yaml')}.pdf"])
+    assert "Łukasz Żółkiewski" in pdf_text(kit / "player-lukasz-zolkiewski.pdf")
+    assert pages(kit / "regiment-your-squad.pdf") == 6 and not (kit / "regiment-random-squad.pdf").exists()
+    assert (kit / "wotw-log-sheet.pdf").is_file() and not (kit / "platoon-reference.pdf").exists()
+    contents = " ".join(subprocess.run(["pdftotext", "-f", "1", "-l", "1", str(kit / "kit.pdf"), "-"],
+                                       capture_output=True, text=True, check=True).stdout.split())
+    assert "The Regiment · The Way of the Warrior · a4 · dice seed 7" in contents
+    assert "3 filled playbooks" in contents and "4 filled playbooks" not in contents
+    # (a cell wraps after "lukasz-", and pdftotext joins the lines without it)
+    assert re.search(r"Łukasz Żółkiewski \(player-lukasz-?zolkiewski\.pdf\)", contents), contents
+    assert "up to date" in cli(*args).stdout
+    last = tmp_path / "my-squad" / members[2]
+    last.write_text(last.read_text(encoding="utf-8") + "# after session one\n", encoding="utf-8")
+    assert "up to date" not in cli(*args).stdout  # a member file is part of the request
+    refused = cli("kit", "--squad", squad, "--players", "2", "--game", "regiment", "-o", tmp_path / "other")
+    assert refused.exit_code == 1
+    assert "--players 2: the squad has 3 characters, one packet each" in refused.stderr
+    assert cli("kit", "--game", "regiment", "--game", "chess", "-o", tmp_path / "other").exit_code == 1
+
+
+def test_file_names_keep_a_readable_form_of_any_name():
+    from sheets.library.access import slug
+
+    assert [slug(n) for n in ("Łukasz Żółkiewski", "李雷", "Ahmād", "Jürgen Groß", "O'Brien", "", "!!")] == [
+        "lukasz-zolkiewski", "li-lei", "ahmad", "jurgen-gross", "o-brien", "sheet", "sheet"]

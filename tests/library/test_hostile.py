@@ -82,7 +82,7 @@ def test_every_reader_uses_the_one_yaml_loader():
     ("_print/layouts.yaml", "poker: {width_mm: 63", "poker: {width_mm: 1e9", "card_sizes.poker.width_mm: 1e9 is too high: at most 500"),
     ("skirmish/tokens.yaml", "diameter_mm: 18", "diameter_mm: .nan", "diameter_mm: nan is not a finite number (give a plain number)"),
     ("skirmish/trackers.yaml", "units: 4", "units: 1e400", "trackers[0].units:"),
-    ("skirmish/trackers.yaml", "units: 4", "units: 1" + "0" * 5000, "a value cannot be read: Exceeds the limit"),
+    ("skirmish/trackers.yaml", "units: 4", "units: 1" + "0" * 5000, "a number of 5,001 digits; numbers are at most"),
 ])
 def test_non_finite_and_absurd_numbers_are_refused_where_the_model_reads_them(cli, fixture_content, file, old, new,
                                                                               message):

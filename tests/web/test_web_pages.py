@@ -38,7 +38,7 @@ def test_kit_builds_with_its_contact_sheet_and_downloads(tmp_path, fixture_conte
     (tmp_path / "ws").mkdir()
     desk = Desk(tmp_path / "ws", content=fixture_content)
     form = desk.get("/kit")
-    assert '<option value="skirmish">Pocket Skirmish</option>' in form.text
+    assert '<input id="game-skirmish" name="game" type="checkbox" value="skirmish">' in form.text
     page = finished(desk, desk.post("/kit", {"seed": "7", "paper": "a4", "players": "0"}))
     assert page.status_code == 200, page.text
     assert "Kit built: dice seed 7" in page.text
@@ -62,6 +62,30 @@ def test_the_kit_page_takes_its_paper_from_the_workspace_sheets_toml(desk):
     (desk.workspace / "sheets.toml").write_text('paper = "letter"  # US printer\n', encoding="utf-8")
     page = desk.get("/kit").text
     assert re.search(r'<option value="letter" selected>', page) and not re.search(r'<option value="a4" selected>', page)
+
+
+def test_the_kit_page_takes_a_squad_file_and_several_games_as_the_cli_does(desk, monkeypatch):
+    """The kit page's own squad (a workspace squad file) and games reach make_kit as `sheets kit --squad FILE
+    --game A --game B` gives them (KitOptions.squad; the build itself is the CLI's, tested there)."""
+    (desk.workspace / "table").mkdir()
+    (desk.workspace / "table" / "squad.yaml").write_text("members: [a.yaml]\n", encoding="utf-8")
+    page = desk.get("/kit").text
+    assert '<option value="table/squad.yaml">table/squad.yaml</option>' in page
+    assert re.search(r'<input id="game-regiment" name="game" type="checkbox" value="regiment">', page)
+    from sheets.web import pages as web_pages
+
+    asked = {}
+
+    def record(options, **kwargs):
+        asked.update(options=options, **kwargs)
+        raise SheetsError("recorded")
+    monkeypatch.setattr(web_pages, "make_kit", record)
+    done = finished(desk, desk.post("/kit", {"seed": "1", "game": ["regiment", "wotw"], "squad": "table/squad.yaml"}))
+    assert done.status_code == 400 and "recorded" in done.text
+    assert asked["games"] == ["regiment", "wotw"]
+    assert asked["options"].squad == ((desk.workspace / "table" / "squad.yaml").resolve(),)
+    refused = desk.post("/kit", {"squad": "../elsewhere/squad.yaml"})
+    assert refused.status_code == 400 and "choose one of the workspace's squad files" in html.unescape(refused.text)
 
 
 def test_the_kit_progress_page_follows_the_build(desk, monkeypatch):
@@ -131,3 +155,16 @@ def test_sheets_serve_refuses_a_workspace_that_is_not_a_folder(cli, tmp_path):
     result = cli("serve", "--no-open", "--workspace", tmp_path / "nope")
     assert result.exit_code == 1
     assert result.stderr == f"error: --workspace {tmp_path / 'nope'}: not a folder\n"
+
+
+def test_a_desk_print_takes_the_paper_in_force_in_its_workspace(tmp_path, monkeypatch):
+    """The desk prints as a `sheets` command run in its workspace: a sheets.toml above it says letter."""
+    (tmp_path / "sheets.toml").write_text('paper = "letter"\n', encoding="utf-8")
+    (tmp_path / "ws").mkdir()
+    desk = Desk(tmp_path / "ws")
+    assert re.search(r'<option value="letter" selected>', desk.get("/kit").text)
+    page = desk.post("/wotw/mission", {"theatre": "france-1944", "seed": "11"})
+    assert page.status_code == 200, alerts(page.text)
+    pdf = desk.workspace / "output" / "missions" / "wotw-mission-france-1944-seed11.pdf"
+    box = pypdf.PdfReader(str(pdf)).pages[0].mediabox
+    assert (round(float(box.width) / 72 * 25.4, 1), round(float(box.height) / 72 * 25.4, 1)) == (215.9, 279.4)

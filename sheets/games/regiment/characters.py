@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from itertools import permutations
 from pathlib import PurePath
 
-from pydantic import Field
+from pydantic import Field, StrictInt
 
 from sheets.base.dice import Dice
 from sheets.base.errors import ContentError, Problem
@@ -28,9 +28,13 @@ from sheets.library.yaml_source import YamlDocument
 
 BOND_ROWS = 5  # the playbook's YOUR SQUAD & BONDS box prints five BOND WITH rows
 
+#: a whole number as the file writes it: `true` is not 1, nor 2.0 two (pydantic's strict ints)
+Whole = StrictInt
+
+
 class Squad(Strict):
     designation: str | None = None
-    op: int | None = Field(None, ge=-3, le=6)
+    op: Whole | None = Field(None, ge=-3, le=6)
     leader: str | None = None
 
 
@@ -42,18 +46,18 @@ class CharacterFile(Strict):
     rank: str
     profile: str
     background: str
-    stat_set: int | None = Field(None, ge=1, le=4)
-    stats: dict[str, int] | None = None
+    stat_set: Whole | None = Field(None, ge=1, le=4)
+    stats: dict[str, Whole] | None = None
     moves: list[str]
     loadout: str
     squad: Squad | None = None
-    bonds: dict[str, int] = {}
+    bonds: dict[str, Whole] = {}
     notes: str = ""
     # campaign state: marks on the sheet and improvements, in the order taken
-    xp: int = Field(0, ge=0)
-    gear: int = Field(0, ge=0)
-    wounds: int = Field(0, ge=0)
-    stress: int = Field(0, ge=0)
+    xp: Whole = Field(0, ge=0)
+    gear: Whole = Field(0, ge=0)
+    wounds: Whole = Field(0, ge=0)
+    stress: Whole = Field(0, ge=0)
     conditions: list[str] = []
     improvements: list[str] = []
 
@@ -142,12 +146,17 @@ def check_state(sheet: CharacterFile, pb: Playbook, bad) -> None:
             extra = ("; when you would mark one more, take an improvement (add it to improvements) "
                      "and clear the track") if track == "xp" else ""
             bad((track,), f"{value} marked, but {a(pb.name)}'s {label} track has {most} boxes to mark{extra}")
+    if isinstance(sheet.name, str) and not sheet.name.strip():
+        bad(("name",), "a name is required: the character's name, as the playbook prints it (e.g. name: Joe Kowalski)")
     if len(sheet.bonds) > BOND_ROWS:
         bad(("bonds",), f"{len(sheet.bonds)} bonds, but the playbook prints {BOND_ROWS} BOND WITH rows; "
                         f"keep the {BOND_ROWS} that matter")
     for who in sheet.bonds:
         if not str(who).strip():
             bad(("bonds",), "a bond without a name: say who the bond is with, e.g. bonds: {Doc Keller: 1}")
+        elif isinstance(sheet.name, str) and norm(str(who)) == norm(sheet.name):
+            bad(("bonds", who), f"a bond with {who} is a bond with this character: bonds are with others "
+                                f"in the squad")
     seen: dict[str, int] = {}
     marks = f"this file marks {sheet.wounds} wound{'s' if sheet.wounds != 1 else ''}, {sheet.stress} stress"
     for i, cond in enumerate(sheet.conditions):

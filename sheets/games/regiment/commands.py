@@ -5,10 +5,11 @@ import json
 import os
 from pathlib import Path
 
+from sheets.base import output
 from sheets.base.options import PrintOptions, default_output_dir
 from sheets.base.errors import SheetsError
 from sheets.games.regiment.characters import character_json, resolve_character
-from sheets.games.regiment.saving import plan_save, write_planned
+from sheets.games.regiment.saving import SQUAD_FILE, plan_save, write_planned
 from sheets.games.regiment.sheets import blank_playbook, filled_playbooks, roll_squad, squad_sheet
 from sheets.games.regiment.squads import load_squad
 from sheets.games.regiment.starter import write_starter
@@ -58,13 +59,15 @@ def make_playbook(name: str | None, options: PrintOptions = PrintOptions(), *, c
             raise SheetsError(f"name a playbook ({', '.join(game.data.playbooks)}) or give --character FILE")
         sheet = blank_playbook(game, game.data.playbook(name), paper, fillable)
     options.target(sheet.filename)  # a wrong -o is refused before anything is written
-    planned = []
-    if save is not None:  # checked (a squad already there too) before anything is written
-        command = "sheets playbook" + (f" {name}" if name else "") + " --random"
-        command += f" --count {count}" if count > 1 else ""
-        command += f" --seed {rolled.seed}" if rolled.seed is not None else f" --dice {dice}"
-        planned = plan_save(squad, Path(save), rolled.describe, command, game.data)
-    return write([sheet], options) + write_planned(planned), note
+    if save is None:
+        return write([sheet], options), note
+    command = "sheets playbook" + (f" {name}" if name else "") + " --random"
+    command += f" --count {count}" if count > 1 else ""
+    command += f" --seed {rolled.seed}" if rolled.seed is not None else f" --dice {dice}"
+    output.ensure_dir(Path(save))
+    with output.locked(Path(save) / SQUAD_FILE):  # one writer at a time adds to the folder's squad
+        planned = plan_save(squad, Path(save), rolled.describe, command, game.data)  # checked before any write
+        return write([sheet], options) + write_planned(planned), note
 
 
 def playbook_json(character: Path, content: Path | None = None) -> str:

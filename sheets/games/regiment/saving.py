@@ -20,7 +20,7 @@ from sheets.games.regiment.models import RegimentData
 from sheets.games.regiment.squads import SquadFile, read_squad
 from sheets.library.access import slug
 from sheets.library.validation import validate
-from sheets.library.yaml_source import parse_yaml
+from sheets.library.yaml_source import decode, parse_yaml
 
 SQUAD_FILE = "squad.yaml"
 
@@ -81,12 +81,9 @@ def write_planned(files: list[tuple[Path, bytes]]) -> list[Path]:
 def _added_to_squad(path: Path, names: list[str], comment: str, data: RegimentData) -> bytes:
     """The squad file's bytes with `names` appended to its members, checked by reading them back."""
     try:
-        raw = path.read_bytes()
-        text = raw.decode("utf-8")
-    except OSError as exc:
-        raise SheetsError(f"cannot read {path}: {exc.strerror or exc}") from None
-    except UnicodeDecodeError as exc:
-        raise SheetsError(f"{path}: not UTF-8 text ({exc.reason})") from None
+        text = decode(output.read_user_file(path), str(path))
+    except (OSError, output.UnreadableFile) as exc:
+        raise SheetsError(f"cannot read {path}: {getattr(exc, 'reason', None) or exc.strerror or exc}") from None
     doc = parse_yaml(text, str(path), keep_node=True)
     try:
         read_squad(doc, path.parent, data)

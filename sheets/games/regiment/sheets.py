@@ -1,16 +1,20 @@
 """Render contexts for The Regiment's sheets (playbooks, references, kit)."""
 from __future__ import annotations
 
+from pathlib import Path
+
 from sheets.base.dice import Dice
+from sheets.base.errors import SheetsError
 from sheets.base.paper import page_size
-from sheets.games.regiment.characters import BOND_ROWS, Character, roll_character
+from sheets.games.regiment.characters import BOND_ROWS, Character, resolve_character, roll_character
 from sheets.games.regiment.improvements import PROTECTION, TRACKS, markable, protection_note
 from sheets.games.regiment.models import STATS, Playbook
-from sheets.games.regiment.squads import SquadRoster, bond_grid
+from sheets.games.regiment.squads import SquadRoster, bond_grid, is_squad, read_squad
 from sheets.kinds.trackers.builder import TrackerPage, trackers_of
 from sheets.library.blocks import Block, Section, Term
 from sheets.library.content import Game
-from sheets.kinds.print_plugin import KitOptions
+from sheets.kinds.print_plugin import KitOptions, Packet
+from sheets.library.yaml_source import load_yaml
 from sheets.pipeline.sheet import Sheet
 
 EQUIPMENT_LINES = 12
@@ -217,27 +221,51 @@ def reference_pages(game: Game) -> list[dict]:
     return parts
 
 
+RANDOM_SQUAD = 4  # the kit's random squad when it has no players: one soldier of each playbook
+
+
 def kit_sheets(game: Game, options: KitOptions) -> list[Sheet]:
     sheets = [blank_playbook(game, pb, options.paper) for pb in game.data.playbooks.values()]
-    dice = Dice.seeded(options.seed)
-    squad = roll_squad(game, dice, 4)
-    rolled = filled_playbooks(game, squad, "regiment-random-squad.pdf", options.paper)
-    rolled.copies = "one set: each player takes their own soldier's pages"
-    sheets.append(rolled)
+    if options.squad:  # the GM's own squad: its characters' playbooks, as many as there are
+        squad = own_squad(game, options.squad)
+        filled = filled_playbooks(game, squad, "regiment-your-squad.pdf", options.paper)
+    else:  # the random squad: the players' soldiers when the kit has players (the packets hold the same ones)
+        squad = roll_squad(game, Dice.seeded(options.seed), options.players or RANDOM_SQUAD)
+        filled = filled_playbooks(game, squad, "regiment-random-squad.pdf", options.paper)
+    filled.copies = "one set: each player takes their own soldier's pages"
+    sheets.append(filled)
     sheets.append(squad_sheet(game, None, "regiment-squad-roster.pdf", options.paper))
     return sheets
 
 
-def player_packets(game: Game, options: KitOptions, players: int) -> list[list[Sheet]]:
-    """One packet per player: a rolled soldier's playbook, then the player-facing moves
-    reference (basic and peripheral moves; no GM pages). The soldiers are the kit's
-    random squad and its next ones: the same seed rolls the same soldiers in the same order."""
-    dice = Dice.seeded(options.seed)
-    squad = roll_squad(game, dice, players)
+def own_squad(game: Game, files) -> list[Character]:
+    """The characters of `sheets kit --squad FILE`: a squad file's members, or character files, in order."""
+    squad: list[Character] = []
+    for path in files:
+        doc = load_yaml(Path(path))
+        if isinstance(doc.data, dict) and is_squad(doc.data):
+            squad += read_squad(doc, Path(path).parent, game.data).members
+        else:
+            squad.append(resolve_character(doc, game.data))
+    return squad
+
+
+def player_packets(game: Game, options: KitOptions, players: int) -> list[Packet]:
+    """One packet per player: a soldier's playbook, then the player-facing moves reference (basic
+    and peripheral moves; no GM pages), named after the soldier. The soldiers are the GM's own
+    squad (`options.squad`: one packet per character), else the kit's random squad: the same
+    seed rolls the same soldiers in the same order."""
+    if options.squad:
+        squad = own_squad(game, options.squad)
+        if players and players != len(squad):
+            raise SheetsError(f"--players {players}: the squad has {len(squad)} characters, one packet each; "
+                              f"leave --players out or give --players {len(squad)}")
+    else:
+        squad = roll_squad(game, Dice.seeded(options.seed), players)
     moves = [p for p in reference_pages(game) if p["kind"] == "moves"]
     packets = []
     for i, soldier in enumerate(squad):
-        origin = f"{soldier.origin} · player {i + 1} of {players}"
+        origin = f"{soldier.origin} · player {i + 1} of {len(squad)}"
         entry = playbook_entry(game, soldier.playbook, soldier, 0, origin)
         playbook = playbook_sheet(game, [entry], f"player-{i + 1}-playbook.pdf", options.paper,
                                   title=f"Player {i + 1}: {soldier.rank.abbr} {soldier.name}")
@@ -245,5 +273,5 @@ def player_packets(game: Game, options: KitOptions, players: int) -> list[list[S
                    "footer": f"{game.info.title} · moves · player {i + 1} · warsheets"}
         reference = Sheet(filename=f"player-{i + 1}-moves.pdf", template="reference.html.j2", context=context,
                           game=game.id, label=f"{game.info.title} moves (player {i + 1})")
-        packets.append([playbook, reference])
+        packets.append(Packet([playbook, reference], who=soldier.name if options.squad else ""))
     return packets

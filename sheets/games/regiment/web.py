@@ -19,6 +19,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from sheets.base.errors import ContentError, SheetsError
+from sheets.base.options import PrintOptions
 from sheets.games.regiment import commands, webform
 from sheets.games.regiment.characters import resolve_character
 from sheets.games.regiment.improvements import improvement_options
@@ -137,8 +138,9 @@ def _character_routes(desk: Desk) -> list[Route]:
         done = {"saved": rel, "pdf": None, "took": fields["take"]}
         fields = {**fields, "improvements": webform.taken(fields), "take": ""}
         if action == "print":
-            written, _ = desk.call(commands.make_playbook, None, character=path, content=desk.content,
-                                   out=desk.workspace.output_dir("characters") / f"{path.stem}.pdf")
+            written, _ = desk.call(commands.make_playbook, None,
+                                   _into(desk, desk.workspace.output_dir("characters") / f"{path.stem}.pdf"),
+                                   character=path)
             done["pdf"] = desk.link(written[0])
         return form_page(fields, rel=rel, version=desk.workspace.digest(path), done=done)
 
@@ -156,6 +158,11 @@ def _character_routes(desk: Desk) -> list[Route]:
             Route("/regiment/character/preview.png", preview)]
 
 
+def _into(desk: Desk, output: Path) -> PrintOptions:
+    """A desk print's options: the paper in force in the workspace, written to `output` in it, from the desk's content."""
+    return desk.print_options(output)
+
+
 def _squad_routes(desk: Desk) -> list[Route]:
     """The squad: a squad file printed, or a new squad rolled."""
     def squad(request: Request):
@@ -167,8 +174,8 @@ def _squad_routes(desk: Desk) -> list[Route]:
         written, note = [], ""
         if form.get("squad"):
             path = desk.workspace.path(str(form.get("squad")))
-            written = [desk.call(commands.make_squad, path, content=desk.content,
-                                 out=desk.workspace.output_dir("squads") / f"{path.stem}.pdf")]
+            written = [desk.call(commands.make_squad, path,
+                                 _into(desk, desk.workspace.output_dir("squads") / f"{path.stem}.pdf"))]
         else:
             count = number(form, "count", default=4, lo=1, hi=12)
             asked = str(form.get("folder") or "squad").strip().strip("/") or "squad"
@@ -178,7 +185,7 @@ def _squad_routes(desk: Desk) -> list[Route]:
                         f"the new squad is in {desk.workspace.rel(folder)}/")
             written, _ = desk.call(commands.make_playbook, None, random=True, count=count,
                                    seed=number(form, "seed", lo=0, hi=2**63 - 1), save=folder,
-                                   content=desk.content, out=desk.workspace.output_dir("squads"))
+                                   options=_into(desk, desk.workspace.output_dir("squads")))
         return desk.page("regiment/web/squad.html.j2", title="Regiment squad", files=_character_files(desk.workspace),
                          squads=desk.workspace.files("squad*.yaml"), note=note,
                          written=[(desk.workspace.rel(p), desk.link(p)) for p in written])

@@ -17,6 +17,7 @@ from sheets.games.wotw.models import WotwData
 from sheets.games.wotw.proof import prove
 from sheets.games.wotw.records import BaselineEntry, Campaign
 from sheets.library.validation import validate
+from sheets.library.yaml_merge import carried_over
 from sheets.library.yaml_source import YamlDocument, load_yaml, parse_yaml
 
 HEADER = """\
@@ -151,15 +152,38 @@ def dump(campaign: Campaign, name: str) -> str:
     return HEADER.format(name=name) + state + ENTRIES + entries
 
 
+def _reads_back(text: str, path: Path, campaign: Campaign, data: WotwData) -> bool:
+    try:
+        return read(parse_yaml(text, str(path)), data) == campaign
+    except ContentError:
+        return False
+
+
+def _user_text(path: Path) -> str | None:
+    """The file as it is now, when there is one to carry the user's comments over from."""
+    try:
+        return output.read_user_file(path).decode("utf-8")
+    except (FileNotFoundError, UnicodeDecodeError):
+        return None
+
+
 def save(path: Path, campaign: Campaign, data: WotwData, *, new: bool = False) -> Path:
-    """Check, then write atomically; the old bytes go to FILE.bak first."""
+    """Check, then write atomically; the old bytes go to FILE.bak first.
+
+    An existing file keeps what its user wrote: the new state and entries are carried into
+    its text (yaml_merge: comments, key order, quoting); the text must read back as the
+    campaign, or the file is written as `dump` writes it (its values are what matter)."""
     path = Path(path)
     text = dump(campaign, path.name)
     # the written text must read back as the same, valid campaign (guards the dumper)
-    back = read(parse_yaml(text, str(path)), data)
-    if back != campaign:
+    if not _reads_back(text, path, campaign, data):
         raise SheetsError(f"internal: {path} would not read back as written; nothing was written")
-    if new and path.exists():
+    if new and (path.exists() or path.is_symlink()):
         raise SheetsError(f"{path} exists: a campaign file is never overwritten by `campaign new`; "
                           f"choose another name or delete it")
+    old = None if new else _user_text(path)
+    if old is not None:
+        kept = carried_over(old, text)
+        if kept is not None and _reads_back(kept, path, campaign, data):
+            text = kept
     return output.write_keeping_previous(path, text.encode("utf-8"))

@@ -4,10 +4,13 @@ The missions themselves are rolled by `sheets.games.wotw.preroll` (all `--json` 
 """
 from __future__ import annotations
 
+import functools
 import json
 import re
 from pathlib import Path
 
+from sheets.base import output
+from sheets.base.config import paper_flag
 from sheets.base.options import PrintOptions
 from sheets.base.dice import count_given
 from sheets.base.errors import ContentError, SheetsError
@@ -47,6 +50,17 @@ def _wotw(content: Path | None):
     return game_with_plugin(library(content), "wotw")
 
 
+def one_writer(command):
+    """The command holds its campaign file's lock from reading it to writing it (base.userfiles):
+    two commands on one file run one after the other, and neither change is lost."""
+    @functools.wraps(command)
+    def locked(file, *args, **kwargs):
+        with output.locked(Path(file)):
+            return command(file, *args, **kwargs)
+    return locked
+
+
+@one_writer
 def change(file: Path, entry: Entry, data) -> tuple[Campaign, Campaign]:
     """Apply one entry to the campaign in FILE and write it; (before, after)."""
     before = campaign_io.load(Path(file), data)
@@ -64,6 +78,7 @@ def _dice_entry(seed: int | None, dice: str | None) -> dict:
     return {"seed": make_dice(seed, None).seed}
 
 
+@one_writer
 def campaign_new(file: Path, nation: str, theatre: str, team: Path | None = None, random: bool = False,
                  seed: int | None = None, optional_rules: list[str] | None = None,
                  content: Path | None = None, members: list[Member] | None = None) -> tuple[Path, str]:
@@ -125,6 +140,7 @@ def _log_sheet(game, campaign, mission, options: PrintOptions) -> Path:
     return write([campaign_log_sheet(game, campaign, mission, options.paper)], options)[0]
 
 
+@one_writer
 def campaign_mission(file: Path, options: PrintOptions = PrintOptions(), *, seed: int | None = None,
                      dice: str | None = None, strike_step: int | None = None) -> tuple[list[Path], str]:
     game = _wotw(options.content)
@@ -137,7 +153,8 @@ def campaign_mission(file: Path, options: PrintOptions = PrintOptions(), *, seed
     if open_ is not None:
         raise cp.Refused(f"mission {open_.number} is still in progress: close it first with "
                          f"`sheets campaign debrief {file} --outcome success|aborted` "
-                         f"(run `sheets campaign mission {file}` alone to print its log sheet again)",
+                         f"(run `sheets campaign mission {file}{paper_flag(options.paper)}` alone to print its log "
+                         f"sheet again)",
                          code="mission-in-progress")
     entry = make_entry(do="mission", strike=strike_step, **_dice_entry(seed, dice))
     rules_mission.ready_for_mission(campaign, game.data)
@@ -149,10 +166,12 @@ def campaign_mission(file: Path, options: PrintOptions = PrintOptions(), *, seed
     note = (f"mission {record.number} rolled with {mission.dice if mission.seed is None else 'seed ' + str(mission.seed)}: "
             f"{record.objective}, {record.steps} steps; recorded as in progress")
     if rules_mission.has_engineer(updated) and record.struck_step is None:
-        note += f"; your Engineer may strike one step: `sheets campaign strike {file} STEP` (1 to {record.steps - 1})"
+        note += f"; your Engineer may strike one step: `sheets campaign strike {file} STEP"
+        note += f"{paper_flag(options.paper)}` (1 to {record.steps - 1})"
     return [pdf, Path(file)], note
 
 
+@one_writer
 def campaign_strike(file: Path, step: int, options: PrintOptions = PrintOptions()) -> tuple[list[Path], str]:
     game = _wotw(options.content)
     campaign = campaign_io.load(Path(file), game.data)
@@ -164,6 +183,7 @@ def campaign_strike(file: Path, step: int, options: PrintOptions = PrintOptions(
     return [pdf, Path(file)], f"mission {record.number}: step {step} struck; its log sheet printed again"
 
 
+@one_writer
 def campaign_debrief(file: Path, outcome: str, killed: list[str], wounded: list[str], seed: int | None = None,
                      dice: str | None = None, enemy_hq: bool = False, content: Path | None = None) -> tuple[Path, str]:
     game = _wotw(content)
@@ -189,6 +209,7 @@ def _pair(option: str, text: str, example: str) -> tuple[str, str]:
     return name.strip(), what.strip()
 
 
+@one_writer
 def campaign_spend(file: Path, promote: str | None = None, skill: str | None = None, recruit: list[str] | None = None,
                    quality: str | None = None, weapon: str | None = None, medical: bool = False,
                    engineer: bool = False, rearm: str | None = None, make_engineer: str | None = None,
@@ -219,6 +240,7 @@ def campaign_offers(file: Path, content: Path | None = None) -> tuple[Campaign, 
     return campaign, offers.spend_options(campaign, game.data)
 
 
+@one_writer
 def campaign_adjust(file: Path, reason: str, cp_delta: int = 0, xp_delta: int = 0, heal: list[str] | None = None,
                     set_state: list[str] | None = None, grenades: list[str] | None = None,
                     content: Path | None = None) -> tuple[Path, str]:
@@ -239,6 +261,7 @@ def campaign_adjust(file: Path, reason: str, cp_delta: int = 0, xp_delta: int = 
     return Path(file), f"{updated.ledger[-1].what}; now {updated.xp} XP and {updated.cp} CP saved"
 
 
+@one_writer
 def campaign_undo(file: Path, steps: int = 1, content: Path | None = None) -> tuple[Path, str]:
     game = _wotw(content)
     campaign = campaign_io.load(Path(file), game.data)

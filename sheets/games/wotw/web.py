@@ -18,6 +18,7 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse
 from starlette.routing import Route
 
+from sheets.base import output
 from sheets.base.errors import SheetsError
 from sheets.base.options import PrintOptions
 from sheets.games.wotw import commands, web_team
@@ -37,8 +38,8 @@ def _data(desk: Desk):
 
 
 def _into(desk: Desk, folder: str) -> PrintOptions:
-    """A desk print's options: a4, into the workspace's output folder `folder`, from the desk's content."""
-    return PrintOptions(output=desk.workspace.output_dir(folder), content=desk.content)
+    """A desk print's options: the workspace's paper, into its output folder `folder`, from the desk's content."""
+    return desk.print_options(desk.workspace.output_dir(folder))
 
 
 def _names(form, key: str) -> list[str]:
@@ -198,8 +199,9 @@ def _campaign_routes(desk: Desk) -> list[Route]:
             raise HTTPException(400, f"action {action!r}: one of {', '.join(ACTIONS)}")
 
         def run():
-            path = desk.workspace.check_fresh(rel, str(form.get("version") or ""))
-            return ACTIONS[action](desk, path, form)
+            with output.locked(desk.workspace.path(rel)):  # no other writer between the check and the change
+                path = desk.workspace.check_fresh(rel, str(form.get("version") or ""))
+                return ACTIONS[action](desk, path, form)
         show = _spend_page if form.get("page") == "spend" else _desk_page  # the page the form was on
         try:
             note, pdfs = desk.call(run)

@@ -13,9 +13,11 @@
    back page follows each front page, laid out so that duplex printing puts card k's
    back behind card k.
 
-4. Export (`export.py`, `sheets cards GAME --export png`): for a print shop, the same card
-   document laid out 1-up with bleed and a safe zone, pre-flighted, and rasterised with
-   PDFium into one PNG per card face instead of imposed.
+4. Export (`export.py`, `sheets cards GAME --export png|pdf|tts [--shop NAME]`): for a print
+   shop, the same card document laid out 1-up with bleed and a safe zone, pre-flighted, and
+   rasterised with PDFium into one PNG per card face, or kept as one PDF per deck with print
+   boxes and, for a PDF/X-1a shop, CMYK only (`shop_pdf.py`, `cmyk.py`); for Tabletop
+   Simulator, the faces pasted into grid images (`tts.py`).
 
 Steps 2 and 3 are the sheet's `finish` step (see sheets/pipeline/sheet.py): they run on
 WeasyPrint's PDF in the same worker, are deterministic, and take part in the cache key.

@@ -14,6 +14,7 @@ from sheets.base.errors import SheetsError
 from sheets.base.limits import MAX_COPIES
 from sheets.kinds.cards.grid import CardGrid, fold_grid
 from sheets.kinds.cards.impose import Imposition
+from sheets.library.content import Library
 from sheets.library.kinds.cards import CardBack, CardSet, Layout, PrintGeometry
 from sheets.pipeline.rendering import game_titled
 from sheets.pipeline.sheet import Sheet
@@ -44,10 +45,16 @@ def default_back(card_set: CardSet, game_title: str) -> CardBack:
     return CardBack(title=game_title, subtitle=card_set.title)
 
 
+def card_colours(game: "Game", cmyk: bool = False) -> dict[str, str]:
+    """The card template's colours as CSS, from the game's content folder's palette
+    (content/_print/palette.yaml): RGB, or CMYK for a print shop's PDF/X."""
+    return Library(game.folder.parent).palette().css(cmyk)
+
+
 def card_sheet(game: "Game", card_set: CardSet, geometry: PrintGeometry, *, layout: Layout | None = None,
                paper: Paper | str = "a4", backs: bool = False, duplex: str = "long",
                crop_marks: bool | None = None, filename: str | None = None, copies: int = 1,
-               back_offset: tuple[float, float] = (0.0, 0.0), fold: bool = False) -> Sheet:
+               back_offset: tuple[float, float] = (0.0, 0.0), fold: bool = False, cmyk: bool = False) -> Sheet:
     """One card set as an imposed PDF sheet (phase one: no rendering happens here)."""
     if duplex not in DUPLEX:
         raise SheetsError(f"unknown duplex {duplex!r}; choose long or short")
@@ -85,6 +92,7 @@ def card_sheet(game: "Game", card_set: CardSet, geometry: PrintGeometry, *, layo
     )
     context = {
         "title": spec.title,
+        "colours": card_colours(game, cmyk),
         "page_size": f"{grid.cell_w:g}mm {grid.cell_h:g}mm",
         "inset_mm": round(layout.bleed_mm + size.margin_mm, 3),
         "margin_mm": size.margin_mm,

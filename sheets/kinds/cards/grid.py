@@ -12,6 +12,7 @@ from sheets.base.errors import SheetsError
 from sheets.library.kinds.cards import Layout, PrintGeometry
 
 FOLD_MARGIN_MM = 5.0  # cards keep this far from the paper's edges and from the fold line
+SAFE_EDGE_MM = 5.5  # crop marks stop this far inside the paper edge (a printer inks nothing closer than about 5 mm)
 
 
 @dataclass(frozen=True)
@@ -109,11 +110,11 @@ class CardGrid:
     def _clip(self, cx, cy, ux, uy, start, length, boxes):
         """The part of the ray cx,cy + t*(ux,uy), t in [start, start+length], before any box."""
         lo, hi = start, start + length
-        # stay on the paper
+        # stay SAFE_EDGE_MM inside the paper: no printer inks its outermost millimetres
         if ux:
-            hi = min(hi, (self.paper_w - cx) if ux > 0 else cx)
+            hi = min(hi, ((self.paper_w - cx) if ux > 0 else cx) - SAFE_EDGE_MM)
         else:
-            hi = min(hi, (self.paper_h - cy) if uy > 0 else cy)
+            hi = min(hi, ((self.paper_h - cy) if uy > 0 else cy) - SAFE_EDGE_MM)
         for x0, y0, x1, y1 in boxes:
             if ux:
                 if not y0 < cy < y1:

@@ -1,11 +1,13 @@
 """Card sets and the print geometry of card sheets (card sizes, n-up layouts on the papers of
-`sheets.base.paper`, the one table of papers)."""
+`sheets.base.paper`, the one table of papers); print shops' presets and the card colours' palette
+(each colour defined once, in RGB and in CMYK)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Union
+import re
+from typing import TYPE_CHECKING, Any, Literal, Union
 
-from pydantic import Field, PrivateAttr, model_validator
+from pydantic import Field, PrivateAttr, field_validator, model_validator
 
 from sheets.base import limits
 from sheets.base.errors import SheetsError
@@ -137,6 +139,102 @@ class PrintGeometry(Strict):
             raise SheetsError(f"no default layout for {size} cards on {paper} paper; "
                               f"give --layout (see `sheets layouts`)")
         return self.layout(choices[paper])
+
+
+# -- print shops (content/_print/shops.yaml) and the card colours (content/_print/palette.yaml) --
+MM_PER_INCH = 25.4
+HEX = re.compile(r"^#[0-9a-fA-F]{6}$")
+
+
+class ShopCard(Strict):
+    """One card size a shop prints: our card size, and the template's pixels (card and bleed)."""
+
+    card: str
+    pixels: tuple[int, int] | None = None
+
+
+class Shop(Strict):
+    title: str
+    format: Literal["png", "pdf"]
+    pdf: Literal["plain", "x-1a"] = "plain"
+    bleed_in: float = Field(ge=0, le=0.5)
+    safe_in: float = Field(ge=0, le=0.5)
+    dpi: int = Field(300, ge=72, le=1200)
+    ink_limit: int | None = Field(None, ge=100, le=400)
+    order: Literal["fronts-then-backs", "back-front"] = "fronts-then-backs"
+    cards: dict[str, ShopCard]   # a card set's size -> what the shop prints it as
+    sources: dict[str, str]      # a field of this preset -> where its number comes from
+
+    @property
+    def bleed_mm(self) -> float:
+        return self.bleed_in * MM_PER_INCH
+
+    @property
+    def safe_mm(self) -> float:
+        return self.safe_in * MM_PER_INCH
+
+    @model_validator(mode="after")
+    def _sourced(self):
+        """Every number of a preset says where it comes from."""
+        need = ["bleed_in", "safe_in", "pixels" if any(c.pixels for c in self.cards.values()) else "cards"]
+        need += ["format"] if self.format == "pdf" else []
+        need += ["ink_limit"] if self.ink_limit is not None else []
+        need += ["order"] if self.order != "fronts-then-backs" else []
+        missing = [k for k in need if k not in self.sources]
+        if missing:
+            raise ValueError(f"sources: say where {', '.join(missing)} comes from")
+        return self
+
+    def summary(self, name: str) -> str:
+        """One line for `--help` and the README."""
+        sizes = ", ".join(sorted({c.card + (f" {c.pixels[0]}x{c.pixels[1]} px" if c.pixels else "")
+                                  for c in self.cards.values()}))
+        kind = "PDF/X-1a:2003" if self.pdf == "x-1a" else self.format.upper()
+        extra = f", {self.order.replace('-', '/')} pages" if self.format == "pdf" else ""
+        ink = f", ink at most {self.ink_limit} %" if self.ink_limit else ""
+        return f"{name}: {self.title}, {kind} ({sizes}), bleed {self.bleed_in:g} in{extra}{ink}"
+
+
+class Shops(Strict):
+    shops: dict[str, Shop]
+
+
+class Colour(Strict):
+    rgb: str
+    cmyk: tuple[float, float, float, float]  # per cent
+
+    @field_validator("rgb")
+    @classmethod
+    def _hex(cls, value: str) -> str:
+        if not HEX.match(value):
+            raise ValueError(f"{value!r}: give #rrggbb")
+        return value.lower()
+
+    @field_validator("cmyk")
+    @classmethod
+    def _ink(cls, value: tuple) -> tuple:
+        if any(not 0 <= v <= 100 for v in value):
+            raise ValueError("each of C, M, Y, K is a per cent from 0 to 100")
+        return value
+
+    @property
+    def rgb_bytes(self) -> tuple[int, int, int]:
+        return tuple(int(self.rgb[i:i + 2], 16) for i in (1, 3, 5))  # type: ignore[return-value]
+
+
+class Palette(Strict):
+    colours: dict[str, Colour]
+
+    def css(self, cmyk: bool) -> dict[str, str]:
+        """Each colour as CSS: `#rrggbb`, or `device-cmyk(c m y k)` for a CMYK document."""
+        if not cmyk:
+            return {name: c.rgb for name, c in self.colours.items()}
+        return {name: "device-cmyk({})".format(" ".join(f"{v / 100:g}" for v in c.cmyk))
+                for name, c in self.colours.items()}
+
+    def by_rgb(self) -> dict[tuple[int, int, int], tuple[float, float, float, float]]:
+        """RGB (0-255) -> CMYK (0-1) of every colour."""
+        return {c.rgb_bytes: tuple(v / 100 for v in c.cmyk) for c in self.colours.values()}  # type: ignore[misc]
 
 
 def _load(files: FileLoader, game: Any, library: Any) -> dict[str, CardSet]:

@@ -1,0 +1,97 @@
+"""A user's file written again without losing what the user wrote in it.
+
+A command that changes a user's YAML file (a campaign's state and entries) knows the new
+values, not the user's comments, key order or quoting. `carried_over(old_text, new_text)`
+gives the new values in the old text: both are read round-trip (ruamel.yaml), the new
+values are put into the old document (a key the user moved stays where it is; a key that
+is new goes after the key it follows in the new text; a value that did not change keeps
+its quoting), and the old document is written out. Comments belong to the document's
+containers (ruamel keeps them by key, by list index and at a list's end), so every comment
+stays beside what it was written beside: the lines above `entries:` stay above it however
+long the list before them grows. Only comments on list items that are dropped (an `undo`)
+go with them.
+"""
+from __future__ import annotations
+
+import io
+
+from ruamel.yaml import YAML
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.error import YAMLError
+
+
+def _yaml(width: int) -> YAML:
+    yaml = YAML()  # round-trip
+    yaml.width = width
+    yaml.preserve_quotes = True
+    return yaml
+
+
+def _kind(value) -> type | None:
+    for kind in (bool, int, float, str):
+        if isinstance(value, kind):
+            return kind
+    return None if value is None else type(value)
+
+
+def _same_style(old, new) -> None:
+    """A list or mapping written as the new text writes it (`[]` that grows becomes a block)."""
+    old.fa._flow_style = new.fa.flow_style()
+
+
+def _merge_map(old: CommentedMap, new: CommentedMap) -> CommentedMap:
+    for key in [k for k in old if k not in new]:
+        del old[key]
+        old.ca.items.pop(key, None)
+    before = None
+    for key, value in new.items():
+        if key in old:
+            old[key] = _merge(old[key], value)
+        else:
+            at = list(old).index(before) + 1 if before is not None else 0
+            old.insert(at, key, value)
+            if key in new.ca.items:
+                old.ca.items[key] = new.ca.items[key]
+        before = key
+    _same_style(old, new)
+    return old
+
+
+def _merge_seq(old: CommentedSeq, new: CommentedSeq) -> CommentedSeq:
+    for i in range(min(len(old), len(new))):
+        old[i] = _merge(old[i], new[i])
+    if len(old) > len(new):
+        del old[len(new):]
+        for i in [i for i in old.ca.items if isinstance(i, int) and i >= len(new)]:
+            del old.ca.items[i]
+    for i in range(len(old), len(new)):
+        old.append(new[i])
+        if i in new.ca.items:
+            old.ca.items[i] = new.ca.items[i]
+    _same_style(old, new)
+    return old
+
+
+def _merge(old, new):
+    if isinstance(old, CommentedMap) and isinstance(new, CommentedMap):
+        return _merge_map(old, new)
+    if isinstance(old, CommentedSeq) and isinstance(new, CommentedSeq):
+        return _merge_seq(old, new)
+    if not isinstance(old, (CommentedMap, CommentedSeq)) and _kind(old) is _kind(new) and old == new:
+        return old  # unchanged: as the user wrote it (quotes and all)
+    return new
+
+
+def carried_over(old_text: str, new_text: str, *, width: int = 110) -> str | None:
+    """`new_text`'s values in `old_text`'s document (its comments, key order, quoting); None when
+    either text is not one mapping the round-trip reader takes (the caller writes `new_text`)."""
+    round_trip = _yaml(width)  # both texts were read and checked by yaml_source first; this keeps their comments
+    try:
+        old, new = round_trip.load(old_text), round_trip.load(new_text)
+    except YAMLError:
+        return None
+    if not isinstance(old, CommentedMap) or not isinstance(new, CommentedMap):
+        return None
+    buffer = io.StringIO()
+    round_trip.dump(_merge(old, new), buffer)
+    return buffer.getvalue()
