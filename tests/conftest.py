@@ -1,7 +1,6 @@
 """Shared helpers: run the CLI in-process, read PDFs back, copy content to tamper with."""
 from __future__ import annotations
 
-import fcntl
 import os
 import re
 import shutil
@@ -14,6 +13,7 @@ from pathlib import Path
 
 import pypdf
 import pytest
+from filelock import FileLock
 from typer.testing import CliRunner
 
 os.environ.setdefault("SOURCE_DATE_EPOCH", "946684800")
@@ -160,8 +160,7 @@ def shared(tmp_path_factory) -> Callable[[str, Callable[[Path], None]], Path]:
 
     def get(name: str, build: Callable[[Path], None]) -> Path:
         folder = root / name
-        with open(root / f"{name}.lock", "w") as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes, or the worker dies
+        with FileLock(root / f"{name}.lock"):  # released on leaving, or when the worker dies
             if not (root / f"{name}.done").exists():
                 shutil.rmtree(folder, ignore_errors=True)  # a build that failed half-way
                 folder.mkdir()
