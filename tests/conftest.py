@@ -104,6 +104,15 @@ def beside(runs: list[tuple[float, float, str]], label: str, side: str = "right"
     return min(near, key=lambda r: abs(r[0] - ax) + abs(r[1] - ay))[2]
 
 
+def under(runs: list[tuple[float, float, str]], label: str, max_dy: float = 30.0, max_dx: float = 12.0) -> str:
+    """The text run nearest below a label (a box written under its heading)."""
+    anchor = next((r for r in runs if r[2] == label), None)
+    assert anchor, f"no {label!r} on the page"
+    near = [r for r in runs if 0 < anchor[1] - r[1] < max_dy and abs(r[0] - anchor[0]) < max_dx]
+    assert near, f"nothing under {label!r}"
+    return min(near, key=lambda r: anchor[1] - r[1])[2]
+
+
 def squash(text: str) -> str:
     """Remove whitespace and inline markup, to compare text across line breaks."""
     text = text.replace("**", "").replace("*", "")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -27,6 +28,9 @@ NOT_SEALED = {"build-state.json"}  # the kit's build record is checked by its ow
 #: cold run left it (every entry written), so the point starts from a copy of the reference's
 #: cache and gets there in the time of a warm run, with the same cache and output to check
 AFTER_THE_CACHE = {"writing the manifest", "writing the stamped file"}
+#: compiled templates (sheets.pipeline.rendering._Bytecode): Jinja writes them whole (a temporary
+#: file, then a rename) and takes one only when its header and its source's checksum match
+JINJA_BYTECODE = re.compile(r"^jinja-[0-9a-f]{40}\.cache$")
 
 
 @dataclass
@@ -169,6 +173,7 @@ def problems(case: Case, where: Path, ref: Reference, whole: bool) -> list[str]:
                     found.append(f"temporary file left: {path.name}")
                 continue
             if folder.name in (".cache", "cache") and path.name not in NOT_SEALED \
+                    and not JINJA_BYTECODE.match(path.name) \
                     and cache._unsealed(path.read_bytes()) is None:  # noqa: SLF001
                 found.append(f"cache entry not whole: {path.name}")
     return found

@@ -17,8 +17,6 @@ from sheets.kinds.calibration import calibration_pdf, offset_from_readings, offs
 from sheets.kinds.cards import export as card_export
 from sheets.kinds.cards import tts
 from sheets.kinds.cards.builder import card_sheet, parse_back_offset, pick_sets
-from sheets.kinds.gauges.builder import gauge_sheet
-from sheets.kinds.reference.builder import reference_sheet
 from sheets.kinds.tokens.builder import token_sheet
 from sheets.kinds.trackers.builder import Overrides, apply_overrides, pick_trackers, roll_designations, tracker_sheet
 from sheets.library.kinds.trackers import BoxTracker
@@ -94,9 +92,17 @@ def make_kind(kind: Kind, game_id: str, options: PrintOptions = PrintOptions(),
     return write(kind.make(lib, lib.game(game_id), options, which), options, folder=True)
 
 
-def make_reference(game_id: str, options: PrintOptions = PrintOptions()) -> Path:
-    game = library(options.content).game(game_id)
-    return write([reference_sheet(game, options.paper)], options)[0]
+def print_kind(name: str, game_id: str, options: PrintOptions = PrintOptions(), which: str | None = None) -> list[Path]:
+    """`sheets print KIND GAME` (and a kind's plain command): the game's sheets of the kind named,
+    as the kit makes them; one sheet where the options put a printable, several in a folder (or,
+    with `-o FILE.pdf`, merged into that file)."""
+    kind = registry.printable(name)
+    lib = library(options.content)
+    game = lib.game(game_id)
+    if not registry.has(kind, game):
+        raise SheetsError(f"{game.info.title} has no {kind.name}: {kind.about} (see `sheets list`)")
+    sheets = kind.make(lib, game, options, which)  # type: ignore[misc] - printable: it has a make
+    return write(sheets, options, folder=len(sheets) > 1, merged=f"{game.info.title}: {kind.about}")
 
 
 def card_sheets(lib: Library, game: Game, options: PrintOptions, which: str = "all", *, layout: str | None = None,
@@ -259,9 +265,3 @@ def make_trackers(game_id: str, options: PrintOptions = PrintOptions(), *, track
 def make_tokens(game_id: str, options: PrintOptions = PrintOptions(), *, copies: int = 1) -> Path:
     game = library(options.content).game(game_id)
     return write([token_sheet(game, options.paper, copies)], options)[0]
-
-
-def make_gauges(game_id: str, options: PrintOptions = PrintOptions()) -> Path:
-    """The game's true-scale templates and rulers, with a check bar on every page."""
-    game = library(options.content).game(game_id)
-    return write([gauge_sheet(game, options.paper)], options)[0]

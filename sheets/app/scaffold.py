@@ -3,7 +3,8 @@
 The starter (sheets/app/starter/game/: game.yaml, a reference, a card set, a tracker, tokens)
 explains each field in comments; `--from GAME` copies a game's files instead. The content
 folder gets the shared print geometry (`_print/`) if it has none, and the JSON Schemas in
-`.schemas/` that the files' first lines point an editor at. The new game is validated
+`.schemas/` that the files' first lines point an editor at; a game added to the bundled content
+is only its game's files, their first lines pointing at the repository's `schemas/`. The new game is validated
 before the command succeeds; if it does not validate, the folder is removed again.
 """
 from __future__ import annotations
@@ -39,10 +40,14 @@ def new_game(game_id: str, content: Path, from_game: str | None = None,
     if folder.exists():
         raise SheetsError(f"{folder} exists: `sheets new game` never overwrites a folder; choose another name")
     written: list[Path] = []
+    schema_dir = _schema_dir(content)
     if not (content / SHARED_DIR).is_dir():
-        shutil.copytree(paths.content_dir() / SHARED_DIR, content / SHARED_DIR)
-        written += sorted(p for p in (content / SHARED_DIR).rglob("*") if p.is_file())
-    written += write_schemas(content / SCHEMA_DIR)
+        for path in sorted(p for p in (paths.content_dir() / SHARED_DIR).rglob("*") if p.is_file()):
+            target = content / SHARED_DIR / path.relative_to(paths.content_dir() / SHARED_DIR)
+            text = _relative_modeline(path.read_text(encoding="utf-8"), target, schema_dir)
+            written.append(write_atomic(target, text.encode("utf-8")))
+    if schema_dir == content / SCHEMA_DIR:
+        written += write_schemas(schema_dir)
     if from_game is None:
         origin, replace = STARTER, {"__ID__": game_id, "__TITLE__": _title(game_id)}
     else:
@@ -56,7 +61,7 @@ def new_game(game_id: str, content: Path, from_game: str | None = None,
         for path in files:
             target = folder / path.relative_to(origin)
             if path.suffix == ".yaml":
-                text = _relative_modeline(path.read_text(encoding="utf-8"), target, content / SCHEMA_DIR)
+                text = _relative_modeline(path.read_text(encoding="utf-8"), target, schema_dir)
                 for key, value in replace.items():
                     text = text.replace(key, value)
                 if from_game is not None and path.relative_to(origin) == Path("game.yaml"):
@@ -70,6 +75,16 @@ def new_game(game_id: str, content: Path, from_game: str | None = None,
         shutil.rmtree(folder, ignore_errors=True)
         raise
     return written
+
+
+def _schema_dir(content: Path) -> Path:
+    """Where the new files' first lines point: the bundled content's own schemas (`schemas/` beside
+    it, which `make docs` writes) for a game added to the bundled content, which then gets only
+    its game's files; else the content folder's `.schemas/`, written with the game."""
+    bundled = paths.content_dir()
+    if content.resolve() == bundled.resolve() and (bundled.parent / "schemas").is_dir():
+        return bundled.parent / "schemas"
+    return content / SCHEMA_DIR
 
 
 def _relative_modeline(text: str, target: Path, schema_dir: Path) -> str:

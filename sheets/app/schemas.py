@@ -3,7 +3,7 @@
 The generic content kinds (game.yaml, reference.yaml, cards/*.yaml, trackers.yaml,
 tokens.yaml, gauges.yaml, _print/*.yaml) are listed here; each game plug-in adds its own
 (`GamePlugin.file_kinds`: its content files and the user's files it reads, such as a
-character or a campaign). `sheets schema --out DIR` writes one `<kind>.schema.json` each; an
+character or a campaign, each a `ContentKind` as the generic ones are). `sheets schema --out DIR` writes one `<kind>.schema.json` each; an
 editor with a yaml-language-server (VS Code's YAML extension) reads the
 `# yaml-language-server: $schema=…` line at the top of a file and completes and checks it.
 
@@ -61,8 +61,7 @@ def plugins() -> dict[str, GamePlugin]:
 
 def plugin_kinds(name: str, plugin: GamePlugin) -> list[SchemaFile]:
     """A plug-in's kinds, named `<plugin>.<kind>`; their patterns are below the game's folder."""
-    return [SchemaFile(f"{name}.{kind}", model, pattern, about)
-            for kind, (model, pattern, about) in plugin.file_kinds().items()]
+    return [SchemaFile(f"{name}.{kind.name}", kind.model, kind.files, kind.about) for kind in plugin.file_kinds()]
 
 
 def kinds() -> list[SchemaFile]:

@@ -29,6 +29,15 @@ MAX_CARD_DPI = 600      # sheets cards --export png --dpi (a 25-card half-page d
 MAX_CARD_PIXELS = 30_000_000  # one exported card image (a full-page card with bleed at 600 dpi: 29 million)
 MAX_BLEED_MM = 10.0     # sheets cards --export png --bleed (print shops ask for 3 mm, 1/8 in)
 
+# -- a campaign file (The Way of the Warrior): every string and count a command writes into it ------------
+# Worst case with these maxima (every entry the longest it can be, every man's notes full) stays well under
+# MAX_FILE_BYTES: a write that would pass it is refused (campaign_io.save), so no command locks a user out.
+MAX_NAME = 60                # characters of a man's name (it is typed in commands and printed on the roster)
+MAX_NOTES = 200              # characters of a man's notes (from the team file)
+MAX_REASON = 200             # characters of an adjustment's reason
+MAX_ENTRY_DICE = 500        # characters of one entry's scripted dice (a mission rolls a few dozen)
+MAX_CAMPAIGN_ENTRIES = 1_000  # entries of one campaign file (a mission is two: rolled and debriefed)
+
 # -- scripted dice -------------------------------------------------------------
 MAX_DICE = 10_000       # entries in --dice
 MAX_DIE_VALUE = 100     # a die result (the largest die the games roll is a d66)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import zlib
+from array import array
 from typing import BinaryIO
 
 from pypdf import PdfReader
@@ -18,11 +19,13 @@ from pypdf import PdfReader
 from sheets.base.pdfstruct import KEY as STRUCT_KEY
 from sheets.base.pdfstruct import page_structure
 from pypdf.generic import (
-    ArrayObject, DictionaryObject, FloatObject, IndirectObject, NameObject, NumberObject, PdfObject,
+    ArrayObject, ByteStringObject, DictionaryObject, FloatObject, IndirectObject, NameObject, NumberObject, PdfObject,
     StreamObject, TextStringObject,
 )
 
 _HEADER = b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n"
+PACK = 200  # objects per object stream
+_PACKED = 1 << 62  # an offsets entry that is (object stream << 16 | index), not a byte offset
 
 
 def _page_content(page) -> bytes:
@@ -57,7 +60,7 @@ class StreamingPdf:
 
     def __init__(self, handle: BinaryIO, title: str = "") -> None:
         self._f = handle
-        self._offsets: dict[int, int] = {}
+        self._offsets = array("Q", [0])  # by object number (a dict would grow ~100 bytes an object)
         self._count = 0
         self._f.write(_HEADER)
         self._pages = self._reserve()
@@ -66,10 +69,13 @@ class StreamingPdf:
         self._forms: dict[tuple[str, int], int] = {}
         self._title = title
         self._links: dict[int, list] = {}  # form -> its page's web links, drawn on every page using it
+        self._pending: list[tuple[int, bytes]] = []  # objects for the next object stream (_pack)
+        self._packs = False  # some are in object streams: the file ends in a cross-reference stream
 
     # -- objects --------------------------------------------------------------
     def _reserve(self) -> int:
         self._count += 1
+        self._offsets.append(0)
         return self._count
 
     def _write(self, num: int, obj: PdfObject) -> None:
@@ -79,6 +85,73 @@ class StreamingPdf:
         self._f.write(b"%d 0 obj\n" % num)
         self._f.write(buf.getvalue())
         self._f.write(b"\nendobj\n")
+
+    def _pack(self, num: int, obj: PdfObject) -> None:
+        """An object that is not a stream, written into an object stream with its neighbours
+        (compressed together: a tagged file's thousands of small structure elements); the file
+        then ends in a cross-reference stream."""
+        buf = io.BytesIO()
+        obj.write_to_stream(buf)
+        self._pack_bytes(num, buf.getvalue())
+
+    def _pack_bytes(self, num: int, data: bytes) -> None:
+        """`_pack` of an object already written out (its PDF syntax)."""
+        self._pending.append((num, data))
+        if len(self._pending) >= PACK:
+            self._flush_pack()
+
+    def _reserve_many(self, n: int) -> int:
+        """`n` consecutive object numbers; the first."""
+        first = self._count + 1
+        self._count += n
+        self._offsets.extend([0] * n)
+        return first
+
+    def _add_packed(self, obj: PdfObject) -> IndirectObject:
+        num = self._reserve()
+        self._pack(num, obj)
+        return IndirectObject(num, 0, None)
+
+    def _flush_pack(self) -> None:
+        if not self._pending:
+            return
+        stm = self._reserve()
+        head, pos = [], 0
+        for i, (num, data) in enumerate(self._pending):
+            head.append(b"%d %d" % (num, pos))
+            pos += len(data) + 1
+            self._offsets[num] = _PACKED | (stm << 16) | i
+        header = b" ".join(head) + b"\n"
+        body = header + b"\n".join(data for _, data in self._pending) + b"\n"
+        self._write(stm, self._stream(body, {"/Type": NameObject("/ObjStm"), "/N": NumberObject(len(self._pending)),
+                                             "/First": NumberObject(len(header))}))
+        self._pending = []
+        self._packs = True
+
+    def _xref_stream(self, root: int, info: int) -> None:
+        self._flush_pack()
+        num = self._reserve()
+        at = self._offsets[num] = self._f.tell()
+        rows = bytearray(b"\x00\x00\x00\x00\x00\x00\xff\xff")
+        for n in range(1, self._count + 1):
+            v = self._offsets[n]
+            if v & _PACKED:
+                rows += b"\x02" + ((v & ~_PACKED) >> 16).to_bytes(5, "big") + (v & 0xFFFF).to_bytes(2, "big")
+            else:
+                rows += b"\x01" + v.to_bytes(5, "big") + b"\x00\x00"
+        stream = self._stream(bytes(rows), {
+            "/Type": NameObject("/XRef"), "/Size": NumberObject(self._count + 1),
+            "/W": ArrayObject([NumberObject(1), NumberObject(5), NumberObject(2)]),
+            "/Root": IndirectObject(root, 0, None), "/Info": IndirectObject(info, 0, None)})
+        ident = self._identity()
+        if ident is not None:  # the file's identifier, from its own bytes (the same input, the same /ID)
+            stream[NameObject("/ID")] = ArrayObject([ByteStringObject(ident), ByteStringObject(ident)])
+        self._write(num, stream)
+        self._f.write(b"startxref\n%d\n%%%%EOF\n" % at)
+
+    def _identity(self) -> bytes | None:
+        """The trailer's /ID (None: none), asked for when the file ends in a cross-reference stream."""
+        return None
 
     def _add(self, obj: PdfObject) -> IndirectObject:
         num = self._reserve()
@@ -124,18 +197,23 @@ class StreamingPdf:
         key = (source, index)
         num = self._forms.get(key)
         if num is None:
-            page = reader.pages[index]
-            box = ArrayObject(FloatObject(float(v)) for v in page.mediabox)
-            entries = {"/Type": NameObject("/XObject"), "/Subtype": NameObject("/Form"), "/BBox": box,
-                       "/Resources": self._import(source, page.get("/Resources", DictionaryObject()))}
-            if "/Group" in page:
-                entries["/Group"] = self._import(source, page["/Group"])
-            structure = page_structure(reader, index)
+            content, entries, structure, links = self.form_parts(source, reader, index)
             if structure is not None:  # the page's tags travel with it (sheets.pipeline.finish)
                 entries[STRUCT_KEY] = structure
-            num = self._forms[key] = self._add(self._stream(_page_content(page), entries)).idnum
-            self._links[num] = _uri_links(page)
+            num = self._forms[key] = self._add(self._stream(content, entries)).idnum
+            self._links[num] = links
         return IndirectObject(num, 0, None)
+
+    def form_parts(self, source: str, reader: PdfReader, index: int) -> tuple[bytes, dict, ArrayObject | None, list]:
+        """Page `index` of a source PDF as the parts of a form XObject: its content, its entries
+        (the resources imported, written once), its structure (sheets.base.pdfstruct) and web links."""
+        page = reader.pages[index]
+        box = ArrayObject(FloatObject(float(v)) for v in page.mediabox)
+        entries = {"/Type": NameObject("/XObject"), "/Subtype": NameObject("/Form"), "/BBox": box,
+                   "/Resources": self._import(source, page.get("/Resources", DictionaryObject()))}
+        if "/Group" in page:
+            entries["/Group"] = self._import(source, page["/Group"])
+        return _page_content(page), entries, page_structure(reader, index), _uri_links(page)
 
     def add_page(self, form: IndirectObject, size: tuple[float, float],
                  overlay_source: str | None = None, overlay=None) -> None:
@@ -169,17 +247,25 @@ class StreamingPdf:
     def page_count(self) -> int:
         return len(self._kids)
 
-    def close(self) -> None:
+    def close(self, catalog: dict | None = None, title: str | None = None) -> None:
+        """The page tree, the catalog (with `catalog`'s entries), the info (`title`, else the
+        one given at the start) and the xref."""
         kids = ArrayObject(IndirectObject(n, 0, None) for n in self._kids)
         self._write(self._pages, DictionaryObject({
             NameObject("/Type"): NameObject("/Pages"), NameObject("/Kids"): kids,
             NameObject("/Count"): NumberObject(len(self._kids))}))
-        root = self._add(DictionaryObject({NameObject("/Type"): NameObject("/Catalog"),
-                                           NameObject("/Pages"): IndirectObject(self._pages, 0, None)}))
+        root = DictionaryObject({NameObject("/Type"): NameObject("/Catalog"),
+                                 NameObject("/Pages"): IndirectObject(self._pages, 0, None)})
+        for k, v in (catalog or {}).items():
+            root[NameObject(k)] = v
+        root = self._add(root)
         info = DictionaryObject({NameObject("/Producer"): TextStringObject("warsheets")})
-        if self._title:
-            info[NameObject("/Title")] = TextStringObject(self._title)
+        if title or self._title:
+            info[NameObject("/Title")] = TextStringObject(title or self._title)
         info_ref = self._add(info)
+        if self._pending or self._packs:
+            self._xref_stream(root.idnum, info_ref.idnum)
+            return
         xref = self._f.tell()
         size = self._count + 1
         lines = [b"xref\n0 %d\n" % size, b"0000000000 65535 f \n"]

@@ -3,9 +3,9 @@
 Stamped sheets (`pdfstream`) and imposed cards (`kinds/cards/impose`) draw the pages
 WeasyPrint laid out as form XObjects, and the source's structure tree stays behind. So
 each such form carries the structure of its page as plain direct objects under
-`/WSStruct`: the structure elements that own marked content on that page, nested as in
-the source tree (found from the page's parent-tree entry, so that every MCID of the page
-has its element), each `{/S type, /K [kids: MCIDs of the form's content, or elements],
+`/WSStruct`: every structure element of that page in tree order, empty table cells, rows and
+bodies included (a table keeps its grid; empty Spans are pruned), with any element of the
+page's parent-tree entry the walk misses (so that every MCID of the page has its element), each `{/S type, /K [kids: MCIDs of the form's content, or elements],
 /Alt, /ActualText, /Lang, /A …}`. `sheets.pipeline.finish` turns those into a real
 structure tree (marked-content references into the form, `/Stm`) and drops the key.
 """
@@ -47,36 +47,95 @@ def _describe(elem) -> DictionaryObject:
     return desc
 
 
-def _page_structure(owners) -> ArrayObject | None:
-    """The elements owning a page's marked content (its parent-tree array, by MCID), nested as
-    in the tree up to (not including) the Document; kids in the order of their first MCID."""
-    nodes: dict[int, DictionaryObject] = {}
-    tops = ArrayObject()
+_EMPTY_OK = ("/Span", "/NonStruct")  # pruned when they own nothing (outloud TAG-020); other empties stay
 
-    def node_for(ref) -> tuple[DictionaryObject, bool]:
-        key = ref.idnum if isinstance(ref, IndirectObject) else id(ref)
-        if key in nodes:
-            return nodes[key], False
-        nodes[key] = _describe(ref.get_object())
-        return nodes[key], True
 
-    for mcid, ref in enumerate(owners.get_object()):
-        if not isinstance(ref, IndirectObject) or not isinstance(ref.get_object(), DictionaryObject):
+def _ref_key(ref) -> int:
+    return ref.idnum if isinstance(ref, IndirectObject) else id(ref)
+
+
+def _walk(ref, page: int, pages_of: dict, seen: set) -> DictionaryObject | None:
+    """`ref`'s element as it stands on page `page` (idnum): its MCIDs on that page and its kid
+    elements that touch the page, in tree order; empty cells, rows, bodies stay (a table keeps
+    its grid), an empty Span goes. None when the element has nothing to do with the page."""
+    elem = ref.get_object()
+    if page not in pages_of.get(_ref_key(ref), ()):
+        return None
+    seen.add(_ref_key(ref))
+    node = _describe(elem)
+    own_pg = elem.get("/Pg")
+    kids = elem.get("/K")
+    kids = kids if isinstance(kids, ArrayObject) else ([] if kids is None else [kids])
+    for kid in kids:
+        if isinstance(kid, NumberObject) or isinstance(kid, int):
+            if own_pg is not None and _ref_key(own_pg) == page:
+                node["/K"].append(NumberObject(int(kid)))
             continue
-        node, new = node_for(ref)
-        node["/K"].append(NumberObject(mcid))
-        elem = ref.get_object()
-        while new:  # a new element: hang it on its parent (a new parent climbs on)
-            parent_ref = elem.get("/P")
-            parent = parent_ref.get_object() if parent_ref is not None else None
-            if (not isinstance(parent_ref, IndirectObject) or not isinstance(parent, DictionaryObject)
-                    or parent.get("/Type") == "/StructTreeRoot" or parent.get("/S") == "/Document"):
-                tops.append(node)
-                break
-            parent_node, new = node_for(parent_ref)
-            parent_node["/K"].append(node)
-            node, elem = parent_node, parent
-    return tops if len(tops) else None
+        obj = kid.get_object() if isinstance(kid, IndirectObject) else kid
+        if not isinstance(obj, DictionaryObject):
+            continue
+        if obj.get("/Type") == "/MCR":
+            pg = obj.get("/Pg", own_pg)
+            if "/Stm" not in obj and pg is not None and _ref_key(pg) == page:
+                node["/K"].append(NumberObject(int(obj["/MCID"])))
+        elif obj.get("/Type") != "/OBJR":
+            sub = _walk(kid, page, pages_of, seen)
+            if sub is not None:
+                node["/K"].append(sub)
+    if not len(node["/K"]) and node["/S"] in _EMPTY_OK and "/Alt" not in node and "/ActualText" not in node:
+        return None
+    return node
+
+
+def _pages_of(ref, out: dict) -> set:
+    """The pages (idnums) each element touches, itself or through its kids (memo in `out`)."""
+    key = _ref_key(ref)
+    if key in out:
+        return out[key]
+    out[key] = found = set()
+    elem = ref.get_object()
+    if elem.get("/Pg") is not None:
+        found.add(_ref_key(elem["/Pg"]))
+    kids = elem.get("/K")
+    kids = kids if isinstance(kids, ArrayObject) else ([] if kids is None else [kids])
+    for kid in kids:
+        obj = kid.get_object() if isinstance(kid, IndirectObject) else kid
+        if isinstance(obj, DictionaryObject):
+            if obj.get("/Type") in ("/MCR", "/OBJR"):
+                if obj.get("/Pg") is not None:
+                    found.add(_ref_key(obj["/Pg"]))
+            else:
+                found |= _pages_of(kid, out)
+    return found
+
+
+def _tops(root) -> list:
+    """The elements under the StructTreeRoot, through any Document element."""
+    out = []
+    kids = root.get("/K")
+    kids = kids if isinstance(kids, ArrayObject) else ([] if kids is None else [kids])
+    for kid in kids:
+        obj = kid.get_object()
+        if isinstance(obj, DictionaryObject) and obj.get("/S") == "/Document":
+            out.extend(_tops(obj))
+        elif isinstance(obj, DictionaryObject):
+            out.append(kid)
+    return out
+
+
+def _orphans(owners, seen: set) -> ArrayObject:
+    """Elements owning the page's marked content that the tree walk did not reach (WeasyPrint's
+    margin boxes hang outside the tree), each with its MCIDs, so no MCID loses its owner."""
+    nodes: dict[int, DictionaryObject] = {}
+    for mcid, ref in enumerate(owners.get_object()):
+        if not isinstance(ref, IndirectObject) or ref.idnum in seen:
+            continue
+        if not isinstance(ref.get_object(), DictionaryObject):
+            continue
+        if ref.idnum not in nodes:
+            nodes[ref.idnum] = _describe(ref.get_object())
+        nodes[ref.idnum]["/K"].append(NumberObject(mcid))
+    return ArrayObject(nodes.values())
 
 
 def page_structures(reader) -> list[ArrayObject | None]:
@@ -87,11 +146,22 @@ def page_structures(reader) -> list[ArrayObject | None]:
         return [None] * len(pages)
     entries: dict = {}
     _number_tree(tree.get_object()["/ParentTree"], entries)
+    tops = _tops(tree.get_object())
+    pages_of: dict = {}
+    for top in tops:
+        _pages_of(top, pages_of)
     out: list[ArrayObject | None] = []
     for page in pages:
         key = page.get("/StructParents")
         owners = entries.get(int(key)) if key is not None else None
-        out.append(_page_structure(owners) if owners is not None else None)
+        if owners is None:
+            out.append(None)
+            continue
+        seen: set = set()
+        found = ArrayObject(n for n in (_walk(t, page.indirect_reference.idnum, pages_of, seen) for t in tops)
+                            if n is not None)
+        found.extend(_orphans(owners, seen))
+        out.append(found if len(found) else None)
     return out
 
 

@@ -13,6 +13,7 @@ from typer.core import TyperGroup
 from sheets import __version__
 from sheets.base.errors import SheetsError
 from sheets.cli import commands, config
+from sheets.cli import kinds as kind_commands
 from sheets.cli.errors import USER_ERROR, range_message, run
 from sheets.cli.new import new
 from sheets.cli.settings import config_app
@@ -20,7 +21,23 @@ from sheets.library import plugins
 
 
 class SheetsGroup(TyperGroup):
-    """The root command: a number out of its range is refused naming the value and the range."""
+    """The root command: a number out of its range is refused naming the value and the range. A
+    kind's plain command (`sheets reference GAME`) is made from the registry when it is asked for
+    (`sheets.cli.kinds`), so that the other commands start without loading every kind."""
+
+    def list_commands(self, ctx):
+        names = super().list_commands(ctx)
+        at = names.index("kit") + 1 if "kit" in names else len(names)
+        kinds = [name for name in kind_commands.plain() if name not in names]
+        return names[:at] + kinds + names[at:]
+
+    def get_command(self, ctx, cmd_name):
+        command = super().get_command(ctx, cmd_name)
+        if command is None and not cmd_name.startswith("-"):
+            command = kind_commands.plain_command(cmd_name)
+            if command is not None:
+                self.add_command(command, cmd_name)  # sheets.toml's defaults reach it (config.apply)
+        return command
 
     def invoke(self, ctx):
         try:

@@ -19,6 +19,7 @@ from sheets.base.errors import ContentError, SheetsError
 from sheets.kinds.print_plugin import KitOptions
 from sheets.cli.config import from_config
 from sheets.cli.errors import user_errors
+from sheets.cli.kinds import print_cmd
 from sheets.cli.options import Content, Dice, Game, InkSaver, Output, Paper, PaperSize, Preview, Seed, print_options
 from sheets.cli.output import report, show, wrote
 
@@ -113,21 +114,6 @@ def kit(
     typer.echo(f"kit: {len(result.files())} files ({result.breakdown()}{reused}), dice seed {result.seed} "
                f"(repeat with --seed {result.seed})")
     typer.echo(f"print it: open {show(result.kit_pdf)}; page 1 says how to print each part")
-
-
-@user_errors
-def reference(
-    game: Game,
-    paper: PaperSize = Paper.a4,
-    preview: Preview = False,
-    ink_saver: InkSaver = False,
-    output: Output = None,
-    content: Content = None,
-) -> None:
-    """A game's reference sheets (moves, tables, rules summaries)."""
-    from sheets.app import api  # noqa: PLC0415 - the pipeline: not for --help
-
-    report([api.make_reference(game, print_options(paper, ink_saver, output, content))], preview=preview)
 
 
 @user_errors
@@ -272,19 +258,6 @@ def tokens(
 
 
 @user_errors
-def gauges(
-    game: Game,
-    paper: PaperSize = Paper.a4,
-    output: Output = None,
-    content: Content = None,
-) -> None:
-    """True-scale templates and rulers (blast circles, fans, range rulers) with a check bar."""
-    from sheets.app import api  # noqa: PLC0415 - the pipeline: not for --help
-
-    wrote(api.make_gauges(game, print_options(paper, output=output, content=content)))
-
-
-@user_errors
 def watch(
     targets: list[str] = typer.Argument(..., metavar="TARGET...", help="KIND:GAME[:ID]: reference:GAME, "
                                         "cards:GAME[:SET], trackers:GAME[:TRACKER], tokens:GAME, gauges:GAME."),
@@ -378,7 +351,8 @@ def cache(action: Optional[CacheAction] = typer.Argument(None, help="clear: empt
     typer.echo(cachedir.clear_report() if action is CacheAction.clear else cachedir.report())
 
 
-#: `sheets --help` lists these first, then the games' own commands, then LATER (as it always has)
+#: `sheets --help` lists these first, then the games' own commands, then LATER (as it always has; the kinds'
+#: plain commands, from the registry, after `kit`: see `sheets.cli.SheetsGroup`)
 FIRST = {"list": list_cmd, "validate": validate}
-LATER = {c.__name__.removesuffix("_cmd"): c for c in (kit, reference, cards, layouts, trackers, tokens, gauges,
+LATER = {c.__name__.removesuffix("_cmd"): c for c in (kit, cards, layouts, trackers, tokens, print_cmd,
                                                       watch, schema, serve, doctor, cache)}

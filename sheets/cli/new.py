@@ -35,8 +35,9 @@ def new_game(
     from sheets.app.scaffold import new_game as scaffold  # noqa: PLC0415 - loads every content model: not for --help
 
     written = scaffold(name, content, from_game, source=None)
-    typer.echo(f"wrote {len(written)} files: the game in {show(content / name)}, the schemas your editor "
-               f"uses in {show(content / '.schemas')}")
+    schemas = content / ".schemas"
+    typer.echo(f"wrote {len(written)} files: the game in {show(content / name)}"
+               + (f", the schemas your editor uses in {show(schemas)}" if schemas in {p.parent for p in written} else ""))
     typer.echo(f"check it:  sheets validate --content {show(content)}")
     typer.echo(f"print it:  sheets kit --content {show(content)} --game {name}   "
                f"(or: sheets watch cards:{name} --content {show(content)})")

@@ -29,8 +29,10 @@ class Kind:
     printing: str  # its key in content/_print/printing.yaml: the contents page's printing advice
     content: ContentKind | None = None  # what its content file says (None: made from other content)
     present: Callable[[Game], bool] | None = None  # does a game have this kind? (None: the plug-in decides)
-    make: Make | None = None  # its sheets, for the kit and `sheets watch` (None: the plug-in's kit_sheets)
+    make: Make | None = None  # its sheets, for the kit, `sheets print` and `sheets watch` (None: its game's commands only)
     listed: Callable[[Game], str] | None = None  # its line in `sheets list`, for a game that has it
     takes_id: bool = False  # `watch KIND:GAME:ID` names one of them (a card set, a tracker)
     kit_rank: int = 0  # its place in a game's kit section: the reference, what is used in play, what is cut
+    command: str | None = None  # the help of its plain command `sheets KIND GAME` (None: `sheets print KIND GAME` only)
+    ink: bool = True  # its commands take --preview and --ink-saver
 

@@ -2,7 +2,8 @@
 
 A game's plug-in object (`sheets.library.plugins.GamePlugin`, its content side) also
 subclasses `PrintHooks` when it prints something of its own: its kinds (each with its
-`sheets list` line), its kit sheets, its player packets and its reference pages. The core
+`sheets list` line and its `make`: the kit's sheets of that kind, rolled with `KitOptions.seed`),
+its player packets and its reference pages. The core
 asks `of(game)`, which answers "nothing to add" for a game without a print side.
 """
 from __future__ import annotations
@@ -21,11 +22,11 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True, kw_only=True)
 class KitOptions(PrintOptions):
-    """What a kit and a plug-in's kit sheets take: the print options, plus the kit's dice seed,
-    its number of players (player packets) and the user's own squad (`sheets kit --squad FILE`:
+    """What a kit takes, and so every kind's `make` in it: the print options, plus the kit's dice
+    seed, its number of players (player packets) and the user's own squad (`sheets kit --squad FILE`:
     a squad file or character files, which a game that has squads makes its filled playbooks and
     player packets from, one packet per character). A kit asked for with no seed rolls one before
-    any sheet is made: a plug-in's kit sheets always have one."""
+    any sheet is made: a plug-in's kinds always have one in the kit."""
 
     seed: int | None = None
     players: int = 0
@@ -58,12 +59,8 @@ class PrintPlugin(Protocol):
         """Extra reference pages, as render contexts for `reference` templates."""
         ...
 
-    def kit_sheets(self, game: Game, options: KitOptions) -> list[Sheet]:
-        """Game-specific sheets for the kit."""
-        ...
-
-    def player_packets(self, game: Game, options: KitOptions, players: int) -> list[list[Sheet]]:
-        """`sheets kit --players N`: one list of sheets per player, stapled into one PDF."""
+    def player_packets(self, game: Game, options: KitOptions) -> list[list[Sheet]]:
+        """`sheets kit --players N`: one list of sheets per player (`options.players`), stapled into one PDF."""
         ...
 
 
@@ -76,10 +73,7 @@ class PrintHooks:
     def reference_sections(self, game: Game) -> list[dict]:
         return []
 
-    def kit_sheets(self, game: Game, options: KitOptions) -> list[Sheet]:
-        return []
-
-    def player_packets(self, game: Game, options: KitOptions, players: int) -> list[list[Sheet]]:
+    def player_packets(self, game: Game, options: KitOptions) -> list[list[Sheet]]:
         return []
 
 

@@ -101,7 +101,7 @@ def player_packets(lib: Library, options: KitOptions, games: list[str] | None) -
     out = []
     for gid in games or lib.game_ids():
         game = lib.game(gid)
-        packets = print_plugin.of(game).player_packets(game, options, options.players)
+        packets = print_plugin.of(game).player_packets(game, options)
         names: list[str] = []
         for i, packet in enumerate(packets):
             for j, sheet in enumerate(packet):

@@ -1,13 +1,13 @@
 """Stage one of the kit: every sheet it holds, all dice rolled, nothing laid out.
 
-The kit's plan is a list of `Sheet`s: for each game, its plug-in's sheets, then every
-generic kind it has, in the registry's kit order (reference, trackers, cards, tokens,
-gauges). Asking for it takes milliseconds (no WeasyPrint), so whatever needs to know what
-a kit holds asks here, not for a build.
+The kit's plan is a list of `Sheet`s: for each game, the sheets of each of its kinds
+(`registry.kit_kinds`: its plug-in's own, then every generic kind it has, by kit rank), each
+made by its kind's `make` with the kit's options. Asking for it takes milliseconds (no
+WeasyPrint), so whatever needs to know what a kit holds asks here, not for a build.
 """
 from __future__ import annotations
 
-from sheets.kinds import print_plugin, registry
+from sheets.kinds import registry
 from sheets.library.content import Library
 from sheets.kinds.print_plugin import KitOptions
 from sheets.pipeline.sheet import Sheet, ink_save
@@ -18,6 +18,5 @@ def kit_sheets(lib: Library, options: KitOptions, games: list[str] | None = None
     sheets: list[Sheet] = []
     for gid in games or lib.game_ids():
         game = lib.game(gid)
-        sheets += print_plugin.of(game).kit_sheets(game, options)
-        sheets += registry.table_sheets(lib, game, options)
+        sheets += [sheet for kind in registry.kit_kinds(game) for sheet in kind.make(lib, game, options, None)]
     return ink_save(sheets, options.ink_saver)

@@ -24,6 +24,8 @@ from importlib import metadata
 from pathlib import Path
 
 from sheets.base import cachedir, fontdirs, fonts, output, paths
+from sheets.base.errors import SheetsError
+from sheets.library.yaml_source import load_yaml
 
 STATE_FILE = "build-state.json"
 STATE_VERSION = 1
@@ -82,11 +84,9 @@ def user_files(paths) -> list[list[str]]:
 
 def _members(path: Path) -> list[Path]:
     """The member files a squad file names (relative to it); [] for anything else (the build says what is wrong)."""
-    import yaml  # noqa: PLC0415 - only a kit with --squad reads one
-
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError, yaml.YAMLError):
+        data = load_yaml(path).data  # the one YAML reader, with its limits
+    except (SheetsError, OSError, ValueError):
         return []
     members = data.get("members") if isinstance(data, dict) else None
     return [path.parent / m for m in members if isinstance(m, str)] if isinstance(members, list) else []

@@ -24,8 +24,7 @@ from sheets.base import paths
 from sheets.base.errors import Problem
 
 if TYPE_CHECKING:
-    from pydantic import BaseModel
-
+    from sheets.library.kinds import ContentKind
     from sheets.library.kinds.cards import CardSet
     from sheets.library.files import FileLoader
     from sheets.library.game import Game
@@ -50,11 +49,11 @@ class GamePlugin:
         """Card sets built from the game's structured data."""
         return {}
 
-    def file_kinds(self) -> dict[str, tuple[type[BaseModel], str | None, str]]:
-        """The YAML kinds this game reads beyond the generic ones, for `sheets schema`:
-        kind -> (the model that validates it, a glob of its files in the game folder or None
-        for the user's own files, what it is)."""
-        return {}
+    def file_kinds(self) -> list[ContentKind]:
+        """The YAML kinds this game reads beyond the generic ones, for `sheets schema`, each the
+        record a generic kind's content is (`ContentKind`: its name, the model that validates it,
+        a glob of its files in the game folder or None for the user's own files, what it is)."""
+        return []
 
     def check_user_file(self, game: Game, doc: YamlDocument) -> list[Problem] | None:
         """Problems in a user's file (a campaign, a squad) if it is one of this game's; else None."""

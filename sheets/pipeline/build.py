@@ -133,16 +133,19 @@ def _build_stamped(sheet: Sheet, target: Path, cache_dir: Path | None, workers: 
 
 
 def _stamped_and_finished(sheet: Sheet, target: Path, **how) -> Path:
-    """A stamped file, tagged and described (sheets.pipeline.finish): stamped into a scratch
-    folder beside `target`, and only the finished bytes written to `target` (atomic), so that
-    an interrupted run never leaves an unfinished file under the target's name. The scratch
-    folder's name holds the process id: one that a SIGKILL left behind is removed by the next
-    run that stamps into that folder (`output.sweep_stale`)."""
+    """A stamped file, tagged and described as it is streamed to `target` (one pass, no
+    scratch file: sheets.pipeline.stamp.tagged); the whole file is written atomically, so an
+    interrupted run never leaves an unfinished file under the target's name."""
     title = sheet.context.get("title", "")
     output.ensure_dir(target.parent)
-    output.sweep_stale(target.parent, ".stamping-")  # what a killed run left (SIGKILL: no clean-up)
+    if not sheet.forms:
+        return write_stamped(sheet.parts or [], target, title=title, finished=True, **how)
+    # a fillable file: stamped, its form fields added (sheets.pipeline.stamp.widgets), then tagged
+    # and described with its fields (finish_pdf), in a scratch folder whose name holds the process
+    # id (one a SIGKILL left is removed by the next run: output.sweep_stale)
+    output.sweep_stale(target.parent, ".stamping-")
     with tempfile.TemporaryDirectory(prefix=output.scratch_prefix(".stamping-"), dir=target.parent) as scratch:
-        raw = write_stamped(sheet.parts or [], Path(scratch) / target.name, title=title, **how)
+        raw = write_stamped(sheet.parts or [], Path(scratch) / target.name, title=title, forms=True, **how)
         return output.write_atomic(target, finish_pdf(raw.read_bytes(), title or None))
 
 

@@ -64,8 +64,14 @@ def blank_key(html: str) -> str:
     return _key("blank", html.encode("utf-8"), fallback=fonts.needs_fallback(html))
 
 
+STAMPED_FORMAT = b"stamped: tagged while streamed (issue 38)"
+
+
 def stamped_key(sheet: Sheet) -> str:
-    inputs = [sheet.label.encode("utf-8")]
+    # STAMPED_FORMAT: how the file is written (issue 38: tagged as it is streamed), so that an
+    # entry written the old way is not taken for one of today's bytes
+    inputs = [STAMPED_FORMAT, sheet.label.encode("utf-8")]
+    inputs += [f"forms {FORMS_KEY} widgets-1".encode()] if sheet.forms else []
     htmls = [render_html(s) for pair in sheet.parts or [] for s in pair]
     inputs += [html.encode("utf-8") for html in htmls]
     return _key("stamped", *inputs, fallback=any(fonts.needs_fallback(html) for html in htmls))

@@ -31,6 +31,7 @@ with interrupts.held():
     import pikepdf
     from pikepdf import Array, Dictionary, Name, Operator
 from sheets.pipeline.spacing import mark_spacing
+from sheets.pipeline.ua import repair as ua_repair
 
 #: sheets.base.pdfstruct.KEY, spelled out: importing that module would bring pypdf into the workers
 KEY = "/WSStruct"
@@ -283,16 +284,19 @@ def tag_forms(pdf: pikepdf.Pdf, unit_forms: tuple[str, ...] = ()) -> bool:
 
 # -- the document ------------------------------------------------------------------
 def _xmp(title: str, lang: str, producer: str, extra: str = "") -> bytes:
-    """The XMP packet; `extra`: more properties (namespaces pdfx, pdfxid, pdfuaid are declared)."""
+    """The XMP packet, PDF/UA-1 (pdfuaid:part 1, ISO 14289-1 5); `extra`: more properties
+    (namespaces pdfx, pdfxid are declared)."""
     when = datetime.datetime.fromtimestamp(int(FIXED_EPOCH), datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
     t, lg, pr = escape(title), escape(lang), escape(producer)
     return (
         '<?xpacket begin="\ufeff" id="W5M0MpCehiHzreSzNTczkc9d"?>\n'
         '<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">'
         '<rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/" '
-        'xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmlns:pdf="http://ns.adobe.com/pdf/1.3/"'
+        'xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmlns:pdf="http://ns.adobe.com/pdf/1.3/" '
+        'xmlns:pdfuaid="http://www.aiim.org/pdfua/ns/id/"'
         + (' xmlns:pdfx="http://ns.adobe.com/pdfx/1.3/" xmlns:pdfxid="http://www.npes.org/pdfx/ns/id/"'
-           ' xmlns:pdfuaid="http://www.aiim.org/pdfua/ns/id/"' if extra else '') + '>'
+           if extra else '') + '>'
+        '<pdfuaid:part>1</pdfuaid:part>'
         f'<dc:title><rdf:Alt><rdf:li xml:lang="x-default">{t}</rdf:li></rdf:Alt></dc:title>'
         f'<dc:language><rdf:Bag><rdf:li>{lg}</rdf:li></rdf:Bag></dc:language>'
         '<dc:creator><rdf:Seq><rdf:li>warsheets</rdf:li></rdf:Seq></dc:creator>'
@@ -314,6 +318,7 @@ def describe(pdf: pikepdf.Pdf, title: str | None = None, lang: str = "en") -> No
     prefs.DisplayDocTitle = True
     pdf.Root.ViewerPreferences = prefs
     pdf.Root.Metadata = pdf.make_stream(_xmp(title, str(pdf.Root.Lang), str(info.get("/Producer", "warsheets"))), Type=Name.Metadata, Subtype=Name.XML)
+    ua_repair(pdf)  # header scopes, printable links (PDF/UA-1)
     for page in pdf.pages:
         if "/TrimBox" not in page.obj:
             page.obj.TrimBox = Array(page.obj.get("/CropBox", page.mediabox))

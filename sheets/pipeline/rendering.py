@@ -22,7 +22,7 @@ from urllib.parse import unquote, urlparse
 import jinja2
 from markupsafe import Markup, escape
 
-from sheets.base import colors, fonts, paths
+from sheets.base import cachedir, colors, fonts, paths
 from sheets.base.errors import SheetsError
 from sheets.base.formats import signed
 from sheets.base.overflow import find_overflows
@@ -126,10 +126,30 @@ def template_search_path(game: str | None, override: Path | None = None) -> list
     return [d for d in dirs if d.is_dir()]
 
 
+class _Bytecode(jinja2.FileSystemBytecodeCache):
+    """Compiled templates kept in the cache folder (`jinja-SHA1.cache`, keyed by the template's
+    name, file and source): a worker process starts with empty Jinja caches, and compiling the
+    templates again cost it most of a second. A folder it cannot write is only slower."""
+
+    def dump_bytecode(self, bucket) -> None:
+        try:
+            Path(self.directory).mkdir(parents=True, exist_ok=True)
+            super().dump_bytecode(bucket)
+        except OSError:
+            pass
+
+    def load_bytecode(self, bucket) -> None:
+        try:
+            super().load_bytecode(bucket)
+        except (OSError, EOFError, ValueError):
+            bucket.reset()
+
+
 @lru_cache(maxsize=None)
 def _environment(search_path: tuple[Path, ...]) -> jinja2.Environment:
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader([str(p) for p in search_path]),
+        bytecode_cache=_Bytecode(str(cachedir.root()), "jinja-%s.cache"),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,

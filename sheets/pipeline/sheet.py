@@ -46,12 +46,13 @@ class Sheet:
     # stamped: (blank, filled) sheet pairs, one per character/mission, in order. The PDF is
     # then each blank laid out once (cached) with the filled values drawn on it
     # (sheets.pipeline.stamp), not the whole HTML laid out; `template`/`context` stay the
-    # laid-out equivalent (used for --fillable and as the reference in tests).
+    # laid-out equivalent (the reference in tests). With `forms`, the stamped file gets a form
+    # field at each field the blank leaves to the player (sheets.pipeline.stamp.widgets).
     parts: list[tuple["Sheet", "Sheet"]] | None = field(default=None, repr=False)
 
     @property
     def stamped(self) -> bool:
-        return bool(self.parts) and not self.forms
+        return bool(self.parts)
 
 
 @dataclass

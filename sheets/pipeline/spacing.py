@@ -30,7 +30,11 @@ def to_unicode(font) -> dict[int, str] | None:
     cmap = font.get("/ToUnicode")
     if not isinstance(cmap, pikepdf.Stream) or font.get("/Subtype") != Name.Type0:
         return None
-    data = cmap.read_bytes()
+    return cmap_codes(cmap.read_bytes())
+
+
+def cmap_codes(data: bytes) -> dict[int, str]:
+    """Code -> text of a ToUnicode CMap's bytes."""
     out: dict[int, str] = {}
     for block in _BFCHAR.findall(data):
         codes = _HEX.findall(block)
@@ -103,10 +107,19 @@ def mark_stream(stream: pikepdf.Object, resources) -> bool:
     a kit): WeasyPrint's TJ arrays hold hex strings and numbers only."""
     if not isinstance(stream, pikepdf.Stream):
         return False
-    data = stream.read_bytes()
-    if b"<>" not in data:
-        return False
     fonts = resources.get("/Font", Dictionary()) if resources is not None else Dictionary()
+    marked = mark_bytes(stream.read_bytes(), lambda font: to_unicode(fonts[font]) if font in fonts else None)
+    if marked is None:
+        return False
+    stream.write(marked)
+    return True
+
+
+def mark_bytes(data: bytes, cmap_of) -> bytes | None:
+    """A content stream's bytes with its letter-spaced runs wrapped (see mark_stream), None when
+    nothing is; `cmap_of(font resource name)`: that font's ToUnicode codes, or None."""
+    if b"<>" not in data:
+        return None
     maps: dict[str, dict | None] = {}
     tfs = [(m.start(), "/" + m.group(1).decode("latin-1")) for m in _TF.finditer(data)]
     starts = [pos for pos, _ in tfs]
@@ -122,7 +135,7 @@ def mark_stream(stream: pikepdf.Object, resources) -> bool:
             continue
         font = tfs[at][1]
         if font not in maps:
-            maps[font] = to_unicode(fonts[font]) if font in fonts else None
+            maps[font] = cmap_of(font)
         text = _text(items, maps[font]) if maps[font] else None
         if not text:
             continue
@@ -130,10 +143,9 @@ def mark_stream(stream: pikepdf.Object, resources) -> bool:
         out += [data[last:match.start()], b"/Span <</ActualText <", actual, b">>> BDC ", match.group(0), b" EMC"]
         last = match.end()
     if not out:
-        return False
+        return None
     out.append(data[last:])
-    stream.write(b"".join(out))
-    return True
+    return b"".join(out)
 
 
 def mark_spacing(pdf: pikepdf.Pdf) -> int:

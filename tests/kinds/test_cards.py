@@ -461,6 +461,7 @@ def test_reference_covers_moves_elements_and_gm_moves(cli, tmp_path, regiment):
 def test_all_bundled_table_material_passes_preflight_and_drops_no_css(library):
     """Every game's every card set (with backs), tracker and token sheet: no card runs over (the
     kit depends on it) and WeasyPrint drops none of the CSS (it would only warn)."""
+    from sheets.base.options import PrintOptions
     from sheets.kinds import registry
     from sheets.pipeline import rendering
     from sheets.pipeline.sheet import pdf_of_html as _pdf_worker, render_html
@@ -469,7 +470,8 @@ def test_all_bundled_table_material_passes_preflight_and_drops_no_css(library):
     sheets = []
     for gid in library.game_ids():
         game = library.game(gid)
-        sheets += [s for s in registry.table_sheets(library, game)
+        sheets += [s for kind in registry.kit_kinds(game) if kind in registry.GENERIC
+                   for s in kind.make(library, game, PrintOptions(), None)
                    if s.template not in ("card.html.j2", "reference.html.j2")]
         sheets += [card_sheet(game, cs, library.geometry(), backs=True) for cs in game.card_sets.values()]
     assert {s.template for s in sheets} == {"card.html.j2", "trackers.html.j2", "tokens.html.j2", "gauges.html.j2"}

@@ -71,9 +71,10 @@ def test_a_kind_without_a_builder_is_refused_by_name(library):
     from sheets.app import api
     from sheets.base.errors import SheetsError
 
+    sheet = Kind("regiment.sheet", "a sheet only its game's commands make", ("sheet.html.j2",), "playbook")
+    with pytest.raises(SheetsError, match="regiment.sheet sheets are made by their game's own commands"):
+        api.make_kind(sheet, "regiment")
     playbook = next(k for k in registry.every() if k.name == "regiment.playbook")
-    with pytest.raises(SheetsError, match="regiment.playbook sheets are made by their game's own commands"):
-        api.make_kind(playbook, "regiment")
     with pytest.raises(SheetsError, match="unknown kind 'rolls'; choose one of: reference, cards, trackers"):
         registry.generic("rolls")
     assert dataclasses.is_dataclass(playbook)

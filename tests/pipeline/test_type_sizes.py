@@ -61,9 +61,10 @@ def _missions(wotw):
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
-def test_log_sheets_two_pages_and_no_type_under_6pt(wotw, paper, tmp_path):
+def test_log_sheets_three_pages_and_no_type_under_6pt(wotw, paper, tmp_path):
     """The log sheet of every theatre, airborne and beachhead (the longest opening steps and
-    events), on at most two pages of either paper, every word at 6 pt or more."""
+    events), on at most three pages of either paper (the track's rows are 7 mm apart, room for
+    a pencil: issue 34), every word at 6 pt or more."""
     from sheets.games.wotw.sheets import log_sheet
     from sheets.pipeline.build import build
 
@@ -73,5 +74,5 @@ def test_log_sheets_two_pages_and_no_type_under_6pt(wotw, paper, tmp_path):
     build(sheets, tmp_path)
     for i, m in enumerate(missions):
         pdf = tmp_path / f"log-{i}.pdf"
-        assert pages(pdf) <= 2, (m.theatre, m.airborne, m.beachhead, len(m.track))
+        assert pages(pdf) <= 3, (m.theatre, m.airborne, m.beachhead, len(m.track))
         assert too_small(pdf) == [], (m.theatre, m.objective.name)

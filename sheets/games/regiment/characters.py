@@ -51,6 +51,7 @@ class CharacterFile(Strict):
     moves: list[str]
     loadout: str
     squad: Squad | None = None
+    deployment: str = Field("", description="Where the soldier is deployed (printed on the playbook's DEPLOYMENT line).")
     bonds: dict[str, Whole] = {}
     notes: str = ""
     # campaign state: marks on the sheet and improvements, in the order taken
@@ -74,6 +75,7 @@ class Character:
     loadout: Loadout
     stat_set: int | None = None
     squad: Squad = field(default_factory=Squad)
+    deployment: str = ""
     bonds: dict[str, int] = field(default_factory=dict)
     notes: str = ""
     origin: str = ""  # "seed 7", "dice 3,5,1", "walter.yaml" (the file's name, never its folder: it prints)
@@ -286,7 +288,8 @@ def resolve_character(doc: YamlDocument, data: RegimentData) -> Character:
     return Character(
         playbook=pb, name=sheet.name, rank=rank, profile=profile, background=background,
         stats=effective_stats(stats, chosen, improvements), moves=chosen, loadout=loadout,
-        stat_set=sheet.stat_set, squad=sheet.squad or Squad(), bonds=dict(sheet.bonds), notes=sheet.notes,
+        stat_set=sheet.stat_set, squad=sheet.squad or Squad(), deployment=sheet.deployment,
+        bonds=dict(sheet.bonds), notes=sheet.notes,
         origin=PurePath(doc.name).name, base_stats=stats, xp=sheet.xp, gear=sheet.gear, wounds=sheet.wounds,
         stress=sheet.stress, conditions=[norm(c) for c in sheet.conditions], improvements=improvements,
     )
@@ -332,6 +335,8 @@ def character_file_data(ch: Character) -> dict:
     squad = {k: v for k, v in ch.squad.model_dump().items() if v is not None}
     if squad:
         out["squad"] = squad
+    if ch.deployment:
+        out["deployment"] = ch.deployment
     if ch.bonds:
         out["bonds"] = dict(ch.bonds)
     if ch.notes:

@@ -14,7 +14,21 @@ from sheets.games.regiment.squads import SquadFile, is_character, is_squad, read
 from sheets.kinds.kind import Kind
 from sheets.kinds.print_plugin import PrintHooks
 from sheets.library.content import FileLoader
+from sheets.library.kinds import ContentKind
 from sheets.library.plugins import GamePlugin
+
+
+def _make_playbooks(lib, game, options, which):
+    # the sheets need Jinja; the plugin is loaded with the content (`validate`, `list`, `mission --json`)
+    from sheets.games.regiment.sheets import kit_playbooks  # noqa: PLC0415
+
+    return kit_playbooks(game, options)
+
+
+def _make_roster(lib, game, options, which):
+    from sheets.games.regiment.sheets import kit_roster  # noqa: PLC0415 - Jinja: as above
+
+    return kit_roster(game, options)
 
 
 class RegimentPlugin(GamePlugin, PrintHooks):
@@ -22,9 +36,9 @@ class RegimentPlugin(GamePlugin, PrintHooks):
 
     def kinds(self):
         return [Kind("regiment.playbook", "a Regiment playbook, blank or filled", ("playbook.html.j2",), "playbook",
-                     listed=lambda game: f"playbooks ({', '.join(game.data.playbooks)})"),
+                     make=_make_playbooks, listed=lambda game: f"playbooks ({', '.join(game.data.playbooks)})"),
                 Kind("regiment.roster", "the Regiment's squad roster, blank or filled", ("squad.html.j2",), "roster",
-                     listed=lambda game: "squad roster (sheets squad FILE; blank in the kit)")]
+                     make=_make_roster, listed=lambda game: "squad roster (sheets squad FILE; blank in the kit)")]
 
     def load(self, files: FileLoader):
         before = len(files.problems)
@@ -83,19 +97,19 @@ class RegimentPlugin(GamePlugin, PrintHooks):
         return []
 
     def file_kinds(self):
-        return {
-            "playbook": (Playbook, "playbooks/*.yaml", "a Regiment playbook, playbooks/<id>.yaml"),
-            "lists": (Lists, "lists.yaml", "the Regiment's name, rank and background lists"),
-            "basic-moves": (BasicMoves, "basic_moves.yaml", "the Regiment's basic moves"),
-            "weapons": (Weapons, "weapons.yaml", "the Regiment's weapons"),
-            "tags": (Tags, "tags.yaml", "the Regiment's weapon tags"),
-            "vehicles": (Vehicles, "vehicles.yaml", "the Regiment's vehicles"),
-            "battle-plans": (BattlePlans, "battle_plans.yaml", "the Regiment's battle plans"),
-            "gm-moves": (GmMoves, "gm_moves.yaml", "the Regiment's GM moves"),
-            "elements": (ReferenceDoc, "elements.yaml", "the Regiment's elements of warfare"),
-            "character": (CharacterFile, "characters/*.yaml", "a Regiment character file (sheets playbook -c)"),
-            "squad": (SquadFile, None, "a Regiment squad file (sheets squad)"),
-        }
+        return [
+            ContentKind("playbook", Playbook, "playbooks/*.yaml", "a Regiment playbook, playbooks/<id>.yaml"),
+            ContentKind("lists", Lists, "lists.yaml", "the Regiment's name, rank and background lists"),
+            ContentKind("basic-moves", BasicMoves, "basic_moves.yaml", "the Regiment's basic moves"),
+            ContentKind("weapons", Weapons, "weapons.yaml", "the Regiment's weapons"),
+            ContentKind("tags", Tags, "tags.yaml", "the Regiment's weapon tags"),
+            ContentKind("vehicles", Vehicles, "vehicles.yaml", "the Regiment's vehicles"),
+            ContentKind("battle-plans", BattlePlans, "battle_plans.yaml", "the Regiment's battle plans"),
+            ContentKind("gm-moves", GmMoves, "gm_moves.yaml", "the Regiment's GM moves"),
+            ContentKind("elements", ReferenceDoc, "elements.yaml", "the Regiment's elements of warfare"),
+            ContentKind("character", CharacterFile, "characters/*.yaml", "a Regiment character file (sheets playbook -c)"),
+            ContentKind("squad", SquadFile, None, "a Regiment squad file (sheets squad)"),
+        ]
 
     def card_sets(self, game):
         return build_card_sets(game.data)
@@ -106,15 +120,10 @@ class RegimentPlugin(GamePlugin, PrintHooks):
 
         return reference_pages(game)
 
-    def kit_sheets(self, game, options):
-        from sheets.games.regiment.sheets import kit_sheets  # noqa: PLC0415 - Jinja: as above
-
-        return kit_sheets(game, options)
-
-    def player_packets(self, game, options, players):
+    def player_packets(self, game, options):
         from sheets.games.regiment.sheets import player_packets  # noqa: PLC0415 - Jinja: as above
 
-        return player_packets(game, options, players)
+        return player_packets(game, options)
 
 
 plugin = RegimentPlugin()

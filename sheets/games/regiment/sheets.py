@@ -5,19 +5,22 @@ from pathlib import Path
 
 from sheets.base.dice import Dice
 from sheets.base.errors import SheetsError
-from sheets.base.paper import page_size
+from sheets.base.paper import page_size, resolve
 from sheets.games.regiment.characters import BOND_ROWS, Character, resolve_character, roll_character
 from sheets.games.regiment.improvements import PROTECTION, TRACKS, markable, protection_note
 from sheets.games.regiment.models import STATS, Playbook
 from sheets.games.regiment.squads import SquadRoster, bond_grid, is_squad, read_squad
 from sheets.kinds.trackers.builder import TrackerPage, trackers_of
+from sheets.library.access import make_dice
 from sheets.library.blocks import Block, Section, Term
 from sheets.library.content import Game
+from sheets.base.options import PrintOptions
 from sheets.kinds.print_plugin import KitOptions, Packet
 from sheets.library.yaml_source import load_yaml
 from sheets.pipeline.sheet import Sheet
 
 EQUIPMENT_LINES = 12
+NOTES_MM, A4_HEIGHT_MM, NOTES_SHORT_MM = 64.0, 297.0, 8.0
 NPC_TRACKER = "npc-strength"  # trackers.yaml: printed on the reference's NPC page too
 
 
@@ -72,6 +75,9 @@ def playbook_sheet(game: Game, entries: list[dict], filename: str, paper: str = 
         "stat_pairs": [("battle", "lucky"), ("guts", "tactics"), ("leadership", "forward")],
         "fill": fillable,
         "equipment_lines": EQUIPMENT_LINES,
+        # the NOTES box takes what page 1 leaves: A4's 64 mm, less on a shorter paper (Letter)
+        "notes_mm": round(NOTES_MM - max(0.0, A4_HEIGHT_MM - resolve(paper).height_mm) - NOTES_SHORT_MM * (
+            resolve(paper).height_mm < A4_HEIGHT_MM), 1),
     }
     return Sheet(filename=filename, template="playbook.html.j2", context=context, game=game.id,
                  forms=fillable, label=title or filename)
@@ -81,9 +87,10 @@ def blank_playbook(game: Game, pb: Playbook, paper: str = "a4", fillable: bool =
     suffix = "-fillable" if fillable else ""
     sheet = playbook_sheet(game, [playbook_entry(game, pb, None, 0)], f"regiment-{pb.id}{suffix}.pdf",
                            paper, fillable, f"{pb.name} playbook (blank)")
-    if not fillable:  # the blank itself, stamped with nothing but its page footers (and cached)
-        blank = _stamp_blank(game, pb, paper)
-        sheet.parts = [(blank, blank)]
+    # the blank itself, stamped with nothing but its page footers (and cached); fillable, the
+    # same pages with a form field at every write-in and box (sheets.pipeline.stamp.widgets)
+    blank = _stamp_blank(game, pb, paper)
+    sheet.parts = [(blank, blank)]
     return sheet
 
 
@@ -103,16 +110,16 @@ def filled_playbooks(game: Game, chars: list[Character], filename: str, paper: s
         entries.append(playbook_entry(game, ch.playbook, ch, i, origin))
     title = f"{len(chars)} filled playbook{'s' if len(chars) != 1 else ''}"
     sheet = playbook_sheet(game, entries, filename, paper, fillable, title)
-    if not fillable:  # each character drawn onto its playbook's cached blank
-        blanks: dict[str, Sheet] = {}
-        sheet.parts = []
-        for ch, entry in zip(chars, entries):
-            blank = blanks.get(ch.playbook.id)
-            if blank is None:
-                blank = blanks[ch.playbook.id] = _stamp_blank(game, ch.playbook, paper)
-            one = playbook_sheet(game, [dict(entry, prefix="c0.", break_before=False)], filename, paper, False,
-                                 title)
-            sheet.parts.append((blank, one))
+    # each character drawn onto its playbook's cached blank (fillable: its values in the fields)
+    blanks: dict[str, Sheet] = {}
+    sheet.parts = []
+    for ch, entry in zip(chars, entries):
+        blank = blanks.get(ch.playbook.id)
+        if blank is None:
+            blank = blanks[ch.playbook.id] = _stamp_blank(game, ch.playbook, paper)
+        one = playbook_sheet(game, [dict(entry, prefix="c0.", break_before=False)], filename, paper, False,
+                             title)
+        sheet.parts.append((blank, one))
     return sheet
 
 
@@ -160,7 +167,7 @@ def squad_sheet(game: Game, roster: SquadRoster | None, filename: str, paper: st
     sheet = playbook_sheet(game, entries, filename, paper, fillable, label)
     sheet.template = "squad.html.j2"
     sheet.context["roster"] = roster_context(game, roster)
-    if entries and not fillable:
+    if entries:
         # the roster laid out (it is this squad's own page); every playbook stamped onto its
         # kind's cached blank, as `playbook --random` does
         page = playbook_sheet(game, [], filename, paper, False, label)
@@ -224,18 +231,26 @@ def reference_pages(game: Game) -> list[dict]:
 RANDOM_SQUAD = 4  # the kit's random squad when it has no players: one soldier of each playbook
 
 
-def kit_sheets(game: Game, options: KitOptions) -> list[Sheet]:
+def kit_playbooks(game: Game, options: PrintOptions) -> list[Sheet]:
+    """The kit's playbooks: every one blank, then the GM's own squad (`sheets kit --squad`), else a
+    squad rolled with the kit's seed (none given: a fresh one), as many as the kit has players."""
     sheets = [blank_playbook(game, pb, options.paper) for pb in game.data.playbooks.values()]
-    if options.squad:  # the GM's own squad: its characters' playbooks, as many as there are
-        squad = own_squad(game, options.squad)
+    kit = options if isinstance(options, KitOptions) else None
+    if kit is not None and kit.squad:  # the GM's own squad: its characters' playbooks, as many as there are
+        squad = own_squad(game, kit.squad)
         filled = filled_playbooks(game, squad, "regiment-your-squad.pdf", options.paper)
     else:  # the random squad: the players' soldiers when the kit has players (the packets hold the same ones)
-        squad = roll_squad(game, Dice.seeded(options.seed), options.players or RANDOM_SQUAD)
+        dice = make_dice(kit.seed if kit is not None else None, None)
+        squad = roll_squad(game, dice, (kit.players if kit is not None else 0) or RANDOM_SQUAD)
         filled = filled_playbooks(game, squad, "regiment-random-squad.pdf", options.paper)
     filled.copies = "one set: each player takes their own soldier's pages"
     sheets.append(filled)
-    sheets.append(squad_sheet(game, None, "regiment-squad-roster.pdf", options.paper))
     return sheets
+
+
+def kit_roster(game: Game, options: PrintOptions) -> list[Sheet]:
+    """The kit's blank squad roster."""
+    return [squad_sheet(game, None, "regiment-squad-roster.pdf", options.paper)]
 
 
 def own_squad(game: Game, files) -> list[Character]:
@@ -250,11 +265,12 @@ def own_squad(game: Game, files) -> list[Character]:
     return squad
 
 
-def player_packets(game: Game, options: KitOptions, players: int) -> list[Packet]:
+def player_packets(game: Game, options: KitOptions) -> list[Packet]:
     """One packet per player: a soldier's playbook, then the player-facing moves reference (basic
     and peripheral moves; no GM pages), named after the soldier. The soldiers are the GM's own
     squad (`options.squad`: one packet per character), else the kit's random squad: the same
     seed rolls the same soldiers in the same order."""
+    players = options.players
     if options.squad:
         squad = own_squad(game, options.squad)
         if players and players != len(squad):

@@ -5,7 +5,7 @@ for the change) and returns a new one, or raises `Refused` naming the rule (its 
 game's words) and the numbers; nothing reads or writes files, prints or keeps state. By subject:
 
 - `campaign.py` (here): what every state must satisfy (`check`), a new campaign and its first
-  team (`new`, `baseline`);
+  team (`new`; a `baseline` is proved by `ledger.prove`);
 - `rules_mission.py`: a mission rolled, a step struck, a mission debriefed;
 - `rules_spend.py`: XP and CP spent (promotions, skills, recruits, weapons, Engineers);
 - `rules_adjust.py`: what the rules leave to the table (CP, XP, healing, a man's state, grenades).
@@ -28,8 +28,8 @@ from typing import NamedTuple
 
 from sheets.base.dice import Dice
 from sheets.games.wotw.models import Nation, WotwData
-from sheets.games.wotw.proof import prove
-from sheets.games.wotw.records import BaselineEntry, Campaign, LedgerEntry, Man, NewEntry, Refused, clean_name
+from sheets.games.wotw.records import (Campaign, LedgerEntry, Man, NewEntry, Refused, clean_name,
+                                       name_key, name_problem)
 from sheets.games.wotw.team import FLAME_THROWER, TeamRules, check_men, first_team, is_engineer
 
 OPTIONAL_RULES = ("airborne", "beachhead", "engineers")
@@ -52,6 +52,7 @@ def check(c: Campaign, data: WotwData) -> list[tuple[tuple, str]]:
             enemy = next(n for n in theatre.nations if n != nation.id)
             if c.enemy != enemy:
                 problems.append((("enemy",), f"in {theatre.name} the {nation.name} team fights {enemy!r}, not {c.enemy!r}"))
+    problems += [(("team", i, "name"), said[0]) for i, m in enumerate(c.team) if (said := name_problem(m.name))]
     if nation is None:
         return problems
     rules = TeamRules.of(data.rules)
@@ -66,7 +67,7 @@ def check(c: Campaign, data: WotwData) -> list[tuple[tuple, str]]:
         if m.number != i + 1:
             problems.append((("missions", i, "number"), f"mission {i + 1} is numbered {m.number}"))
         for name in m.casualties.killed + m.casualties.wounded:
-            if not any(t.name.lower() == name.lower() for t in c.team):
+            if not any(name_key(t.name) == name_key(name) for t in c.team):
                 problems.append((("missions", i, "casualties"), f"{name!r} is not in the team"))
     return problems
 
@@ -91,7 +92,7 @@ def enemy_of(data: WotwData, nation_id: str, theatre_id: str) -> str:
     """Whom the nation fights in the theatre (refused if it does not fight there)."""
     nation, theatre = data.nation(nation_id), data.theatre(theatre_id)
     if nation.id not in theatre.nations:
-        raise Refused(f"{nation.name} does not fight in {theatre.name}; choose --nation {' or '.join(theatre.nations)}",
+        raise Refused(f"{nation.name} does not fight in {theatre.name}; the nations there: {' or '.join(theatre.nations)}",
                       code="nation-not-in-theatre")
     return next(n for n in theatre.nations if n != nation.id)
 
@@ -183,15 +184,3 @@ def new(e: NewEntry, data: WotwData) -> Campaign:
     men = [Man(name=r.name, quality=r.quality, weapon=r.weapon, medical=r.medical, engineer=r.engineer, notes=r.notes)
            for r in e.team]
     return new_campaign(data, e.nation or "", e.theatre or "", men, list(e.optional_rules))
-
-
-def baseline(e: BaselineEntry, data: WotwData) -> Campaign:
-    """A `baseline` entry: the state it holds, trusted only when it proves itself."""
-    try:
-        c = Campaign.model_validate({k: v for k, v in (e.state or {}).items() if k != "entries"})
-    except ValueError as exc:
-        raise Refused(f"the baseline state is not a campaign: {exc}", code="baseline-not-a-campaign") from None
-    problems = check(c, data) + prove(c, data)
-    if problems:
-        raise Refused("; ".join(msg for _, msg in problems), code="baseline-unproved")
-    return c

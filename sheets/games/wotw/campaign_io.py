@@ -11,11 +11,11 @@ import yaml
 
 from sheets.base import output
 from sheets.base.errors import ContentError, SheetsError
+from sheets.base.limits import MAX_FILE_BYTES
 from sheets.games.wotw.campaign import check
-from sheets.games.wotw.ledger import EntryRefused, Replay, describe, flatten, replay, state_dict
+from sheets.games.wotw.ledger import EntryRefused, Replay, describe, flatten, prove, proved, replay, state_dict
 from sheets.games.wotw.models import WotwData
-from sheets.games.wotw.proof import prove
-from sheets.games.wotw.records import BaselineEntry, Campaign
+from sheets.games.wotw.records import BaselineEntry, Campaign, Refused
 from sheets.library.validation import validate
 from sheets.library.yaml_merge import carried_over
 from sheets.library.yaml_source import YamlDocument, load_yaml, parse_yaml
@@ -65,25 +65,27 @@ def read(doc: YamlDocument, data: WotwData) -> Campaign:
         raise ContentError([doc.problem(("kind",), "not a campaign file (it needs `kind: campaign`)")])
     campaign = validate(Campaign, doc)
     problems = [doc.problem(loc, msg) for loc, msg in check(campaign, data)]
-    if not campaign.entries:  # no replay to prove it: the state proves itself (proof.py)
-        problems += [doc.problem(loc, msg) for loc, msg in prove(campaign, data)]
+    if not campaign.entries:  # no replay to prove it: the plays its traces tell (ledger.prove)
+        problems += [] if problems else [doc.problem(loc, msg) for loc, msg in prove(campaign, data)]
     elif campaign.entries[0].do == "baseline":
         problems += _baseline_problems(doc, campaign.entries[0], data)
     if problems:
         raise ContentError(problems)
-    if not campaign.entries:
+    if not campaign.entries:  # the proved state: the same values, and what the plays say beyond them
         base = BaselineEntry(do="baseline", state=state_dict(campaign))
-        return campaign.model_copy(update={"entries": [base]})
+        return proved(campaign, data)[1].model_copy(update={"entries": [base]})
     try:
         replayed = replay(campaign.entries, data)
     except EntryRefused as exc:
         e = campaign.entries[exc.index]
         raise ContentError([doc.problem(("entries", exc.index),
-                                        f"entry {exc.index + 1} ({describe(e)}) is refused by the rules: {exc.reason}")]) from None
+                                        f"entry {exc.index + 1} ({describe(e)}) is refused by the rules: {exc.reason} "
+                                        f"(rule {exc.code})")]) from None
     problems = disagreements(doc, campaign, replayed)
     if problems:
         raise ContentError(problems)
-    return campaign
+    # the replayed state: the same values, and what the entries say beyond the file (who was at a briefing)
+    return replayed.state.model_copy(update={"entries": campaign.entries})
 
 
 def _baseline_problems(doc: YamlDocument, entry: BaselineEntry, data: WotwData) -> list:
@@ -92,8 +94,9 @@ def _baseline_problems(doc: YamlDocument, entry: BaselineEntry, data: WotwData) 
     try:
         base = Campaign.model_validate({k: v for k, v in (entry.state or {}).items() if k != "entries"})
     except ValueError:
-        return []  # said by the replay (campaign.baseline), as a rule of the entry
-    return [doc.problem(at + loc, f"baseline: {msg}") for loc, msg in check(base, data) + prove(base, data)]
+        return []  # said by the replay (ledger.baseline), as a rule of the entry
+    problems = check(base, data)
+    return [doc.problem(at + loc, f"baseline: {msg}") for loc, msg in problems or prove(base, data)]
 
 
 def _show(v) -> str:
@@ -175,6 +178,10 @@ def save(path: Path, campaign: Campaign, data: WotwData, *, new: bool = False) -
     campaign, or the file is written as `dump` writes it (its values are what matter)."""
     path = Path(path)
     text = dump(campaign, path.name)
+    if len(text.encode("utf-8")) > MAX_FILE_BYTES:  # the tool must read back whatever a command writes
+        raise Refused(f"{path}: this change would grow the file to {len(text.encode('utf-8')):,} bytes, past the "
+                      f"{MAX_FILE_BYTES:,} a campaign file may have; nothing was written (start a new campaign file)",
+                      code="file-too-large")
     # the written text must read back as the same, valid campaign (guards the dumper)
     if not _reads_back(text, path, campaign, data):
         raise SheetsError(f"internal: {path} would not read back as written; nothing was written")
@@ -184,6 +191,6 @@ def save(path: Path, campaign: Campaign, data: WotwData, *, new: bool = False) -
     old = None if new else _user_text(path)
     if old is not None:
         kept = carried_over(old, text)
-        if kept is not None and _reads_back(kept, path, campaign, data):
+        if kept is not None and len(kept.encode("utf-8")) <= MAX_FILE_BYTES and _reads_back(kept, path, campaign, data):
             text = kept
     return output.write_keeping_previous(path, text.encode("utf-8"))

@@ -6,6 +6,7 @@ Theatres and nations are the content's: checked when it is read, never against a
 """
 from __future__ import annotations
 
+import functools
 from enum import Enum
 from pathlib import Path
 from typing import Optional
@@ -18,8 +19,53 @@ from sheets.cli.errors import user_errors
 from sheets.cli.options import Content, Dice, InkSaver, Output, Paper, PaperSize, Preview, Seed, print_options
 from sheets.cli.output import report, wrote
 
+#: what the command line adds to a rule's refusal, by its code: the rules say the rule in the
+#: game's words (the desk shows them as they are), and here the options that give it
+HINTS = {
+    "nation-not-in-theatre": "{message}: choose one with --nation",
+    "points-below-zero": "--cp/--xp: {message}",
+    "not-wounded": "--heal: {message}",
+    "state-unchanged": "--set-state: {message}",
+    "grenades-out-of-range": "--grenades: {message}",
+    "no-dice": "{message}: give --seed or --dice",
+    "team-too-small": "{message} with `sheets campaign spend`",
+    "mission-in-progress": "{message} with `sheets campaign debrief FILE --outcome success|aborted`",
+    "strike-needs-engineer": "{message}: start the campaign with --engineers and make a man Engineer (--make-engineer)",
+    "no-mission-in-progress": "{message} with `sheets campaign mission FILE`",
+    "enemy-hq-not-on-track": "--enemy-hq: {message}; leave --enemy-hq out",
+    "enemy-hq-aborted": "--enemy-hq: {message}; leave --enemy-hq out",
+    "unknown-outcome": "--outcome: {message}",
+    "success-without-survivors": "--outcome success: {message}: --outcome aborted",
+    "killed-and-wounded": "{message} (--killed, --wounded)",
+    "casualty-twice": "{message} (--killed, --wounded)",
+    "second-wound-kills": "{message} (--killed NAME)",
+    "recruit-unnamed": "{message}: --recruit NAME (twice for a two-man LMG or Mortar crew)",
+    "crew-needs-pair": "{message} (--recruit A --recruit B)",
+    "engineers-not-in-use": "{message} (start a campaign with --engineers)",
+}
+
+
+def hinted(message: str, code: str) -> str:
+    """A refusal as the command line says it: the rule's words, and the options that give it."""
+    return HINTS.get(code, "{message}").format(message=message)
+
+
+def _with_hints(func):
+    """A command whose refusals name its options (a hand-edited entry replayed is no option's: as it is)."""
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        try:
+            return func(*args, **kwargs)
+        except SheetsError as exc:
+            code = getattr(exc, "code", None)
+            if code not in HINTS or hasattr(exc, "index"):
+                raise
+            raise SheetsError(hinted(str(exc), code)) from None
+    return wrapper
+
 
 @user_errors
+@_with_hints
 def mission(
     theatre: Optional[str] = typer.Option(None, "--theatre", help="Theatre of operations (see `sheets list`); "
                                           "default: france-1944, or the content's first."),
@@ -81,6 +127,7 @@ CampaignFile = typer.Argument(..., help="The campaign file (YAML).", dir_okay=Fa
 
 @campaign.command("new")
 @user_errors
+@_with_hints
 def campaign_new(
     file: Path = CampaignFile,
     nation: str = typer.Option(..., "--nation", help="Your nation."),
@@ -107,6 +154,7 @@ def campaign_new(
 
 @campaign.command("mission")
 @user_errors
+@_with_hints
 def campaign_mission(
     file: Path = CampaignFile,
     seed: Seed = None,
@@ -131,6 +179,7 @@ def campaign_mission(
 
 @campaign.command("debrief")
 @user_errors
+@_with_hints
 def campaign_debrief(
     file: Path = CampaignFile,
     outcome: Outcome = typer.Option(..., "--outcome", help="success: 1d3 XP and 2 CP; aborted: no XP, 1 CP."),
@@ -154,6 +203,7 @@ def campaign_debrief(
 
 @campaign.command("spend")
 @user_errors
+@_with_hints
 def campaign_spend(
     file: Path = CampaignFile,
     promote: Optional[str] = typer.Option(None, "--promote", help="Promote NAME: Green to Private 1 XP, Private to Veteran 2 XP."),
@@ -190,6 +240,7 @@ def campaign_spend(
 
 @campaign.command("strike")
 @user_errors
+@_with_hints
 def campaign_strike(
     file: Path = CampaignFile,
     step: int = typer.Argument(..., min=1, max=limits.MAX_STEP, metavar="STEP", help="The step of the track to strike (not the last: the objective)."),
@@ -209,6 +260,7 @@ def campaign_strike(
 
 @campaign.command("adjust")
 @user_errors
+@_with_hints
 def campaign_adjust(
     file: Path = CampaignFile,
     reason: str = typer.Option(..., "--reason", help="Why (printed in the record's ledger), e.g. 'house rule: field hospital'."),
@@ -234,6 +286,7 @@ def campaign_adjust(
 
 @campaign.command("undo")
 @user_errors
+@_with_hints
 def campaign_undo(
     file: Path = CampaignFile,
     steps: int = typer.Option(1, "--steps", min=1, help="How many changes (entries) to drop, the last first."),
@@ -251,6 +304,7 @@ def campaign_undo(
 
 @campaign.command("history")
 @user_errors
+@_with_hints
 def campaign_history(
     file: Path = CampaignFile,
     content: Content = None,
@@ -267,6 +321,7 @@ def campaign_history(
 
 @campaign.command("show")
 @user_errors
+@_with_hints
 def campaign_show(
     file: Path = CampaignFile,
     as_json: bool = typer.Option(False, "--json", help="Print the campaign as JSON instead of writing a PDF."),

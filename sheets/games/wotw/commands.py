@@ -13,6 +13,7 @@ from sheets.base import output
 from sheets.base.config import paper_flag
 from sheets.base.options import PrintOptions
 from sheets.base.dice import count_given
+from sheets.base.limits import MAX_CAMPAIGN_ENTRIES
 from sheets.base.errors import ContentError, SheetsError
 from sheets.games.wotw import campaign as cp
 from sheets.games.wotw import campaign_io, ledger, offers, rules_mission
@@ -64,6 +65,9 @@ def one_writer(command):
 def change(file: Path, entry: Entry, data) -> tuple[Campaign, Campaign]:
     """Apply one entry to the campaign in FILE and write it; (before, after)."""
     before = campaign_io.load(Path(file), data)
+    if len(before.entries) >= MAX_CAMPAIGN_ENTRIES:
+        raise cp.Refused(f"{file} holds {len(before.entries)} entries, the most a campaign file may have "
+                         f"({MAX_CAMPAIGN_ENTRIES}); nothing was written: start a new campaign file", code="file-full")
     state, rolled = ledger.apply(before.model_copy(update={"entries": []}), entry, data)
     if rolled is not None:
         count_given(rolled)  # the dice given with --dice: the CLI warns of any left unused
@@ -155,9 +159,8 @@ def campaign_mission(file: Path, options: PrintOptions = PrintOptions(), *, seed
                          f"`sheets campaign debrief {file} --outcome success|aborted` "
                          f"(run `sheets campaign mission {file}{paper_flag(options.paper)}` alone to print its log "
                          f"sheet again)",
-                         code="mission-in-progress")
+                         code="mission-open")
     entry = make_entry(do="mission", strike=strike_step, **_dice_entry(seed, dice))
-    rules_mission.ready_for_mission(campaign, game.data)
     state = ledger.apply(campaign.model_copy(update={"entries": []}), entry, game.data).campaign
     mission = rules_mission.open_mission(state, game.data)
     pdf = _log_sheet(game, state, mission, options)

@@ -3,20 +3,23 @@
 `apply(state, entry)` is the one transition: the commands call it to make a change, and
 `replay` calls it for `sheets validate`, `undo` and `history`. It only dispatches: each kind of
 entry goes to its rule (`campaign.py`, `rules_mission.py`, `rules_spend.py`, `rules_adjust.py`),
-a pure function, so no rule is written twice. It never prints and never touches a file, and it
+a pure function, so no rule is written twice. A state without its entries (or a `baseline`) is
+proved here too (`prove`): the plays its traces tell (`proof.py`) replayed by the same rules. It never prints and never touches a file, and it
 returns the state after the entry with the dice the entry rolled (`Applied`).
 """
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from sheets.base.errors import SheetsError
 from sheets.games.wotw import campaign as cp
 from sheets.games.wotw import rules_adjust, rules_mission, rules_spend
 from sheets.games.wotw.campaign import Applied
 from sheets.games.wotw.models import WotwData
-from sheets.games.wotw.records import Campaign, DebriefEntry, Entry, Refused, SpendEntry
+from sheets.games.wotw.proof import plays
+from sheets.games.wotw.records import BaselineEntry, Campaign, DebriefEntry, Entry, Refused, SpendEntry
 
 FIRST = ("new", "baseline")
 
@@ -44,7 +47,7 @@ def apply(c: Campaign | None, e: Entry, data: WotwData) -> Applied:
 #: after (`Applied` when the rule rolled dice)
 TRANSITIONS: dict[str, Callable[[Campaign | None, Entry, WotwData], Campaign | Applied]] = {
     "new": lambda _, e, data: cp.new(e, data),
-    "baseline": lambda _, e, data: cp.baseline(e, data),
+    "baseline": lambda _, e, data: baseline(e, data),
     "mission": rules_mission.roll_mission,
     "strike": rules_mission.strike_step,
     "debrief": rules_mission.close_mission,
@@ -58,12 +61,24 @@ TRANSITIONS: dict[str, Callable[[Campaign | None, Entry, WotwData], Campaign | A
 @dataclass
 class Replay:
     states: list[Campaign]          # the state after each entry
-    last_set: dict[tuple, int]      # flattened field -> index of the entry that last changed it
     unused: dict[int, tuple[int, int]] = field(default_factory=dict)  # entry -> (dice not rolled, dice given)
 
     @property
     def state(self) -> Campaign:
         return self.states[-1]
+
+    @cached_property
+    def last_set(self) -> dict[tuple, int]:
+        """flattened field -> index of the entry that last changed it (asked only to say a disagreement)."""
+        last: dict[tuple, int] = {}
+        before: dict[tuple, object] = {}
+        for i, c in enumerate(self.states):
+            flat = flatten(state_dict(c))
+            for k, v in flat.items():
+                if k not in before or before[k] != v:
+                    last[k] = i
+            before = flat
+        return last
 
 
 def state_dict(c: Campaign) -> dict:
@@ -92,8 +107,6 @@ def flatten(value, loc: tuple = ()) -> dict[tuple, object]:
 
 def replay(entries: list[Entry], data: WotwData) -> Replay:
     states: list[Campaign] = []
-    last: dict[tuple, int] = {}
-    before: dict[tuple, object] = {}
     c = None
     unused: dict[int, tuple[int, int]] = {}
     for i, e in enumerate(entries):
@@ -103,15 +116,64 @@ def replay(entries: list[Entry], data: WotwData) -> Replay:
             raise EntryRefused(i, str(exc), getattr(exc, "code", "refused")) from None
         if dice is not None and dice.unused:
             unused[i] = (dice.unused, len(dice.script))
-        flat = flatten(state_dict(c))
-        for k, v in flat.items():
-            if k not in before or before[k] != v:
-                last[k] = i
-        before = flat
         states.append(c)
     if not states:
         raise Refused("a campaign file needs its first entry (`new`)", code="no-entries")
-    return Replay(states, last, unused)
+    return Replay(states, unused)
+
+
+# -- a state proved without its entries --------------------------------------------
+
+def proved(c: Campaign, data: WotwData) -> tuple[list[tuple[tuple, str]], Campaign | None]:
+    """Every way the state is not one a legal sequence of plays reaches (located), and the state the plays
+    its traces tell give (proof.py) when they are all allowed; the rules are `apply`'s, as for any entry."""
+    told, problems = plays(c)
+    state = None
+    for play in told:
+        try:
+            state = apply(state, play.entry, data).campaign
+        except SheetsError as exc:
+            code = getattr(exc, "code", "refused")
+            return problems + [(play.loc, f"{describe(play.entry)}, as this tells it, is refused by the rules "
+                                          f"(rule {code}): {exc}")], None
+    if problems or state is None:
+        return problems, None
+    return differences(state_dict(c), state_dict(state)), state
+
+
+def differences(stored: dict, reached: dict) -> list[tuple[tuple, str]]:
+    """Each stored value the plays do not give, located (a list: its length, once)."""
+    have, want, done, out = flatten(stored), flatten(reached), [], []
+    for key in sorted(set(have) | set(want), key=lambda k: [str(p).zfill(6) for p in k]):
+        if have.get(key, ...) == want.get(key, ...) or any(key[:len(d)] == d for d in done):
+            continue
+        loc = key[:-1] if key[-1] == "#" else key
+        done.append(loc)
+        said = "rows" if key[-1] == "#" else "value"
+        out.append((loc, f"stored {said} {have.get(key)!r}, but the plays this state tells (its ledger, "
+                         f"histories and missions, replayed by the rules) give {want.get(key)!r}: no legal sequence "
+                         f"of plays reaches this state (rule state-unreachable)"))
+    return out
+
+
+def prove(c: Campaign, data: WotwData) -> list[tuple[tuple, str]]:
+    """`proved`'s problems."""
+    return proved(c, data)[0]
+
+
+def baseline(e: BaselineEntry, data: WotwData) -> Campaign:
+    """A `baseline` entry: the state it holds, trusted only when it proves itself (as a file without entries)."""
+    try:
+        c = Campaign.model_validate({k: v for k, v in (e.state or {}).items() if k != "entries"})
+    except ValueError as exc:
+        raise Refused(f"the baseline state is not a campaign: {exc}", code="baseline-not-a-campaign") from None
+    problems = cp.check(c, data)
+    state = None
+    if not problems:
+        problems, state = proved(c, data)
+    if problems:
+        raise Refused("; ".join(msg for _, msg in problems), code="baseline-unproved")
+    return state
 
 
 def _describe_debrief(e: DebriefEntry) -> str:

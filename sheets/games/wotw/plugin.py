@@ -11,6 +11,7 @@ from sheets.games.wotw.team import TeamFile, resolve_team
 from sheets.kinds.kind import Kind
 from sheets.kinds.print_plugin import PrintHooks
 from sheets.library.content import FileLoader
+from sheets.library.kinds import ContentKind
 from sheets.library.plugins import GamePlugin
 from sheets.library.tables import parse_roll
 
@@ -98,13 +99,26 @@ def _logsheets(game) -> str:
     return f"mission log sheets (sheets mission; theatres {theatres})"
 
 
+def _make_log_sheets(lib, game, options, which):
+    # the sheets need Jinja; the plugin is loaded with the content (`mission --json`, `validate`)
+    from sheets.games.wotw.sheets import kit_log_sheets  # noqa: PLC0415
+
+    return kit_log_sheets(game, options)
+
+
+def _make_record(lib, game, options, which):
+    from sheets.games.wotw.sheets import kit_record  # noqa: PLC0415 - Jinja: as above
+
+    return kit_record(game, options)
+
+
 class WotwPlugin(GamePlugin, PrintHooks):
     extra_files = ("examples/*.yaml",)  # examples, read by their own commands and tests
 
     def kinds(self):
         return [Kind("wotw.logsheet", "a mission log sheet, rolled or blank", ("logsheet.html.j2", "logsheet_blank.html.j2"),
-                     "logsheet", listed=_logsheets),
-                Kind("wotw.record", "a campaign's record", ("campaign.html.j2",), "record")]
+                     "logsheet", make=_make_log_sheets, listed=_logsheets),
+                Kind("wotw.record", "a campaign's record", ("campaign.html.j2",), "record", make=_make_record)]
 
     def load(self, files: FileLoader):
         before = len(files.problems)
@@ -124,27 +138,22 @@ class WotwPlugin(GamePlugin, PrintHooks):
         return data
 
     def file_kinds(self):
-        return {
-            "theatres": (Theatres, "theatres.yaml", "the Way of the Warrior's theatres"),
-            "teams": (Teams, "teams.yaml", "the Way of the Warrior's nations and team tables"),
-            "tables": (Tables, "tables.yaml", "the Way of the Warrior's random tables"),
-            "events": (Events, "events.yaml", "the Way of the Warrior's terrain events"),
-            "rules": (Rules, "rules.yaml", "the Way of the Warrior's rule numbers"),
-            "team": (TeamFile, "examples/*.yaml", "a team file (sheets mission --team, sheets campaign new --team)"),
+        return [
+            ContentKind("theatres", Theatres, "theatres.yaml", "the Way of the Warrior's theatres"),
+            ContentKind("teams", Teams, "teams.yaml", "the Way of the Warrior's nations and team tables"),
+            ContentKind("tables", Tables, "tables.yaml", "the Way of the Warrior's random tables"),
+            ContentKind("events", Events, "events.yaml", "the Way of the Warrior's terrain events"),
+            ContentKind("rules", Rules, "rules.yaml", "the Way of the Warrior's rule numbers"),
+            ContentKind("team", TeamFile, "examples/*.yaml", "a team file (sheets mission --team, sheets campaign new --team)"),
             # the model campaign_io.read validates a campaign file with
-            "campaign": (Campaign, None, "a Way of the Warrior campaign file (sheets campaign)"),
-        }
+            ContentKind("campaign", Campaign, None, "a Way of the Warrior campaign file (sheets campaign)"),
+        ]
 
     def reference_sections(self, game):
         # the sheets need Jinja; the plugin is loaded with the content (`mission --json`, `validate`)
         from sheets.games.wotw.sheets import reference_parts  # noqa: PLC0415
 
         return reference_parts(game)
-
-    def kit_sheets(self, game, options):
-        from sheets.games.wotw.sheets import kit_sheets  # noqa: PLC0415 - Jinja: as above
-
-        return kit_sheets(game, options)
 
     def check_user_file(self, game, doc):
         """A campaign file (`kind: campaign`) or a team file: every rule, located by line and field."""

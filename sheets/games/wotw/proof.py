@@ -1,160 +1,190 @@
-"""A campaign's state against itself: what a campaign file proves without its entries.
+"""The plays a campaign state tells: what a file without its entries (or a `baseline`) is proved by.
 
-The replay (`ledger.py`) proves a file that keeps its entries. A file whose `entries` are gone (a file
-from before the ledger) or whose first entry is a `baseline` is held to these checks instead, so that a
-hand edit cannot pass as history:
+A state is legal when some legal sequence of plays reaches it. Every play leaves a trace in the
+state: a row of the ledger (the first team, a debriefing, a promotion, a skill, a recruit, an
+Engineer, an adjustment), a line of a man's history (a weapon changed) or a mission (its seed or
+dice, its struck step, its XP roll). `plays` reads those traces back into the entries that wrote
+them, in order; `ledger.prove` replays them with the one rule book (`ledger.apply`, the same
+rules every command and every replay run) and compares the state they give with the state the
+file holds. So every CP and XP spent is priced by the rules' tables, every CP and XP gained comes
+from the start, a debriefed mission or an adjustment with its reason, each man's life is one the
+rules allow, every mission re-rolls from its dice and every XP roll from its seed, and every
+optional rule used is switched on; a trace no play writes is refused where it stands.
 
-- the ledger's rows add up to `cp` and `xp` (every CP and XP gained or spent is a row), and pay for
-  every man of the team (the first team's row, a row per recruit);
-- each man's status is what his history says, his history's wounds and deaths are the ones the
-  missions list, and every change the table made by hand has its `adjusted` row in the ledger;
-- every mission is the one its seed or dice roll on the tables (objective, steps, track, weather), and
-  its XP and CP are what its debriefing gives (the rules, Equipment and Post-mission debriefing).
-
-`prove` returns located problems (loc, message) and never raises; the team's own rules are
-`campaign.check`'s.
+`plays` never raises: a trace it cannot read is a located problem (loc, message).
 """
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
-from sheets.base.dice import Dice
-from sheets.base.errors import SheetsError
-from sheets.games.wotw.mission import Mission, MissionRoller
-from sheets.games.wotw.models import WotwData
-from sheets.games.wotw.records import Campaign, MissionRecord, name_key
+from sheets.games.wotw.records import (AdjustEntry, Campaign, DebriefEntry, Entry, Man, MissionEntry, MissionRecord,
+                                       NewEntry, Recruit, SpendEntry, name_key)
 
-STATUS_LINE = re.compile(r"^(?:(?P<hit>wounded|killed) M(?P<n>\d+)|healed after M\d+"
-                         r"|(?:fit|wounded|killed) to (?P<set>fit|wounded|killed) after M\d+ \(adjusted\))$")
-FIRST_TEAM = re.compile(r"^first team: (\d+) m[ae]n$")
-RECRUITED = re.compile(r"^recruited (.+?) \(")
-XP_ROLL = re.compile(r"^d6 (?P<face>[1-6]) -> 1d3 (?P<d3>[1-3])(?P<hq> \+1 Enemy HQ)? \((?:seed -?\d+|dice [\d,]+)\)$")
-DEBRIEFING = "the rules, Post-mission debriefing"
-REINFORCEMENTS = "the rules, Equipment: 2 CP after a mission, 1 CP if you've aborted it"
-
-
-def prove(c: Campaign, data: WotwData) -> list[tuple[tuple, str]]:
-    """Every way the state disagrees with itself, located (loc, message)."""
-    problems = _sums(c) + _joined(c) + _statuses(c)
-    for i, record in enumerate(c.missions):
-        problems += _mission(c, data, i, record)
-    return problems
-
-
-def _sums(c: Campaign) -> list[tuple[tuple, str]]:
-    problems = []
-    for key, unit in (("cp", "CP"), ("xp", "XP")):
-        total = sum(getattr(row, key) for row in c.ledger)
-        if getattr(c, key) != total:
-            problems.append(((key,), f"{key} {getattr(c, key)}, but the ledger's rows add up to {total} {unit} "
-                                     f"(every {unit} gained or spent is a row of `ledger`)"))
-    return problems
+ROWS = {
+    "start": re.compile(r"^starting CP \((?P<nation>.+)\)$"),
+    "first": re.compile(r"^first team: (?P<n>\d+) m[ae]n$"),
+    "debrief": re.compile(r"^mission (?P<n>\d+) (?P<outcome>success|aborted): "),
+    "promote": re.compile(r"^promoted (?P<name>.+) to (?:Private|Veteran)$"),
+    "learn": re.compile(r"^(?P<name>[^()]+) learned (?P<skill>.+)$"),
+    "recruit": re.compile(r"^recruited (?P<names>[^()]+) \((?P<quality>Green|Private|Veteran) (?P<weapon>.+?)"
+                          r"(?P<medical>, medical)?(?:, crew replacement)?\)$"),
+    "flame": re.compile(r"^(?P<name>[^()]+) made Engineer \(Flame-thrower\)$"),
+    "engineer": re.compile(r"^(?P<name>[^()]+) made Engineer$"),
+    "adjust": re.compile(r"^adjusted \((?P<parts>[^()]*)\): (?P<reason>.+)$", re.S),
+}
+REARM = re.compile(r"^(?P<old>[^()]+) to (?P<new>[^()]+) after M(?P<n>\d+)$")
+XP_ROLL = re.compile(r"^d6 [1-6] -> 1d3 [1-3](?P<hq> \+1 Enemy HQ)? \((?:seed (?P<seed>-?\d+)|dice (?P<dice>[\d,]+))\)$")
+PART_POINTS = re.compile(r"^[+-]\d+ (?:CP|XP)$")
+PART_HEAL = re.compile(r"^(?P<name>.+) healed$")
+PART_GRENADES = re.compile(r"^(?P<name>.+) (?P<n>\d+) grenades$")
+PART_STATE = re.compile(r"^(?P<name>.+) (?P<state>fit|wounded|killed)$")
+UNTOLD = ("no play writes this row (the rules give CP only at the start and after a mission, XP only after a "
+          "successful mission; every other row is a purchase or an adjustment, as the commands write them)")
 
 
-def _joined(c: Campaign) -> list[tuple[tuple, str]]:
-    """Every man was paid for: the first team's row counts its men, each recruit has a 'recruited' row."""
-    first = [int(m[1]) for row in c.ledger if (m := FIRST_TEAM.match(row.what))]
-    recruits = [m[1].split(", ") for row in c.ledger if (m := RECRUITED.match(row.what))]
-    paid = sum(first) + sum(len(names) for names in recruits)
-    if len(c.team) == paid:
-        return []
-    return [(("team",), f"{len(c.team)} men in the team, but the ledger pays for {paid}: the first team's "
-                        f"{sum(first)} and {paid - sum(first)} recruited (a man joins with `sheets campaign spend "
-                        f"--recruit`, and its row says so)")]
+@dataclass
+class Play:
+    """One entry a trace tells, and where the trace stands in the state."""
+
+    loc: tuple
+    entry: Entry
+    men: tuple[str, ...] = ()    # name keys of the men whose history it writes a line to
 
 
-def _adjusted(c: Campaign, what: str) -> bool:
-    return any(row.what.startswith("adjusted (") and what in row.what.partition("):")[0] for row in c.ledger)
-
-
-def _statuses(c: Campaign) -> list[tuple[tuple, str]]:
-    problems = []
-    listed = {(name_key(name), hit, m.number): (i, hit, j)
-              for i, m in enumerate(c.missions) for hit in ("killed", "wounded")
-              for j, name in enumerate(getattr(m.casualties, hit))}
-    told = set()
-    for i, man in enumerate(c.team):
-        state, said = "fit", "he joined"
-        for k, line in enumerate(man.history):
-            found = STATUS_LINE.match(line)
-            if found is None:
-                continue
-            if found["hit"]:
-                key = (name_key(man.name), found["hit"], int(found["n"]))
-                told.add(key)
-                if key not in listed:
-                    problems.append((("team", i, "history", k), f"{line!r}, but mission {found['n']} does not list "
-                                                                f"{man.name} {found['hit']}"))
-                state = found["hit"]
-            else:
-                state = found["set"] or "fit"
-                change = f"{man.name} {'healed' if found['set'] is None else state}"
-                if not _adjusted(c, change):
-                    problems.append((("team", i, "history", k), f"{line!r}, but no `adjusted` row of the ledger says "
-                                                                f"{change!r}: what the table changes is recorded with "
-                                                                f"`sheets campaign adjust` (with its reason)"))
-            said = repr(line)
-        if man.status != state:
-            problems.append((("team", i, "status"), f"{man.name} is {man.status}, but his history makes him {state} "
-                                                    f"(last: {said}); change a man's state with `sheets campaign adjust`"))
-    for key, (i, hit, j) in listed.items():
-        if key not in told:
-            name = getattr(c.missions[i].casualties, hit)[j]
-            problems.append((("missions", i, "casualties", hit, j),
-                             f"mission {key[2]} lists {name} {hit}, but his history has no '{hit} M{key[2]}'"))
-    return problems
-
-
-def reroll(c: Campaign, data: WotwData, record: MissionRecord) -> Mission:
-    """The mission a record's seed or dice roll for this campaign (`SheetsError` when they cannot)."""
-    if record.seed is not None:
-        dice = Dice.seeded(record.seed)
-    elif record.dice:
-        dice = Dice.parse_script(record.dice.removeprefix("dice "), given=False)
-    else:
-        raise SheetsError("neither seed nor dice: the tables cannot roll this mission again")
-    return MissionRoller(data).roll(dice, c.theatre, c.nation, airborne="airborne" in c.optional_rules,
-                                    beachhead="beachhead" in c.optional_rules,
-                                    engineers=c.engineers or record.struck_step is not None,
-                                    strike_step=record.struck_step, number=record.number)
-
-
-def _mission(c: Campaign, data: WotwData, i: int, m: MissionRecord) -> list[tuple[tuple, str]]:
-    where = ("missions", i)
-    try:
-        rolled = reroll(c, data, m)
-    except SheetsError as exc:
-        return [(where + ("seed" if m.seed is not None else "dice",), f"mission {m.number}: {exc}")]
-    problems = []
-    track = " > ".join(s.terrain + (" (struck)" if s.struck else "") for s in rolled.track)
-    for key, wanted in (("objective", rolled.objective.name if rolled.objective else ""),
-                        ("steps", len(rolled.track)), ("track", track), ("weather", rolled.weather)):
-        if getattr(m, key) != wanted:
-            rolled_with = f"seed {m.seed}" if m.seed is not None else f"its dice ({m.dice})"
-            problems.append((where + (key,), f"mission {m.number}: {key} {getattr(m, key)!r}, but {rolled_with} "
-                                             f"roll{'s' if m.seed is not None else ''} {wanted!r} on the tables"))
-    campaign = data.rules.campaign
-    if m.outcome == "in progress":
-        wanted_xp, wanted_cp, why = 0, 0, "a mission in progress has gained nothing yet"
-    elif m.outcome == "aborted":
-        wanted_xp, wanted_cp = int(campaign.get("xp_after_abort", 0)), int(campaign.get("reinforcement_cp_after_abort", 1))
-        why = f"an aborted mission gains no XP ({DEBRIEFING}) and {wanted_cp} CP ({REINFORCEMENTS})"
-    else:
-        wanted_cp = int(campaign.get("reinforcement_cp", 2))
-        roll = XP_ROLL.match(m.xp_roll or "")
-        if roll is None or (int(roll["face"]) + 1) // 2 != int(roll["d3"]):
-            problems.append((where + ("xp_roll",), f"mission {m.number}: xp_roll {m.xp_roll!r} is not a 1d3 as the "
-                                                   f"debriefing writes it, e.g. 'd6 5 -> 1d3 3 (seed 7)' ({DEBRIEFING})"))
-            wanted_xp = m.xp
+def _adjust(parts: str, reason: str, row) -> tuple[dict, list[str]]:
+    fields: dict = {"do": "adjust", "reason": reason, "cp": row.cp, "xp": row.xp, "heal": [], "set_state": {},
+                    "grenades": {}}
+    men = []
+    for part in filter(None, parts.split(", ")):
+        if PART_POINTS.match(part):
+            continue
+        if (m := PART_HEAL.match(part)) is not None:
+            fields["heal"].append(m["name"])
+            men.append(m["name"])
+        elif (m := PART_GRENADES.match(part)) is not None:
+            fields["grenades"][m["name"]] = int(m["n"])
+        elif (m := PART_STATE.match(part)) is not None:
+            fields["set_state"][m["name"]] = m["state"]
+            men.append(m["name"])
         else:
-            wanted_xp = int(roll["d3"]) + (1 if roll["hq"] else 0)
-        why = f"a success gains 1d3 XP, +1 for the Enemy HQ ({DEBRIEFING}), and {wanted_cp} CP ({REINFORCEMENTS})"
-    for key, wanted in (("xp", wanted_xp), ("cp", wanted_cp)):
-        if getattr(m, key) != wanted:
-            problems.append((where + (key,), f"mission {m.number}: {key} {getattr(m, key)}, but its outcome and "
-                                             f"roll give {wanted}: {why}"))
-    if m.outcome != "in progress" and not any(row.after == m.number and row.what.startswith(f"mission {m.number} ")
-                                              and (row.cp, row.xp) == (m.cp, m.xp) for row in c.ledger):
-        problems.append((where,  f"mission {m.number}: no row of the ledger gains its {m.xp} XP and {m.cp} CP "
-                                 f"(the debriefing writes one, 'mission {m.number} {m.outcome}: ...')"))
-    return problems
+            raise ValueError(f"{part!r} is no change an adjustment makes")
+    return fields, men
+
+
+def _row_play(c: Campaign, i: int, row) -> Play | None:
+    """The play a ledger row tells (None: the start's row, the first team's and a debriefing's are told elsewhere)."""
+    kind, found = next(((k, m) for k, rx in ROWS.items() if (m := rx.match(row.what))), (None, None))
+    loc = ("ledger", i)
+    if kind in ("start", "first", "debrief", "flame"):
+        return None
+    if kind == "promote":
+        return Play(loc, SpendEntry(do="spend", promote=found["name"]), (name_key(found["name"]),))
+    if kind == "learn":
+        return Play(loc, SpendEntry(do="spend", learn=found["name"], skill=found["skill"]), (name_key(found["name"]),))
+    if kind == "engineer":
+        return Play(loc, SpendEntry(do="spend", make_engineer=found["name"]), (name_key(found["name"]),))
+    if kind == "recruit":
+        names = found["names"].split(", ")
+        men = {name_key(m.name): m for m in c.team}
+        engineer = any(men[k].engineer and not _made_engineer(men[k]) for k in map(name_key, names) if k in men)
+        return Play(loc, SpendEntry(do="spend", recruit=names, quality=found["quality"], weapon=found["weapon"],
+                                    medical=bool(found["medical"]), engineer=engineer), tuple(map(name_key, names)))
+    if kind == "adjust":
+        fields, men = _adjust(found["parts"], found["reason"], row)
+        return Play(loc, AdjustEntry(**fields), tuple(map(name_key, men)))
+    raise ValueError(UNTOLD)
+
+
+def _made_engineer(man: Man) -> bool:
+    return any(h.startswith("Engineer after M") or REARM.match(h) and "Flame-thrower" in h for h in man.history)
+
+
+def _first_team(c: Campaign, recruited: set[str]) -> Play:
+    team = []
+    for man in c.team:
+        if not man.history or man.history[0] != "joined before M1" or name_key(man.name) in recruited:
+            continue
+        quality = ("Green" if any(h.startswith("Private after M") for h in man.history) else
+                   "Private" if any(h.startswith("Veteran after M") for h in man.history) else man.quality)
+        rearms = [m for h in man.history if (m := REARM.match(h))]
+        team.append(Recruit(name=man.name, quality=quality, weapon=rearms[0]["old"] if rearms else man.weapon,
+                            medical=man.medical, engineer=man.engineer and not _made_engineer(man), notes=man.notes))
+    at = next((("ledger", i) for i, row in enumerate(c.ledger) if ROWS["first"].match(row.what)), ("team",))
+    return Play(at, NewEntry(do="new", nation=c.nation, theatre=c.theatre, optional_rules=list(c.optional_rules),
+                             team=team), tuple(name_key(r.name) for r in team))
+
+
+def _mission_plays(i: int, m: MissionRecord) -> tuple[Play, Play | None]:
+    """The mission rolled (its struck step at the roll) and, once closed, its debriefing."""
+    where = ("missions", i)
+    dice = {"seed": m.seed} if m.seed is not None else {"dice": (m.dice or "").removeprefix("dice ")}
+    rolled = Play(where, MissionEntry(do="mission", strike=m.struck_step, **dice))
+    if m.outcome == "in progress":
+        return rolled, None
+    fields = {"do": "debrief", "outcome": m.outcome, "killed": list(m.casualties.killed),
+              "wounded": list(m.casualties.wounded)}
+    if m.outcome == "success":
+        roll = XP_ROLL.match(m.xp_roll or "")
+        if roll is None:
+            raise ValueError(f"mission {m.number}: xp_roll {m.xp_roll!r} is not a 1d3 as the debriefing writes it, "
+                             f"e.g. 'd6 5 -> 1d3 3 (seed 7)' (the rules, Post-mission debriefing)")
+        fields.update(enemy_hq=bool(roll["hq"]), **({"seed": int(roll["seed"])} if roll["seed"] else {"dice": roll["dice"]}))
+    men = tuple(name_key(n) for n in m.casualties.killed + m.casualties.wounded)
+    return rolled, Play(where + ("outcome",), DebriefEntry(**fields), men)
+
+
+def _timeline(c: Campaign, problems: list) -> list[Play]:
+    """The plays the ledger and the missions tell, in the ledger's order (a mission rolled just before its
+    debriefing, the one in progress last)."""
+    recruited = {name_key(n) for row in c.ledger if (m := ROWS["recruit"].match(row.what)) for n in m["names"].split(", ")}
+    timeline = [_first_team(c, recruited)]
+    missions = {}
+    for i, m in enumerate(c.missions):
+        try:
+            missions[m.number] = _mission_plays(i, m)
+        except ValueError as exc:
+            problems.append((("missions", i, "xp_roll"), str(exc)))
+    told = set()
+    for i, row in enumerate(c.ledger):
+        debriefed = ROWS["debrief"].match(row.what)
+        try:
+            if debriefed and int(debriefed["n"]) in missions and int(debriefed["n"]) not in told:
+                told.add(int(debriefed["n"]))
+                timeline += [p for p in missions[int(debriefed["n"])] if p is not None]
+            elif debriefed:
+                raise ValueError(f"mission {debriefed['n']} is debriefed once, by its own row; no mission "
+                                 f"{debriefed['n']} is left to debrief here (the rules, Post-mission debriefing)")
+            elif (play := _row_play(c, i, row)) is not None:
+                timeline.append(play)
+        except (ValueError, KeyError) as exc:
+            problems.append((("ledger", i, "what"), f"{row.what!r}: {exc}"))
+    for n, (rolled, debrief) in missions.items():
+        if n not in told:
+            timeline += [rolled] + ([debrief] if debrief is not None else [])
+    return timeline
+
+
+def plays(c: Campaign) -> tuple[list[Play], list[tuple[tuple, str]]]:
+    """The entries the state's traces tell, in order, and every trace no play writes (located)."""
+    problems: list[tuple[tuple, str]] = []
+    timeline = _timeline(c, problems)
+    for k, man in enumerate(c.team):
+        key, prev = name_key(man.name), 0
+        mine = [j for j, p in enumerate(timeline) if key in p.men]
+        lines = iter(mine)
+        for h, line in enumerate(man.history):
+            rearm = REARM.match(line)
+            if rearm is None:
+                if not line.startswith("replaces the missing man"):
+                    prev = next(lines, prev)
+                continue
+            after = next((j for j, p in enumerate(timeline) if p.entry.do == "debrief"
+                          and p.loc[:2] == ("missions", int(rearm["n"]) - 1)), 0)
+            at = max(prev, after) + 1
+            timeline.insert(at, Play(("team", k, "history", h), SpendEntry(do="spend", rearm=man.name,
+                                                                           weapon=rearm["new"]), (key,)))
+            mine = [j + (j >= at) for j in mine]
+            lines = iter([j for j in mine if j > at])
+            prev = at
+    return timeline, problems

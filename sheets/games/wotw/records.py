@@ -9,11 +9,13 @@ from __future__ import annotations
 import unicodedata
 from typing import Annotated, Literal, Union, get_args
 
-from pydantic import (BaseModel, ConfigDict, Discriminator, Field, Tag, TypeAdapter, ValidationError, model_serializer,
-                      model_validator)
+from pydantic import (BaseModel, ConfigDict, Discriminator, Field, PrivateAttr, Tag, TypeAdapter, ValidationError,
+                      model_serializer, model_validator)
 from pydantic.json_schema import SkipJsonSchema
 
 from sheets.base.errors import SheetsError
+from sheets.base.limits import MAX_CAMPAIGN_ENTRIES, MAX_ENTRY_DICE, MAX_NOTES, MAX_REASON
+from sheets.games.wotw.names import NAME_SYNTAX, name_key, name_problem, name_problems  # noqa: F401 - said here too
 from sheets.library.validation import Strict
 
 Status = Literal["fit", "wounded", "killed"]
@@ -48,7 +50,7 @@ class Man(Record):
     grenades: int = Field(4, ge=0, le=9)
     status: Status = "fit"
     history: list[str] = []
-    notes: str = ""  # from the team file; printed on the log sheet
+    notes: str = Field("", max_length=MAX_NOTES)  # from the team file; printed on the log sheet
 
 
 class Casualties(Record):
@@ -70,6 +72,16 @@ class MissionRecord(Record):
     xp: int = Field(0, ge=0)
     xp_roll: str | None = None
     cp: int = Field(0, ge=0)
+    #: whether the team had an Engineer at the mission's briefing (set when the rules roll it; None: a state
+    #: read from a file, whose replay or proof sets it). Not in the file: the entries say it.
+    _briefed_engineer: bool | None = PrivateAttr(None)
+
+    @property
+    def briefed_engineer(self) -> bool | None:
+        return self._briefed_engineer
+
+    def brief(self, engineer: bool) -> None:
+        self._briefed_engineer = engineer
 
 
 class LedgerEntry(Record):
@@ -90,7 +102,7 @@ class Recruit(Record):
     weapon: str
     medical: bool = False
     engineer: bool = False
-    notes: str = ""
+    notes: str = Field("", max_length=MAX_NOTES)
 
 
 # -- the ledger's entries: one model per kind of change, told apart by `do` -------------------
@@ -128,7 +140,7 @@ class _Rolls(_Kind):
     """An entry that rolls dice: a seed, or the faces rolled at the table; never both."""
 
     seed: int | None = None
-    dice: str | None = None
+    dice: str | None = Field(None, max_length=MAX_ENTRY_DICE)
 
     @model_validator(mode="after")
     def _rolls(self):
@@ -239,7 +251,7 @@ class AdjustEntry(_Kind):
     """What the rules leave to the table, with its reason."""
 
     do: Literal["adjust"]
-    reason: str | None = None
+    reason: str | None = Field(None, max_length=MAX_REASON)
     cp: int = 0
     xp: int = 0
     heal: list[str] = []
@@ -300,26 +312,17 @@ def _said(err) -> str:
     return f"{'.'.join(keys)}: {message}" if keys and err["type"] != "value_error" else message
 
 
-#: characters the command syntax uses in a name (NAME=SKILL, NAME=WEAPON, NAME=STATE)
-NAME_SYNTAX = "="
-
-
-def name_key(name: str) -> str:
-    """How names are compared: NFC, trimmed, case-folded (so 'Mäkinen' typed either way is one man)."""
-    return unicodedata.normalize("NFC", name).strip().casefold()
-
-
 def clean_name(name: str, taken: list[str] = ()) -> str:
-    """A name as it enters the team: NFC, trimmed, not empty, none of `=`, unique in the team."""
+    """A name as it enters the team: NFC, trimmed, a name a command can say (`name_problem`), unique in the
+    team under the folding the commands use (`name_key`)."""
     text = unicodedata.normalize("NFC", name).strip()
-    if not text:
-        raise Refused("a man needs a name: an empty name cannot be printed on the roster or named again", code="name-empty")
-    bad = [c for c in text if c in NAME_SYNTAX or unicodedata.category(c).startswith("C")]
-    if bad:
-        raise Refused(f"name {text!r}: {bad[0]!r} cannot be in a name (the commands write NAME=SKILL, "
-                      f"NAME=WEAPON, NAME=STATE), so that man could never be named again", code="name-unspeakable")
-    if name_key(text) in {name_key(t) for t in taken}:
-        raise Refused(f"the team already has a man named {text!r}: names must be unique", code="name-taken")
+    problem = name_problem(text)
+    if problem:
+        raise Refused(problem[0], code=problem[1])
+    same = [t for t in taken if name_key(t) == name_key(text)]
+    if same:
+        raise Refused(f"the team already has a man named {same[0]!r}, and {text!r} is the same name to the commands "
+                      f"(they compare names case-folded): names must be unique", code="name-taken")
     return text
 
 
@@ -335,7 +338,7 @@ class Campaign(Record):
     team: list[Man] = Field(min_length=1)
     missions: list[MissionRecord] = []
     ledger: list[LedgerEntry] = []
-    entries: list[Entry] = []
+    entries: list[Entry] = Field([], max_length=MAX_CAMPAIGN_ENTRIES)
 
     # -- views ---------------------------------------------------------
     @property
@@ -353,6 +356,18 @@ class Campaign(Record):
     @property
     def played(self) -> int:
         return sum(1 for m in self.missions if m.outcome != "in progress")
+
+    def fork(self, men=(), last_mission: bool = False) -> Campaign:
+        """A copy for a rule to change: the men named (and the last mission) copied whole, the rest shared with
+        this state, which no rule changes (a deep copy of every history and row made each replay quadratic)."""
+        keys = {name_key(n) for n in men}
+        missions = list(self.missions)
+        if last_mission and missions:
+            missions[-1] = missions[-1].model_copy(deep=True)
+        return self.model_copy(update={"team": [m.model_copy(update={"history": list(m.history), "skills": list(m.skills)})
+                                                if name_key(m.name) in keys else m for m in self.team],
+                                       "missions": missions, "ledger": list(self.ledger),
+                                       "optional_rules": list(self.optional_rules)})
 
     def man(self, name: str) -> Man:
         key = name_key(name)

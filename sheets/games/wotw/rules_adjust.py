@@ -14,26 +14,27 @@ from sheets.games.wotw.models import WotwData
 from sheets.games.wotw.records import AdjustEntry, Campaign, LedgerEntry, Refused
 
 Done = tuple[Campaign, list[str]]
+MAX_GRENADES = 9  # as a campaign file's `grenades` (records.Man)
 
 
 def points(c: Campaign, e: AdjustEntry) -> Done:
     """CP and XP added or taken away; neither goes below 0."""
-    new = c.model_copy(deep=True)
+    new = c.fork()
     new.cp, new.xp = c.cp + e.cp, c.xp + e.xp
     if new.cp < 0 or new.xp < 0:
-        raise Refused(f"--cp {e.cp:+d} --xp {e.xp:+d}: the campaign has {c.cp} CP and {c.xp} XP; neither goes below 0",
+        raise Refused(f"CP {e.cp:+d}, XP {e.xp:+d}: the campaign has {c.cp} CP and {c.xp} XP; neither goes below 0",
                       code="points-below-zero")
     return new, []
 
 
 def heal(c: Campaign, e: AdjustEntry) -> Done:
     """Wounded men healed (the seed gives no healing between missions: the player's call)."""
-    new, done = c.model_copy(deep=True), []
+    new, done = c.fork(e.heal), []
     for name in e.heal:
         man = new.man(name)
         if man.status != "wounded":
-            raise Refused(f"--heal {man.name}: he is {man.status}, not wounded" +
-                          ("; to bring a dead man back use --set-state NAME=fit" if man.status == "killed" else ""),
+            raise Refused(f"{man.name} is {man.status}, not wounded" +
+                          ("; a dead man comes back by setting his state to fit" if man.status == "killed" else ""),
                           code="not-wounded")
         man.status = "fit"
         man.history.append(f"healed after M{c.played}")
@@ -43,11 +44,11 @@ def heal(c: Campaign, e: AdjustEntry) -> Done:
 
 def set_state(c: Campaign, e: AdjustEntry) -> Done:
     """Men made fit, wounded or killed by hand."""
-    new, done = c.model_copy(deep=True), []
+    new, done = c.fork(e.set_state), []
     for name, state in e.set_state.items():
         man = new.man(name)
         if man.status == state:
-            raise Refused(f"--set-state {name}={state}: {man.name} is {state} already", code="state-unchanged")
+            raise Refused(f"{man.name} is {state} already", code="state-unchanged")
         man.history.append(f"{man.status} to {state} after M{c.played} (adjusted)")
         man.status = state
         done.append(f"{man.name} {state}")
@@ -56,11 +57,12 @@ def set_state(c: Campaign, e: AdjustEntry) -> Done:
 
 def grenades(c: Campaign, e: AdjustEntry) -> Done:
     """Grenades counted by hand."""
-    new, done = c.model_copy(deep=True), []
+    new, done = c.fork(e.grenades), []
     for name, count in e.grenades.items():
         man = new.man(name)
-        if count < 0:
-            raise Refused(f"--grenades {man.name}={count}: a man carries 0 grenades or more", code="grenades-below-zero")
+        if not 0 <= count <= MAX_GRENADES:
+            raise Refused(f"{man.name} with {count} grenades: a man carries 0 to {MAX_GRENADES} grenades",
+                          code="grenades-out-of-range")
         man.grenades = count
         done.append(f"{man.name} {count} grenades")
     return new, done

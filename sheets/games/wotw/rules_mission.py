@@ -23,7 +23,7 @@ def entry_dice(e: MissionEntry | DebriefEntry, what: str) -> Dice:
     if e.seed is not None:
         return Dice.seeded(e.seed)
     if e.dice is None:
-        raise Refused(f"{what} rolls dice: give --seed or --dice", code="no-dice")
+        raise Refused(f"{what} rolls dice", code="no-dice")
     try:
         return Dice.parse_script(e.dice, given=False)  # the command counts what it was given (commands.change)
     except SheetsError as exc:
@@ -70,23 +70,22 @@ def open_mission(c: Campaign, data: WotwData) -> Mission:
 # -- a mission rolled -------------------------------------------------------------
 
 def ready_for_mission(c: Campaign, data: WotwData) -> None:
-    """Three men alive for a new mission (asked by the command, not the replay: older files keep loading)."""
+    """Three men alive for a new mission (the rules, Equipment), on the command and on replay alike."""
     alive, least = len(c.living), TeamRules.of(data.rules).min_size
     if alive < least:
         raise Refused(f"{alive} m{'a' if alive == 1 else 'e'}n alive, but a mission needs at least {least} (the rules, "
-                      f"Equipment: “You must select at least three men”): recruit first with `sheets campaign spend`",
+                      f"Equipment: “You must select at least three men”): recruit first",
                       code="team-too-small")
 
 
 def start_mission(c: Campaign, data: WotwData, record: MissionRecord) -> Campaign:
     """Record a rolled mission as in progress; grenades are refilled at the Equipment phase."""
     if c.in_progress is not None:
-        raise Refused(f"mission {c.in_progress.number} is still in progress: close it first with "
-                      f"`sheets campaign debrief FILE --outcome success|aborted`", code="mission-in-progress")
+        raise Refused(f"mission {c.in_progress.number} is still in progress: close it first", code="mission-in-progress")
     if not c.living:
         raise Refused("every man of the team is dead: recruit before the next mission", code="team-all-dead")
     rules = TeamRules.of(data.rules)
-    new = c.model_copy(deep=True)
+    new = c.fork([m.name for m in c.living])
     for m in new.team:
         if m.status != "killed":
             m.grenades = rules.grenade_allowance([rules.skill_id(s) for s in m.skills])
@@ -97,10 +96,10 @@ def start_mission(c: Campaign, data: WotwData, record: MissionRecord) -> Campaig
 def roll_mission(c: Campaign, e: MissionEntry, data: WotwData) -> Applied:
     """A `mission` entry: the mission its dice give, recorded as in progress."""
     if c.in_progress is not None:
-        raise Refused(f"mission {c.in_progress.number} is still in progress: close it first with "
-                      f"`sheets campaign debrief FILE --outcome success|aborted`", code="mission-in-progress")
+        raise Refused(f"mission {c.in_progress.number} is still in progress: close it first", code="mission-in-progress")
+    ready_for_mission(c, data)
     if e.strike is not None and not has_engineer(c):
-        raise Refused("--strike-step: only a team with an Engineer may strike a step (the rules, optional rule #3)",
+        raise Refused("only a team with an Engineer may strike a step (the rules, optional rule #3)",
                       code="strike-needs-engineer")
     dice = entry_dice(e, "a mission")
     number = len(c.missions) + 1
@@ -108,7 +107,9 @@ def roll_mission(c: Campaign, e: MissionEntry, data: WotwData) -> Applied:
     record = MissionRecord(number=number, seed=mission.seed, dice=None if mission.seed is not None else dice.describe,
                            objective=mission.objective.name if mission.objective else "", steps=len(mission.track),
                            track=track_text(mission), weather=mission.weather, struck_step=mission.struck_step)
-    return Applied(start_mission(c, data, record), _scripted(e, dice))
+    started = start_mission(c, data, record)
+    started.missions[-1].brief(has_engineer(c))
+    return Applied(started, _scripted(e, dice))
 
 
 def strike_step(c: Campaign, e: StrikeEntry, data: WotwData) -> Campaign:
@@ -116,11 +117,12 @@ def strike_step(c: Campaign, e: StrikeEntry, data: WotwData) -> Campaign:
     open_ = c.in_progress
     if open_ is None:
         raise Refused("no mission in progress: the Engineer strikes a step at the end of a mission's briefing "
-                      "(the rules, optional rule #3); roll one with `sheets campaign mission FILE`",
+                      "(the rules, optional rule #3); roll one",
                       code="no-mission-in-progress")
-    if not has_engineer(c):
-        raise Refused("only a team with an Engineer may strike a step (the rules, optional rule #3: "
-                      "start the campaign with --engineers and make a man Engineer)", code="strike-needs-engineer")
+    if not has_engineer(c) or open_.briefed_engineer is False:
+        raise Refused("only a team with an Engineer may strike a step (the rules, optional rule #3)"
+                      + (f"; the team had none at mission {open_.number}'s briefing, and an Engineer strikes a step "
+                         f"at the end of the briefing" if has_engineer(c) else ""), code="strike-needs-engineer")
     if e.step is None or not 1 <= e.step < open_.steps:
         raise Refused(f"step {e.step}: choose a step from 1 to {open_.steps - 1}; the last step is the objective "
                       f"and is never struck (the rules, optional rule #3)", code="step-out-of-track")
@@ -128,7 +130,7 @@ def strike_step(c: Campaign, e: StrikeEntry, data: WotwData) -> Campaign:
         raise Refused(f"mission {open_.number}: step {open_.struck_step} is struck already; an Engineer removes "
                       f"one step (the rules, optional rule #3)", code="step-struck-already")
     mission = roll(c, data, record_dice(open_), open_.number, e.step)
-    new = c.model_copy(deep=True)
+    new = c.fork(last_mission=True)
     record = new.missions[-1]
     record.track, record.struck_step = track_text(mission), mission.struck_step
     return new
@@ -138,16 +140,18 @@ def strike_step(c: Campaign, e: StrikeEntry, data: WotwData) -> Campaign:
 
 def enemy_hq_possible(c: Campaign, data: WotwData) -> None:
     """The Enemy HQ is an event of a Building (H) step (the rules, Event Table: Building, 11): refused
-    when no step of the mission's track (a struck step apart) has it."""
+    when no step of the mission's track that gets an Event roll (not a struck step, not the last step: the
+    objective) has it."""
     open_ = c.in_progress
     mission = open_mission(c, data)
-    for step in mission.track:
+    for step in mission.track[:-1]:  # the last step, the objective, gets no Event roll (the rules, Mission)
         resolved = data.terrain(step.group, step.terrain)
         if not step.struck and resolved and resolved.terrain and any(
                 ev.text.startswith(ENEMY_HQ) for ev in resolved.terrain.events):
             return
-    raise Refused(f"--enemy-hq: the Enemy HQ is an event of a Building (H) step (the rules, Event Table: Building, "
-                  f"11), and mission {open_.number}'s track has none ({track_text(mission)}); leave --enemy-hq out",
+    raise Refused(f"the Enemy HQ is an event of a Building (H) step (the rules, Event Table: Building, "
+                  f"11), rolled for every step but the last (the objective), and mission {open_.number}'s track has no "
+                  f"such Building ({track_text(mission)})",
                   code="enemy-hq-not-on-track")
 
 
@@ -165,22 +169,22 @@ def debrief(c: Campaign, data: WotwData, outcome: str, killed: list[str], wounde
     """Close the mission in progress: casualties, then XP and reinforcement CP."""
     open_ = c.in_progress
     if open_ is None:
-        raise Refused("no mission in progress: roll one with `sheets campaign mission FILE`", code="no-mission-in-progress")
+        raise Refused("no mission in progress: roll one", code="no-mission-in-progress")
     if outcome not in ("success", "aborted"):
-        raise Refused(f"--outcome {outcome!r}: choose success or aborted", code="unknown-outcome")
+        raise Refused(f"outcome {outcome!r}: a mission ends in success or aborted", code="unknown-outcome")
     if outcome == "aborted" and enemy_hq:
-        raise Refused("--enemy-hq: the Enemy HQ's +1 XP comes at the end of a successful mission, and this one was "
-                      "aborted (the rules, Event Table: Building, 11); leave --enemy-hq out", code="enemy-hq-aborted")
-    new = c.model_copy(deep=True)
+        raise Refused("the Enemy HQ's +1 XP comes at the end of a successful mission, and this one was "
+                      "aborted (the rules, Event Table: Building, 11)", code="enemy-hq-aborted")
+    new = c.fork(killed + wounded, last_mission=True)
     record = new.missions[-1]
     both = {name_key(n) for n in killed} & {name_key(n) for n in wounded}
     if both:
-        raise Refused(f"{', '.join(sorted(both))}: named both --killed and --wounded; a man is one or the other", code="killed-and-wounded")
-    for given, what in ((killed, "--killed"), (wounded, "--wounded")):
+        raise Refused(f"{', '.join(sorted(both))}: named both killed and wounded; a man is one or the other", code="killed-and-wounded")
+    for given, what in ((killed, "killed"), (wounded, "wounded")):
         keys = [name_key(new.man(n).name) for n in given]
         twice = sorted({new.man(n).name for n in given if keys.count(name_key(new.man(n).name)) > 1})
         if twice:
-            raise Refused(f"{', '.join(twice)}: named twice with {what}; name each casualty once", code="casualty-twice")
+            raise Refused(f"{', '.join(twice)}: named twice as {what}; name each casualty once", code="casualty-twice")
     for name in killed:
         man = new.man(name)
         if man.status == "killed":
@@ -193,17 +197,22 @@ def debrief(c: Campaign, data: WotwData, outcome: str, killed: list[str], wounde
             raise Refused(f"{man.name} was killed before; the dead cannot be casualties again", code="dead-already")
         if man.status == "wounded":
             raise Refused(f"{man.name} is already wounded: a wounded soldier that suffers a second wound is "
-                          f"Killed (use --killed {man.name!r})", code="second-wound-kills")
+                          f"Killed: count him killed", code="second-wound-kills")
         man.status = "wounded"
         man.history.append(f"wounded M{record.number}")
     record.casualties = Casualties(killed=[new.man(n).name for n in killed], wounded=[new.man(n).name for n in wounded])
+    if outcome == "success" and not new.living:
+        raise Refused("every man of the team is killed, and a mission is a success only when the team reaches "
+                      "the objective and clears it (the rules, Mission: “The mission is over when the final step "
+                      "is free of enemies”); with no man left standing it was aborted",
+                      code="success-without-survivors")
     campaign = data.rules.campaign
     if outcome == "aborted":
         record.xp, record.cp = int(campaign.get("xp_after_abort", 0)), int(campaign.get("reinforcement_cp_after_abort", 1))
         what = f"mission {record.number} aborted: no XP, {record.cp} CP reinforcements"
     else:
         if dice is None:
-            raise Refused("a successful mission rolls 1d3 XP: give --seed or --dice", code="no-dice")
+            raise Refused("a successful mission rolls 1d3 XP", code="no-dice")
         face = dice.d6("team XP 1d3")
         record.xp = (face + 1) // 2 + (1 if enemy_hq else 0)
         record.xp_roll = f"d6 {face} -> 1d3 {(face + 1) // 2}" + (" +1 Enemy HQ" if enemy_hq else "") + f" ({dice.describe})"

@@ -16,7 +16,7 @@ PROMOTIONS = {"Green": "Private", "Private": "Veteran"}
 
 
 def promote(c: Campaign, data: WotwData, name: str) -> Campaign:
-    new = c.model_copy(deep=True)
+    new = c.fork([name])
     man = new.man(name)
     if man.status == "killed":
         raise Refused(f"{man.name} is dead: the dead are not promoted", code="man-dead")
@@ -35,7 +35,7 @@ def promote(c: Campaign, data: WotwData, name: str) -> Campaign:
 
 def learn(c: Campaign, data: WotwData, name: str, skill: str) -> Campaign:
     rules = TeamRules.of(data.rules)
-    new = c.model_copy(deep=True)
+    new = c.fork([name])
     man = new.man(name)
     sid = rules.skill_id(skill)
     if sid is None:
@@ -68,7 +68,7 @@ def recruit(c: Campaign, data: WotwData, names: list[str], quality: str, weapon:
     if row is None:
         raise Refused(f"{nation.name} has no {quality} with {weapon}; recruits: {recruit_options(nation)}", code="no-such-recruit")
     if not names:
-        raise Refused("name the recruit: --recruit NAME (twice for a two-man LMG or Mortar crew)", code="recruit-unnamed")
+        raise Refused("name the recruit", code="recruit-unnamed")
     taken = [m.name for m in c.team]
     clean: list[str] = []
     for n in names:
@@ -77,12 +77,12 @@ def recruit(c: Campaign, data: WotwData, names: list[str], quality: str, weapon:
     short = short_crews(c, nation).get(row.weapon.lower(), [])
     spare = len(names) % row.crew if row.crew > 1 else 0
     if spare and spare > len(short):
-        raise Refused(f"{row.weapon} takes {row.crew} men, each his own roster row: name {row.crew} recruits "
-                      f"(--recruit A --recruit B), {len(names)} given" +
+        raise Refused(f"{row.weapon} takes {row.crew} men, each his own roster row: name {row.crew} recruits"
+                      f", {len(names)} given" +
                       ("; no crew of the team is short of a man (a single replacement joins a crew that lost one)"
                        if row.crew > 1 else ""), code="crew-needs-pair")
     if engineer and not c.engineers:
-        raise Refused("an Engineer needs optional rule #3 (Engineers): start the campaign with --engineers", code="engineers-not-in-use")
+        raise Refused("an Engineer needs optional rule #3 (Engineers): this campaign does not use it", code="engineers-not-in-use")
     men = [Man(name=n, quality=row.quality, weapon=row.weapon, medical=medical, engineer=engineer) for n in names]
     cost, problems = recruit_cost(men[spare:], nation, rules, c.engineers)
     if problems:
@@ -101,7 +101,7 @@ def recruit(c: Campaign, data: WotwData, names: list[str], quality: str, weapon:
     if size > nation.max_team_size:
         raise Refused(f"team size: {len(c.living)} men alive + {len(men)} recruits = {size}, "
                       f"but a {nation.name} team has at most {nation.max_team_size} (the rules, Equipment)", code="team-too-large")
-    new = c.model_copy(deep=True)
+    new = c.fork()
     for i, m in enumerate(men):
         history = [f"joined after M{c.played}" if c.played else "joined before M1"]
         if i < spare:
@@ -118,7 +118,7 @@ def recruit(c: Campaign, data: WotwData, names: list[str], quality: str, weapon:
 def rearm(c: Campaign, data: WotwData, name: str, weapon: str) -> Campaign:
     """Veterans and Privates change weapon freely; a Green keeps his starting weapon."""
     nation = data.nation(c.nation)
-    new = c.model_copy(deep=True)
+    new = c.fork([name])
     man = new.man(name)
     if man.status == "killed":
         raise Refused(f"{man.name} is dead", code="man-dead")
@@ -133,8 +133,8 @@ def rearm(c: Campaign, data: WotwData, name: str, weapon: str) -> Campaign:
         raise Refused(f"{man.name} carries {man.weapon} already", code="weapon-carried")
     # leaving a crew is free (his mate is then a crew short of a man); joining one fills a short crew
     if crew_of(nation, label) > 1 and not short_crews(c, nation).get(label.lower()):
-        raise Refused(f"{label} takes two men: a crew is recruited as a pair (--recruit A --recruit B "
-                      f"--quality Green --weapon {label}); a Private or Veteran may take {label} only to fill a "
+        raise Refused(f"{label} takes two men: a crew is recruited as a pair (two Green recruits with {label}); "
+                      f"a Private or Veteran may take {label} only to fill a "
                       f"crew short of a man (the rules, Team Table: {label} (two men))", code="crew-needs-pair")
     if label.lower() == FLAME_THROWER and c.engineers and not man.engineer:
         others = [m.name for m in new.living if m.engineer and m is not man]
@@ -155,7 +155,7 @@ def make_engineer(c: Campaign, data: WotwData, name: str) -> Campaign:
     rules = TeamRules.of(data.rules)
     if not c.engineers:
         raise Refused("an Engineer needs optional rule #3 (Engineers): this campaign does not use it", code="engineers-not-in-use")
-    new = c.model_copy(deep=True)
+    new = c.fork([name])
     man = new.man(name)
     if man.status == "killed":
         raise Refused(f"{man.name} is dead", code="man-dead")

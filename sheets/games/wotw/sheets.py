@@ -1,13 +1,14 @@
 """Render contexts for The Way of the Warrior: log sheets, campaign page, reference."""
 from __future__ import annotations
 
-from sheets.base.dice import Dice
 from sheets.base.paper import page_size, resolve
 from sheets.games.wotw.crews import crew_notes
 from sheets.games.wotw.mission import Mission, longest_track, roll_missions  # noqa: F401 - roll_missions re-exported
-from sheets.games.wotw.team import Team, TeamRules, soldier_row
+from sheets.games.wotw.team import GRENADIER_GRENADES, Team, TeamRules, soldier_row
+from sheets.library.access import make_dice
 from sheets.library.blocks import Block, Section, TableBlock
 from sheets.library.content import Game
+from sheets.base.options import PrintOptions
 from sheets.kinds.print_plugin import KitOptions
 from sheets.pipeline.sheet import Sheet, render_html
 
@@ -148,6 +149,7 @@ def _log_sheet(game: Game, contexts: list[dict], filename: str, paper: str, camp
         "title": f"{game.info.title} log sheet",
         "page_size": page_size(paper), "short_page": short_page(paper),
         "missions": contexts,
+        "grenade_boxes": GRENADIER_GRENADES,  # a box per grenade a man may carry, ticked as he throws it
         "mission_pages": mission_pages,
         "campaign": campaign,
         "campaign_rules": game.data.rules.campaign,
@@ -282,17 +284,23 @@ def blank_log_sheet(game: Game, paper: str = "a4") -> Sheet:
         # rows for the longest mission the tables can roll (optional rules included), numbered
         # throughout: the track runs on to a second page
         "track_rows": longest_track(data),
+        "grenade_boxes": GRENADIER_GRENADES,
         "footer": f"{game.info.title} · log sheet (blank) · warsheets",
     }
     return Sheet(filename="wotw-log-sheet-blank.pdf", template="logsheet_blank.html.j2", context=context,
                  game=game.id, label=f"{game.info.title} log sheet (blank)")
 
 
-def kit_sheets(game: Game, options: KitOptions) -> list[Sheet]:
-    dice = Dice.seeded(options.seed)
+def kit_log_sheets(game: Game, options: PrintOptions) -> list[Sheet]:
+    """The kit's log sheets: one mission rolled with the kit's seed (none given: a fresh one), and a blank."""
+    dice = make_dice(options.seed if isinstance(options, KitOptions) else None, None)
     missions = roll_missions(game, dice, 1, game.data.default_theatre().id, None)
-    return [log_sheet(game, missions, "wotw-log-sheet.pdf", options.paper), blank_log_sheet(game, options.paper),
-            campaign_record(game, None, "wotw-campaign-record.pdf", options.paper)]
+    return [log_sheet(game, missions, "wotw-log-sheet.pdf", options.paper), blank_log_sheet(game, options.paper)]
+
+
+def kit_record(game: Game, options: PrintOptions) -> list[Sheet]:
+    """The kit's blank campaign record."""
+    return [campaign_record(game, None, "wotw-campaign-record.pdf", options.paper)]
 
 
 def campaign_team(game: Game, campaign) -> Team:

@@ -22,7 +22,9 @@ from dataclasses import dataclass, field
 from pydantic import Field
 
 from sheets.base.errors import ContentError, Problem
+from sheets.base.limits import MAX_NOTES
 from sheets.games.wotw.models import Nation, Rules
+from sheets.games.wotw.names import name_problems
 from sheets.library.validation import Strict, validate_each
 from sheets.library.yaml_source import YamlDocument
 
@@ -39,7 +41,7 @@ class Member(Strict):
     medical: bool = False
     engineer: bool = False
     grenades: int | None = Field(None, ge=0, le=9)
-    notes: str = ""
+    notes: str = Field("", max_length=MAX_NOTES)
 
 
 class TeamFile(Strict):
@@ -221,12 +223,8 @@ def check_men(men: list, nation: Nation, rules: TeamRules, engineers_rule: bool,
     weapons = {r.weapon.lower() for r in nation.recruits}
     green_weapons = {r.weapon.lower() for r in nation.recruits if r.quality == "Green"}
     engineers = []
-    names: dict[str, int] = {}
+    problems += [(loc_of(i) + ("name",), msg) for i, msg in name_problems([m.name for m in men], unique_only=True)]
     for i, m in enumerate(men):
-        key = m.name.strip().lower()
-        if key in names:
-            problems.append((loc_of(i) + ("name",), f"two men are named {m.name!r}: names must be unique"))
-        names[key] = i
         if m.quality not in QUALITIES:
             problems.append((loc_of(i) + ("quality",), f"quality {m.quality!r}: choose Green, Private or Veteran"))
         if m.weapon.lower() not in weapons:

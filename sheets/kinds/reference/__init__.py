@@ -6,4 +6,5 @@ from sheets.library.kinds import reference
 KIND = Kind("reference", "the game's reference sheet", ("reference.html.j2",), "reference",
             content=reference.CONTENT, present=has_reference,
             make=lambda lib, game, options, _: [reference_sheet(game, options.paper)],
-            listed=lambda game: "reference", kit_rank=0)
+            listed=lambda game: "reference", kit_rank=0,
+            command="A game's reference sheets (moves, tables, rules summaries).")

@@ -1,7 +1,8 @@
 """Content kinds: what each printable kind's content file says, declared once (`ContentKind`).
 
 Each module here is one kind's content side: its model (a `Strict` model) and `CONTENT`, a
-`ContentKind` naming the kind, its model, its files below a game's folder and what they are.
+`ContentKind` naming the kind, its model, its files below a game's folder and what they are
+(a game plug-in declares its own files with the same record: `GamePlugin.file_kinds`).
 `Library` loads every kind found here into `Game.content[<kind>]`; `sheets schema` and
 `docs/fields.md` describe each. The kind's print side (builder, templates, printing advice,
 kit rank, `sheets list` line) is `sheets/kinds/<kind>/`. The modules are found where they
@@ -33,9 +34,9 @@ Load = Callable[["FileLoader", Any, Any], Any]
 class ContentKind:
     name: str  # the kind ("tokens"): the key of `Game.content`, the schema's name, the command
     model: type[BaseModel]  # what its content file says
-    files: str  # its content files, a glob below a game's folder ("tokens.yaml", "cards/*.yaml")
+    files: str | None  # its content files, a glob below a game's folder ("tokens.yaml", "cards/*.yaml"); None: the user's own
     about: str  # what its file is, as the schema describes it
-    rank: int  # where it loads among the content kinds (and its schema's place)
+    rank: int = 0  # where it loads among the content kinds (and its schema's place)
     load: Load | None = None  # how a game's files of this kind load (None: the one optional file, validated)
 
     def read(self, files: FileLoader, game: Any, library: Any) -> Any:

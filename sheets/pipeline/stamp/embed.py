@@ -74,22 +74,63 @@ def tag_subsets(pdf) -> None:
         descriptor.FontName = name
 
 
+def _loose(fonts) -> list[str]:
+    """The keys of a font dictionary naming an unembedded font."""
+    return [k for k, f in fonts.items() if _descriptor(f) is None or _program(_descriptor(f)) is None]
+
+
 def drop_unused_base14(pdf) -> None:
-    """reportlab's page preamble, and the unembedded font it alone selects, out of every page."""
+    """reportlab's page preamble, and the unembedded font it alone selects, out of every page.
+
+    reportlab's pages share one font dictionary, so this runs in two passes: the preamble
+    goes from every page first, and a font goes only when no page still names it (deleting
+    it from the shared dictionary on page 1 left pages 2+ naming a font they no longer had).
+    """
+    pages = []
     for page in pdf.pages:
         fonts = page.obj.get("/Resources", {}).get("/Font")
         if fonts is None:
             continue
-        loose = [k for k, f in fonts.items() if _descriptor(f) is None or _program(_descriptor(f)) is None]
-        if not loose:
-            continue
+        loose = _loose(fonts)
         data = page.obj.Contents.read_bytes() if "/Contents" in page.obj else b""
         for key in loose:
             preamble = re.compile(rb"BT\s+" + re.escape(key.encode()) + rb"\s+[\d.]+\s+Tf\s+[\d.]+\s+TL\s+ET\s*")
             data = preamble.sub(b"", data, count=1)
-            if not re.search(re.escape(key.encode()) + rb"(?![\w+.#-])", data):
+        if loose:
+            page.obj.Contents = pdf.make_stream(data)  # compressed when saved
+        pages.append((fonts, loose, data))
+    for fonts, loose, _ in pages:
+        for key in loose:
+            used = any(re.search(re.escape(key.encode()) + rb"(?![\w+.#-])", data)
+                       for other, _, data in pages if other.objgen == fonts.objgen or other is fonts)
+            if key in fonts and not used:
                 del fonts[key]
-        page.obj.Contents = pdf.make_stream(data)  # compressed when saved
+
+
+_NUL_ENTRY = re.compile(rb"<[0-9A-Fa-f]+>\s*<0000>[ \t]*\r?\n?")
+_BFCHAR = re.compile(rb"(\d+)(\s+beginbfchar)(.*?)(endbfchar)", re.S)
+
+
+def _unmapped_dropped(cmap: bytes) -> bytes:
+    """A ToUnicode CMap without its `<code> <0000>` entries (reportlab maps every code it
+    did not use to U+0000; PDF/UA-1 7.21.7 forbids it), each bfchar block's count fixed."""
+    def block(m):
+        body = _NUL_ENTRY.sub(b"", m.group(3))
+        n = len(re.findall(rb"<[0-9A-Fa-f]+>\s*<[0-9A-Fa-f]+>", body))
+        return b"%d%s%s%s" % (n, m.group(2), body, m.group(4)) if n else b""
+    return _BFCHAR.sub(block, cmap)
+
+
+def drop_null_unicode(pdf) -> None:
+    """Every font's ToUnicode CMap without U+0000 entries (see _unmapped_dropped)."""
+    for font in _fonts(pdf):
+        cmap = font.get("/ToUnicode")
+        if cmap is None:
+            continue
+        data = cmap.read_bytes()
+        fixed = _unmapped_dropped(data)
+        if fixed != data:
+            cmap.write(fixed)
 
 
 def finish_fonts(pdf_bytes: bytes, *, reportlab: bool = False) -> bytes:
@@ -100,6 +141,7 @@ def finish_fonts(pdf_bytes: bytes, *, reportlab: bool = False) -> bytes:
     with pikepdf.open(io.BytesIO(pdf_bytes)) as pdf:
         if reportlab:
             drop_unused_base14(pdf)
+            drop_null_unicode(pdf)
         tag_subsets(pdf)
         out = io.BytesIO()
         pdf.save(out, deterministic_id=True)

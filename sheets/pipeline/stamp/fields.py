@@ -12,6 +12,7 @@ from dataclasses import dataclass
 _FIELD = re.compile(r'<(span|td|th|div|p|li)\b([^>]*?\sdata-field="([^"]*)"[^>]*)>(.*?)</\1>', re.S)
 _CLASS = re.compile(r'\bclass="([^"]*)"')
 _MARK = re.compile(r'\bdata-mark="([^"]*)"')
+_LABEL = re.compile(r'\bdata-label="([^"]*)"')
 _FOOTER = re.compile(r'(data-footer=")([^"]*)(")')
 _TITLE = re.compile(r"<title>.*?</title>", re.S)
 _TAG = re.compile(r"<[^>]+>")
@@ -22,6 +23,7 @@ class Value:
     text: str
     classes: frozenset
     mark: str  # "" (text or box), "underline", "shade"
+    label: str = ""  # `data-label`: the field in words (a fillable sheet's tooltip)
 
     @property
     def kind(self) -> str:
@@ -46,9 +48,10 @@ def fields_of(html: str) -> Fields:
         attrs = m.group(2)
         cls = _CLASS.search(attrs)
         mark = _MARK.search(attrs)
+        label = _LABEL.search(attrs)
         text = " ".join(htmllib.unescape(_TAG.sub("", m.group(4))).split())
         values[m.group(3)] = Value(text, frozenset(cls.group(1).split()) if cls else frozenset(),
-                                   mark.group(1) if mark else "")
+                                   mark.group(1) if mark else "", htmllib.unescape(label.group(1)) if label else "")
         return f"<F {m.group(3)}>"
 
     skeleton = _FIELD.sub(take, html)

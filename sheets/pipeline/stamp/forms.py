@@ -20,7 +20,7 @@ from __future__ import annotations
 import io
 import re
 
-KEY = "forms-2"  # joins a fillable sheet's cache key: raise it when this changes its output
+KEY = "forms-3"  # joins a fillable sheet's cache key: raise it when this changes its output
 
 _TOUNICODE_CHAR = re.compile(rb"<([0-9a-fA-F]+)>\s*<([0-9a-fA-F]+)>")
 _TOUNICODE_RANGE = re.compile(rb"<([0-9a-fA-F]+)>\s*<([0-9a-fA-F]+)>\s*<([0-9a-fA-F]+)>")
@@ -125,18 +125,52 @@ def _text_appearance(pdf, field, fonts: dict, dr_fonts) -> None:
         font = fonts[font_name]
         resources = pikepdf.Dictionary(Font=pikepdf.Dictionary({f"/{font_name}": dr_fonts[f"/{font_name}"]}))
         if value:
-            codes, per_pt = font.encode(value)
-            room = max(w - 2 * PAD, 1.0)
-            if per_pt * size > room:
-                size = max(room / per_pt, 4.0)
-            base = (h - (font.ascent - font.descent) * size / 1000) / 2 - font.descent * size / 1000
-            body = (f"q BT {colour} /{font_name} {_fmt(size)} Tf {_fmt(PAD)} {_fmt(base)} Td "
-                    f"<{codes.hex()}> Tj ET Q\n")
+            body = _text_body(font, font_name, value, size, colour, w, h, int(field.get("/Ff", 0)) & 4096,
+                              int(field.get("/Q", 0)))
     stream = pikepdf.Stream(pdf, f"/Tx BMC\n{body}EMC\n".encode())
     stream.Type, stream.Subtype = pikepdf.Name.XObject, pikepdf.Name.Form
     stream.BBox = pikepdf.Array([0, 0, w, h])
     stream.Resources = resources
     field.AP = pikepdf.Dictionary(N=pdf.make_indirect(stream))
+
+
+def _lines(font: _Font, text: str, size: float, room: float) -> list[str]:
+    """`text` broken at spaces (and its own line breaks) into lines no wider than `room`."""
+    lines: list[str] = []
+    for para in text.splitlines() or [""]:
+        line = ""
+        for word in para.split(" "):
+            trial = f"{line} {word}" if line else word
+            if line and font.encode(trial)[1] * size > room:
+                lines.append(line)
+                line = word
+            else:
+                line = trial
+        lines.append(line)
+    return lines
+
+
+def _text_body(font: _Font, font_name: str, value: str, size: float, colour: str, w: float, h: float,
+               multiline: int, quadding: int) -> str:
+    """The appearance's text: one line centred in the height (shrunk to fit its width), or,
+    for a multiline field, lines from the top; placed left, centred (/Q 1) or right (/Q 2)."""
+    room = max(w - 2 * PAD, 1.0)
+    asc, desc = font.ascent * size / 1000, font.descent * size / 1000
+    if multiline:
+        lines, top = _lines(font, value, size, room), h - PAD - asc
+    else:
+        per_pt = font.encode(value)[1]
+        if per_pt * size > room:
+            size = max(room / per_pt, 4.0)
+            asc, desc = font.ascent * size / 1000, font.descent * size / 1000
+        lines, top = [value], (h - (asc - desc)) / 2 - desc
+    out, leading = [], size * 1.2
+    for i, line in enumerate(lines):
+        codes, per_pt = font.encode(line)
+        x = PAD + (room - per_pt * size) / (2 if quadding == 1 else 1) if quadding in (1, 2) else PAD
+        out.append(f"q BT {colour} /{font_name} {_fmt(size)} Tf {_fmt(x)} {_fmt(top - i * leading)} Td "
+                   f"<{codes.hex()}> Tj ET Q\n")
+    return "".join(out)
 
 
 def _box_appearance(pdf, field, caption_da: str | None) -> None:

@@ -73,10 +73,14 @@ def _has_glyph(path: str, char: str) -> bool:
 
 def face_file(font: dict, text: str = "") -> str:
     """The font file a field's CSS font draws `text` in (a fallback face when its own lacks a glyph)."""
-    bold = font["weight"] >= 600
-    italic = font["style"] in ("italic", "oblique")
-    condensed = "condensed" in font["stretch"]
-    family = tuple(font["family"])
+    return _face_file(tuple(font["family"]), font["weight"], font["style"], font["stretch"], text)
+
+
+@lru_cache(maxsize=4096)  # bounded: the values of a batch are many, its fonts and labels few
+def _face_file(family: tuple[str, ...], weight: int, style: str, stretch: str, text: str) -> str:
+    bold = weight >= 600
+    italic = style in ("italic", "oblique")
+    condensed = "condensed" in stretch
     path = font_file(family, bold, italic, condensed)
     if text and not all(_has_glyph(path, ch) for ch in set(text) if not ch.isspace()):
         for alt in (font_file(family, bold, False, False), font_file(("DejaVu Sans",), bold, False, False),
@@ -99,9 +103,14 @@ def drawable(font: dict, text: str) -> bool:
     nothing that needs shaping or reordering. Otherwise the sheet is laid out instead."""
     if not text:
         return True
+    return _drawable(tuple(font["family"]), font["weight"], font["style"], font["stretch"], text)
+
+
+@lru_cache(maxsize=4096)
+def _drawable(family: tuple[str, ...], weight: int, style: str, stretch: str, text: str) -> bool:
     if any(_needs_shaping(ch) for ch in text):
         return False
-    path = face_file(font, text)
+    path = _face_file(family, weight, style, stretch, text)
     return all(_has_glyph(path, ch) for ch in set(text) if not ch.isspace())
 
 

@@ -36,6 +36,7 @@ class Op:
     baseline: float | None = None
     align: str = "start"
     valign: str = "top"
+    artifact: bool = False  # page furniture (a footer): marked as a pagination artifact, not content
 
 
 def _fit_text(text: str, spec: dict) -> Op | None:
@@ -208,7 +209,7 @@ def margin_ops(margins: list[dict], footer: str, blank_footer: str, number: int,
             room = min([o["content"][0] - x - FOOTER_GAP for o in margins if o["content"][0] > x + 1] or [w])
             if text_width(text, font_name, font["size"], font["spacing"]) > max(room, w) + 0.01:
                 lines = simpleSplit(text, face, font["size"], max(room, w)) or [text]
-        ops.append(Op("text", [x, y, w, h], font, lines, font["size"], baseline=m["baseline"]))
+        ops.append(Op("text", [x, y, w, h], font, lines, font["size"], baseline=m["baseline"], artifact=True))
     return ops
 
 
@@ -221,7 +222,11 @@ def draw_overlay(pages: list[tuple[float, float, list[Op]]]) -> bytes:
     for width, height, ops in pages:
         canvas.setPageSize((width, height))
         for op in ops:
+            if op.artifact:  # PDF/UA-1 (ISO 14289-1 7.8): running footers are artifacts
+                canvas._code.append("/Artifact <</Type /Pagination /Subtype /Footer>> BDC")
             _draw(canvas, height, op)
+            if op.artifact:
+                canvas._code.append("EMC")
         canvas.showPage()
     canvas.save()
     return finish_fonts(buf.getvalue(), reportlab=True)  # no unembedded Helvetica, subsets tagged by content

@@ -28,6 +28,8 @@ from sheets.pipeline import cache
 from sheets.pipeline.sheet import Sheet, render_html
 from sheets.pipeline.stamp.fields import Fields, fields_of
 from sheets.pipeline.stamp.layout import render_base
+from sheets.pipeline.stamp.tagged import TaggedPdf
+from sheets.pipeline.stamp.widgets import add_form, widgets_of
 from sheets.pipeline.stamp.overlay import Op, draw_overlay, footers_drawable, margin_ops, plan_part
 from sheets.pipeline.workers import Workers, run_jobs
 
@@ -80,10 +82,12 @@ class Plan:
     ops: list[list[Op]] | None  # per page; None: the part must be laid out in full
     footer: str
     html: str | None = None  # the filled HTML, kept only when it must be laid out
+    values: dict | None = None  # a fillable sheet's: the part's field values (they go in its form)
 
 
-def _plan_chunk(blanks: dict, items: list) -> list[Plan]:
-    """Jinja-render each filled part and plan what to draw (runs in a worker for big jobs)."""
+def _plan_chunk(blanks: dict, items: list, forms: bool = False) -> list[Plan]:
+    """Jinja-render each filled part and plan what to draw (runs in a worker for big jobs).
+    For a fillable sheet, a value that goes in a form field (text, a tick) is not drawn."""
     plans = []
     for key, filled in items:
         html = render_html(filled)
@@ -97,7 +101,9 @@ def _plan_chunk(blanks: dict, items: list) -> list[Plan]:
         if ops is not None and not all(footers_drawable(page["margins"], f.footer, fields.footer)
                                        for page in layout["pages"]):
             ops = None  # a footer (it names the character) the stamp font cannot draw
-        plans.append(Plan(key, ops, f.footer, html if ops is None else None))
+        if forms and ops is not None:
+            ops = [[op for op in page if op.kind not in ("text", "tick")] for page in ops]
+        plans.append(Plan(key, ops, f.footer, html if ops is None else None, f.values if forms else None))
         filled.html = None  # keep memory flat
     return plans
 
@@ -116,9 +122,10 @@ def _overlay_pages(plans: list[Plan], bases: dict, first: int, total: int) -> li
     return pages
 
 
-def _stamp_chunk(blanks: dict, items: list, first: int, total: int) -> tuple[list[Plan], bytes | None]:
+def _stamp_chunk(blanks: dict, items: list, first: int, total: int,
+                 forms: bool = False) -> tuple[list[Plan], bytes | None]:
     """Plan a chunk of parts and draw its overlay (None when a part must be laid out in full)."""
-    plans = _plan_chunk(blanks, items)
+    plans = _plan_chunk(blanks, items, forms)
     if any(p.ops is None for p in plans):
         return plans, None
     bases = {k: {"layout": lay, "footer": f.footer} for k, (f, lay) in blanks.items()}
@@ -142,6 +149,8 @@ class StampJob:
     part_keys: list[str | None] = field(default_factory=list)  # each part's base (None: none yet)
     bases: dict[str, Base] = field(default_factory=dict)
     todo: list[str] = field(default_factory=list)  # blanks the cache does not hold
+    finished: bool = False  # tagged and described as it is written (TaggedPdf), not raw
+    forms: bool = False  # fillable: a form field at every field the blank leaves to the player
 
     # -- phase 1: bases ---------------------------------------------------------
     def find_blanks(self) -> None:
@@ -179,11 +188,8 @@ class StampJob:
             return True
 
         interrupts.phase("laying out blanks")
-        made = run_jobs(render_base, jobs, self.workers, shared=self.shared, weight=lambda job: len(job[0]),
-                        idle=render_ahead, layout=True)
+        made = self.laid_out(jobs, idle=render_ahead)
         for key, (pdf, layout) in zip(self.todo, made):
-            layout = _same_shape_as_cached(layout)
-            cache.write_blank(self.cache_dir, key, pdf, layout)
             self.bases[key] = Base(key, pdf, layout)
         for i, (pdf, layout) in zip(direct, made[len(self.todo):]):
             key = self.part_keys[i] = f"part-{i}"  # its own base: only its page footers are stamped on it
@@ -194,6 +200,21 @@ class StampJob:
             base.fields = fields_of(self.blank_html[key])
         return direct
 
+    def laid_out(self, jobs: list[tuple[str]], idle: Callable[[], bool] | None = None) -> list[tuple[bytes, dict]]:
+        """Each HTML laid out in full (render_base), taken from the cache when it holds it (a
+        blank, a part with no blank, a part that could not be stamped: the same HTML gives the
+        same bytes), the rest laid out on the workers and cached."""
+        keys = [cache.blank_key(html) for html, in jobs]
+        made: list = [cache.read_blank(self.cache_dir, key) for key in keys]
+        todo = [i for i, hit in enumerate(made) if hit is None]
+        fresh = run_jobs(render_base, [jobs[i] for i in todo], self.workers, shared=self.shared,
+                         weight=lambda job: len(job[0]), idle=idle, layout=True)
+        for i, (pdf, layout) in zip(todo, fresh):
+            layout = _same_shape_as_cached(layout)
+            cache.write_blank(self.cache_dir, keys[i], pdf, layout)
+            made[i] = (pdf, layout)
+        return made
+
     # -- phase 2: plans and overlays ------------------------------------------------
     def plan_and_draw(self) -> tuple[list[Plan], list[bytes | None], int, list[int]]:
         blanks = {k: (b.fields, b.layout) for k, b in self.bases.items()}
@@ -202,7 +223,7 @@ class StampJob:
         for start in range(0, len(self.parts), CHUNK):
             keys = self.part_keys[start:start + CHUNK]
             items = [(k, filled) for k, (_, filled) in zip(keys, self.parts[start:start + CHUNK])]
-            jobs.append(({k: blanks[k] for k in set(keys) if k is not None}, items, first, total))
+            jobs.append(({k: blanks[k] for k in set(keys) if k is not None}, items, first, total, self.forms))
             first += sum(self.bases[k].pages for k in keys if k is not None)
 
         def tick(i: int) -> None:
@@ -217,7 +238,7 @@ class StampJob:
         overlays: list[bytes | None] = [o for _, o in results]
         fallback = [i for i, p in enumerate(plans) if p.ops is None]
         if fallback:  # lay those parts out in full; the page count may change, so draw again
-            laid = run_jobs(render_base, [(plans[i].html,) for i in fallback], self.workers, shared=self.shared)
+            laid = self.laid_out([(plans[i].html,) for i in fallback])
             for i, (pdf, layout) in zip(fallback, laid):
                 key = f"part-{i}"
                 self.bases[key] = Base(key, pdf, _same_shape_as_cached(layout))
@@ -232,11 +253,13 @@ class StampJob:
         output.ensure_dir(target.parent)
         interrupts.phase("writing the stamped file")
         tmp = None
+        prefix = f".{target.name}."
+        output.sweep_stale(target.parent, prefix)  # what a killed run (SIGKILL: no clean-up) left
         try:
             with interrupts.held():  # a Ctrl-C waits until the name is known, so that it is removed
-                fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+                fd, tmp = tempfile.mkstemp(prefix=output.scratch_prefix(prefix), suffix=".tmp", dir=target.parent)
             with os.fdopen(fd, "wb") as handle:
-                pdf = StreamingPdf(handle, self.title)
+                pdf = TaggedPdf(handle, self.title) if self.finished else StreamingPdf(handle, self.title)
                 number = 0
                 for c, start in enumerate(range(0, len(plans), CHUNK)):
                     chunk = plans[start:start + CHUNK]
@@ -254,6 +277,8 @@ class StampJob:
                             n += 1
                             number += 1
                         if plan.key.startswith("part-"):
+                            if self.finished:
+                                pdf.forget(plan.key)
                             base._reader = None  # noqa: SLF001
                             base.pdf = b""
                 pdf.close()
@@ -268,6 +293,18 @@ class StampJob:
             if tmp and os.path.exists(tmp):
                 os.unlink(tmp)
 
+    def add_form(self, plans: list[Plan]) -> None:
+        """The stamped file with its form fields (sheets.pipeline.stamp.widgets)."""
+        sizes, pages = [], []
+        for i, plan in enumerate(plans):
+            base = self.bases[plan.key]
+            sizes += [(p["width"], p["height"]) for p in base.layout["pages"]]
+            if plan.values is None or base.fields is None:  # laid out in full: its values printed
+                pages += [[] for _ in base.layout["pages"]]
+            else:
+                pages += widgets_of(base.layout, base.fields.values, plan.values, i)
+        output.write_atomic(self.target, add_form(self.target.read_bytes(), sizes, pages))
+
     def run(self) -> Path:
         self.find_blanks()
         direct = self.lay_out_bases()
@@ -281,6 +318,8 @@ class StampJob:
                               laid_out=len(fallback) + len(direct), blanks_rendered=len(self.todo),
                               chunks=-(-len(self.parts) // CHUNK), plan_draw_s=round(t1 - t0, 3))
         self.stream(plans, overlays, total)
+        if self.forms:
+            self.add_form(plans)
         if self.stats is not None:
             self.stats["write_s"] = round(time.perf_counter() - t1, 3)
         return self.target
@@ -288,11 +327,13 @@ class StampJob:
 
 def write_stamped(parts: list[StampPart], target: Path, *, title: str = "", cache_dir: Path | None = None,
                   workers: int | None = None, progress: Callable[[str], None] | None = None,
-                  stats: dict | None = None, shared: Workers | None = None) -> Path:
+                  stats: dict | None = None, shared: Workers | None = None, finished: bool = False,
+                  forms: bool = False) -> Path:
     """Stamp every part onto its cached blank and stream the pages into `target` (atomic).
 
     Big jobs are split in chunks of CHUNK parts, planned and drawn on every core; the
-    pages are then streamed to disk chunk by chunk.
+    pages are then streamed to disk chunk by chunk. `finished`: tagged and described as they
+    are written (what `finish_pdf` does to the raw file, in the same pass: TaggedPdf).
     """
     where = cache_dir if cache_dir is not None else cache.default_dir()
     try:
@@ -300,10 +341,12 @@ def write_stamped(parts: list[StampPart], target: Path, *, title: str = "", cach
     except OSError:
         where = None  # a cache we cannot make is only slower
     if shared is not None:  # the caller's pool (a kit's: its workers have WeasyPrint imported already)
-        written = StampJob(parts, target, title, where, workers, shared, progress, stats, own_pool=False).run()
+        written = StampJob(parts, target, title, where, workers, shared, progress, stats, own_pool=False,
+                           finished=finished, forms=forms).run()
     else:
         with Workers(workers) as own:  # started once, for every phase that needs them
-            written = StampJob(parts, target, title, where, workers, own, progress, stats).run()
+            written = StampJob(parts, target, title, where, workers, own, progress, stats,
+                               finished=finished, forms=forms).run()
     cache.trim(where)  # under its size bound
     return written
 

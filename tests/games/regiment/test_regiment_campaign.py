@@ -7,7 +7,7 @@ import pypdf
 import pytest
 import yaml
 
-from conftest import REPO, beside, pages, pdf_text, text_runs
+from conftest import REPO, beside, pages, pdf_text, text_runs, under
 
 JOE = """\
 playbook: soldier
@@ -176,7 +176,7 @@ def test_state_is_printed_and_ticked(cli, tmp_path):
     assert row_ticks(first, "WOUNDS", "TOUGH") == 3
     assert row_ticks(first, "STRESS", "GRIT") == 1
     assert row_ticks(first, "EXPERIENCE", "IMPROVE") == 2
-    assert beside(first, "CONDITIONS") == "suppressed, critical"  # critical: 3 wounds
+    assert under(first, "CONDITIONS") == "suppressed, critical"  # critical: 3 wounds (in the box under its label)
     assert ticked(first, "get +1stat (max+3)") == [True, False]  # the second +1 STAT box stays open
     assert beside(first, "get +1stat (max+3)", occurrence=0) == "guts"
     assert ticked(first, "soldier move") == [True, False, False]

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conftest import REPO, beside, pdf_text, text_runs
+from conftest import REPO, beside, pdf_text, text_runs, under
 
 SOLDIER = """\
 playbook: soldier
@@ -213,7 +213,7 @@ def test_a_stabilized_soldier_is_not_critical(cli, tmp_path, regiment):
                  "joe.yaml")
     assert as_json(cli, path)["conditions"] == ["suppressed", "stabilized"]
     assert cli("playbook", "--character", path, "-o", tmp_path / "joe.pdf").exit_code == 0
-    assert beside(text_runs(tmp_path / "joe.pdf"), "CONDITIONS") == "suppressed, stabilized"
+    assert under(text_runs(tmp_path / "joe.pdf"), "CONDITIONS") == "suppressed, stabilized"
     squad = write(tmp_path, "members: [joe.yaml]\n", "squad.yaml")
     (row, *_) = roster_context(regiment, load_squad(squad, regiment.data))["rows"]
     assert row["conditions"] == ["suppressed", "stabilized"]  # the roster's CRIT box stays open

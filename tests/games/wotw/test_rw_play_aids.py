@@ -124,7 +124,12 @@ def test_log_sheet_has_room_for_weather_regrouping_and_the_engineer(cli, tmp_pat
     out = tmp_path / "l.pdf"
     assert cli("mission", "--theatre", "sicily-1943", "--nation", "us", "--seed", "3", "-o", out).exit_code == 0
     text = squash(text_of(out))
-    assert squash("Weather changes (step: condition)") in text
+    # no weather rule in Sicily and no Engineer rule rolled: neither row prints (issue 34)
+    assert squash("Weather changes (step: condition)") not in text
+    assert squash("Explosive Charge") not in text
+    assert cli("mission", "--theatre", "sicily-1943", "--nation", "us", "--seed", "3", "--engineers",
+               "-o", out).exit_code == 0
+    text = squash(text_of(out))
     assert squash("Regrouping steps") not in text  # not an airborne mission: no Regrouping boxes
     assert squash("Explosive Charge, FF 10/-/-, once, never in a Fire Group: carried") in text
     # the Italian enemy's fire factors carry the swap row with the SMG's fire factors
@@ -149,15 +154,16 @@ def test_log_sheet_boxes_are_named_fields(cli, tmp_path):
     from sheets.app import api
 
     game = api.library().game("wotw")
-    missions = roll_missions(game, Dice.seeded(1), 1, "france-1944", None, airborne=True)
-    assert missions[0].airborne
+    missions = roll_missions(game, Dice.seeded(1), 1, "france-1944", None, airborne=True, engineers=True)
+    assert missions[0].airborne and not missions[0].weather
     html = render_html(log_sheet(game, missions, "x.pdf"))
-    for name in ("m1-weather-1", "m1-weather-4", "m1-regroup-1", "m1-regroup-8", "m1-engineer-name",
+    assert 'data-field="m1-weather-1"' not in html  # no weather rule in France 1944: no weather lines
+    for name in ("m1-regroup-1", "m1-regroup-8", "m1-engineer-name",
                  "m1-engineer-charge", "m1-engineer-charge-used"):
         assert html.count(f'data-field="{name}"') == 1, name
     # not airborne: no Regrouping boxes to keep
     html = render_html(log_sheet(game, roll_missions(game, Dice.seeded(1), 1, "france-1944", None), "x.pdf"))
-    assert 'data-field="m1-regroup-1"' not in html and html.count('data-field="m1-weather-1"') == 1
+    assert 'data-field="m1-regroup-1"' not in html
 
 
 def test_wotw_markers_print_at_true_scale(cli, tmp_path):

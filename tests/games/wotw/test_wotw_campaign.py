@@ -121,7 +121,7 @@ def test_casualties_are_marked_and_carry(data):
 
 
 @pytest.mark.parametrize("kw,message", [
-    ({"killed": ["M1"], "wounded": ["M1"]}, "named both --killed and --wounded"),
+    ({"killed": ["M1"], "wounded": ["M1"]}, "named both killed and wounded"),
     ({"killed": ["Nobody"]}, "no man named 'Nobody'"),
 ])
 def test_debrief_refusals(data, kw, message):

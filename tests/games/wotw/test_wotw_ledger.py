@@ -192,9 +192,9 @@ def test_adjust_is_an_entry_with_its_reason_in_the_record(cli, played, tmp_path)
 @pytest.mark.parametrize("args,message", [
     (("--reason", " ", "--cp", "1"), "--reason: say why (it is printed in the record's ledger)"),
     (("--reason", "x"), "adjust what? give --cp, --xp, --heal NAME, --set-state NAME=STATE or --grenades NAME=N"),
-    (("--reason", "x", "--heal", "Hans Weber"), "--heal Hans Weber: he is fit, not wounded"),
-    (("--reason", "x", "--heal", "Willi Haas"), "he is killed, not wounded; to bring a dead man back use --set-state NAME=fit"),
-    (("--reason", "x", "--xp", "-3"), "--cp +0 --xp -3: the campaign has 3 CP and 2 XP; neither goes below 0"),
+    (("--reason", "x", "--heal", "Hans Weber"), "--heal: Hans Weber is fit, not wounded"),
+    (("--reason", "x", "--heal", "Willi Haas"), "--heal: Willi Haas is killed, not wounded; a dead man comes back by setting his state to fit"),
+    (("--reason", "x", "--xp", "-3"), "--cp/--xp: CP +0, XP -3: the campaign has 3 CP and 2 XP; neither goes below 0"),
     (("--reason", "x", "--set-state", "Otto Lenz=asleep"), "--set-state Otto Lenz=asleep: choose fit, wounded or killed"),
     (("--reason", "x", "--grenades", "Otto Lenz=7"), "7 grenades, but a man carries 4 (5 with Grenadier)"),
 ])
@@ -245,7 +245,7 @@ def test_strike_needs_an_engineer(cli, played):
     (("--outcome", "aborted", "--dice", "5"), "--dice: an aborted mission rolls no XP (the rules, Post-mission debriefing)"),
     (("--outcome", "aborted", "--seed", "5"), "--seed: an aborted mission rolls no XP"),
     (("--outcome", "success", "--dice", "5", "--killed", "Otto Lenz", "--killed", "otto lenz"),
-     "Otto Lenz: named twice with --killed; name each casualty once"),
+     "Otto Lenz: named twice as killed; name each casualty once (--killed, --wounded)"),
 ])
 def test_debrief_refuses_what_does_not_apply(cli, played, args, message):
     ok(cli, "mission", "ww.yaml", "--seed", "13", "-o", "m3.pdf")
@@ -261,7 +261,7 @@ def test_debrief_refuses_what_does_not_apply(cli, played, args, message):
     ("", "a man needs a name: an empty name cannot be printed on the roster or named again"),
     ("  ", "a man needs a name"),
     ("Hans=Weber", "name 'Hans=Weber': '=' cannot be in a name"),
-    ("hans weber", "the team already has a man named 'hans weber': names must be unique"),
+    ("hans weber", "the team already has a man named 'Hans Weber', and 'hans weber' is the same name to the commands"),
 ])
 def test_names_are_checked_when_they_enter(cli, played, name, message):
     before = played.read_bytes()
@@ -314,8 +314,8 @@ def test_a_crew_short_of_a_man(cli, tmp_path):
     assert r.exit_code == 0 and "note:" not in r.stdout
     assert "replaces the missing man of Jan Vogel's LMG crew" in path.read_text()
     r = cli("campaign", "spend", "ww.yaml", "--recruit", "Udo Sauer", "--quality", "Green", "--weapon", "LMG")
-    assert r.exit_code == 1 and ("LMG takes 2 men, each his own roster row: name 2 recruits (--recruit A --recruit B), "
-                                 "1 given; no crew of the team is short of a man") in r.stderr
+    assert r.exit_code == 1 and ("LMG takes 2 men, each his own roster row: name 2 recruits, 1 given; no crew of the team is "
+                                 "short of a man (a single replacement joins a crew that lost one) (--recruit A --recruit B)") in r.stderr
 
 
 def test_a_crew_man_who_may_change_weapon_does(cli, tmp_path):

@@ -71,14 +71,14 @@ def test_a_campaign_file_loads_replays_and_dumps_back_to_its_bytes(data, path):
 
 
 @pytest.mark.parametrize("was, now, where, message", [
-    ("{do: spend, promote: Karl Brandt}", "{do: spend, promote: Karl Brandt, learn: Kurt Keller}", "entries[8]",
+    ("{do: spend, promote: Karl Brandt}", "{do: spend, promote: Karl Brandt, learn: Kurt Keller}", "entries[9]",
      "give one of --promote NAME, --skill NAME=SKILL, --recruit NAME --quality Q --weapon W, --rearm NAME=WEAPON or "
      "--make-engineer NAME"),
-    ("{do: spend, promote: Karl Brandt}", "{do: spend, promote: Karl Brandt, weapon: SMG}", "entries[8]",
+    ("{do: spend, promote: Karl Brandt}", "{do: spend, promote: Karl Brandt, weapon: SMG}", "entries[9]",
      "--quality, --weapon, --medical and --engineer go with --recruit"),
-    ("{do: mission, seed: 12}", "{do: mission, seed: 12, dice: '4'}", "entries[6]",
+    ("{do: mission, seed: 12}", "{do: mission, seed: 12, dice: '4'}", "entries[7]",
      "give either --seed or --dice, not both"),
-    ("{do: adjust, reason: lost kit, cp: -1}", "{do: adjust, reason: ' ', cp: -1}", "entries[14]",
+    ("{do: adjust, reason: lost kit, cp: -1}", "{do: adjust, reason: ' ', cp: -1}", "entries[15]",
      "--reason: say why (it is printed in the record's ledger)"),
     ("{do: strike, step: 3}", "{do: strik, step: 3}", "entries[4].do",
      "'strik' is not one of the choices: 'new', 'baseline', 'mission', 'strike', 'debrief', 'spend' or 'adjust'"),

@@ -47,9 +47,9 @@ def test_each_kind_of_entry_goes_to_one_rule():
 
 
 @pytest.mark.parametrize(("entry", "code", "message"), [
-    ({"heal": ["Hans Weber"]}, "not-wounded", "--heal Hans Weber: he is fit, not wounded"),
-    ({"set_state": {"Otto Lenz": "fit"}}, "state-unchanged", "--set-state Otto Lenz=fit: Otto Lenz is fit already"),
-    ({"xp": -1}, "points-below-zero", "--cp +0 --xp -1: the campaign has 1 CP and 0 XP; neither goes below 0"),
+    ({"heal": ["Hans Weber"]}, "not-wounded", "Hans Weber is fit, not wounded"),
+    ({"set_state": {"Otto Lenz": "fit"}}, "state-unchanged", "Otto Lenz is fit already"),
+    ({"xp": -1}, "points-below-zero", "CP +0, XP -1: the campaign has 1 CP and 0 XP; neither goes below 0"),
     ({"heal": ["Nobody"]}, "no-such-man", "no man named 'Nobody' in the team"),
 ])
 def test_an_adjustment_refused_names_its_rule(data, team, entry, code, message):
@@ -76,3 +76,36 @@ def test_refusals_of_missions_and_spends_carry_codes(data, team):
     with pytest.raises(Refused) as refused:
         ledger.apply(team, make_entry(do="strike", step=1), data)
     assert refused.value.code == "no-mission-in-progress"
+
+
+def _refusals(path):
+    """(line, the message's literal text, code) of every `Refused(...)` a module raises."""
+    import ast
+
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", "")) == "Refused":
+            # (what a message is rewritten from, `str(exc).replace("--flag", "words")`, is not said)
+            unsaid = {id(a) for n in ast.walk(node.args[0]) if isinstance(n, ast.Call) and getattr(n.func, "attr", "") == "replace"
+                      for a in n.args[:1]}
+            text = "".join(n.value for n in ast.walk(node.args[0])
+                           if isinstance(n, ast.Constant) and isinstance(n.value, str) and id(n) not in unsaid)
+            code = next((k.value.value for k in node.keywords if k.arg == "code"), None)
+            found.append((node.lineno, text, code))
+    return found
+
+
+def test_the_rules_say_no_option_and_the_cli_adds_them_by_code():
+    """The rules refuse in the game's words (the desk shows them as they are); the CLI adds the
+    options that give each rule, keyed by its code."""
+    from conftest import REPO
+    from sheets.games.wotw import cli
+
+    rules = [REPO / "sheets/games/wotw" / f"{m}.py" for m in ("campaign", "rules_mission", "rules_spend", "rules_adjust")]
+    said = [(path.name, line, text, code) for path in rules for line, text, code in _refusals(path)]
+    assert [s for s in said if "--" in s[2] or "`sheets" in s[2]] == []
+    codes = {code for *_, code in said}
+    assert set(cli.HINTS) <= codes
+    assert cli.hinted("a successful mission rolls 1d3 XP", "no-dice") == \
+        "a successful mission rolls 1d3 XP: give --seed or --dice"
+    assert cli.hinted("the rule", "a-code-without-a-hint") == "the rule"

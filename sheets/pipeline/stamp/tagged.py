@@ -1,0 +1,297 @@
+"""A stamped file tagged and finished while it is written: `finish_pdf`'s work in one pass.
+
+`TaggedPdf` is a `StreamingPdf` that does, page by page, what `sheets.pipeline.finish` does to
+a whole stamped file afterwards (the same structure, the same content, the same document
+entries), so that nothing proportional to the page count is held: each page gets its own
+copy of its blank's form (with `/StructParents`) and its structure elements (marked-content
+references into that form), its own text marked as a `Span` of a `P`, the rest as an
+`Artifact`; its web links join the page's Link elements. Only numbers are kept for the end:
+the parent tree's entries (one object number per key) and the Document's kids. `close()`
+writes the structure tree root, `/MarkInfo`, `/Lang`, the title shown by the viewer, the XMP
+metadata (fixed dates) and the xref. Letter-spaced runs of the blanks carry their words as
+`/ActualText` (`sheets.pipeline.spacing`), and every page has a `/TrimBox`.
+"""
+from __future__ import annotations
+
+import hashlib
+import io
+from array import array
+from typing import BinaryIO
+
+from pypdf import PdfReader
+from pypdf.generic import (
+    ArrayObject, BooleanObject, DictionaryObject, FloatObject, IndirectObject, NameObject, NullObject,
+    NumberObject, StreamObject, TextStringObject,
+)
+
+from sheets.base.pdfstream import StreamingPdf, _fresh, _page_content
+from sheets.pipeline.finish import _has_text, _runs, _xmp, pikepdf
+from sheets.pipeline.spacing import cmap_codes, mark_bytes
+
+_KEPT = ("/Alt", "/ActualText", "/Lang", "/E", "/T", "/A", "/C", "/ID")
+_BASE = "/WSBase"
+
+
+def _printable_link(annot) -> None:
+    """A link printable and described, as `sheets.pipeline.ua.print_links` makes one (PDF/UA-1)."""
+    if annot.get("/Subtype") != "/Link":
+        return
+    annot[_name("/F")] = NumberObject(int(annot.get("/F", 0)) | 4)
+    if "/Contents" not in annot:
+        action = annot.get("/A")
+        uri = action.get_object().get("/URI") if action is not None else None
+        annot[_name("/Contents")] = TextStringObject(f"Link to {uri}" if uri is not None else "Link within the document")
+
+
+def _ref(num: int) -> IndirectObject:
+    return IndirectObject(num, 0, None)
+
+
+def _name(value: str) -> NameObject:
+    return NameObject(value)
+
+
+def _cmaps(resources) -> callable:
+    fonts = resources.get("/Font") if resources is not None else None
+    fonts = fonts.get_object() if fonts is not None else DictionaryObject()
+
+    def cmap_of(name: str):
+        font = fonts.get(name)
+        font = font.get_object() if font is not None else None
+        if font is None or font.get("/Subtype") != "/Type0" or "/ToUnicode" not in font:
+            return None
+        return cmap_codes(font["/ToUnicode"].get_object().get_data())
+    return cmap_of
+
+
+def _syntax(obj) -> bytes:
+    buf = io.BytesIO()
+    obj.write_to_stream(buf)
+    return buf.getvalue()
+
+
+class _Base:
+    """A blank's page, ready to be drawn on every page stamped on it: its content (compressed
+    once), its form entries, its web links, and its structure compiled once (`nodes`, in the
+    order of a depth-first walk: (the element's role and attributes as PDF syntax, its
+    parent's index or -1, its kids: (True, a kid's index) or (False, an MCID)); `tops`, the
+    top elements; `owners`, MCID -> index; `links`, the Link elements' indices)."""
+
+    __slots__ = ("data", "entries", "web", "nodes", "tops", "owners", "links")
+
+    def __init__(self, data: bytes, entries: dict, structure, web: list):
+        self.data, self.entries, self.web = data, entries, web
+        self.nodes: list = []
+        owners: dict[int, int] = {}
+        self.tops = [self._compile(desc, -1, owners) for desc in structure] if structure is not None else []
+        self.owners = [owners.get(i) for i in range(max(owners) + 1)] if owners else []
+        self.links = [i for i, node in enumerate(self.nodes) if node[0].startswith(b"/S /Link")]
+
+    def _compile(self, desc, parent: int, owners: dict) -> int:
+        index = len(self.nodes)
+        head = b"/S " + _syntax(desc["/S"]) + b"".join(
+            b" " + key.encode() + b" " + _syntax(desc[key]) for key in _KEPT if key in desc)
+        kids: list = []
+        self.nodes.append((head, parent, kids))
+        for kid in desc.get("/K", ArrayObject()):
+            if isinstance(kid, int):
+                kids.append((False, int(kid)))
+                owners[int(kid)] = index
+            else:
+                kids.append((True, self._compile(kid, index, owners)))
+        return index
+
+
+_MCR = b"<< /Type /MCR /MCID %d /Pg %d 0 R /Stm %d 0 R >>"
+_OBJR = b"<< /Type /OBJR /Obj %d 0 R /Pg %d 0 R >>"
+_ELEM = b"<< /Type /StructElem %s /P %d 0 R /Pg %d 0 R /K [ %s ] >>"
+
+
+class _Hashed:
+    """A file handle that keeps an MD5 of what is written (the file's /ID, as qpdf's
+    deterministic /ID was: from the content, so the same input gives the same bytes)."""
+
+    def __init__(self, handle: BinaryIO):
+        self.handle, self.md5 = handle, hashlib.md5()
+
+    def write(self, data: bytes) -> int:
+        self.md5.update(data)
+        return self.handle.write(data)
+
+    def tell(self) -> int:
+        return self.handle.tell()
+
+
+class TaggedPdf(StreamingPdf):
+    """A StreamingPdf whose pages are tagged as they are written (see the module)."""
+
+    def __init__(self, handle: BinaryIO, title: str = "", lang: str = "en") -> None:
+        super().__init__(_Hashed(handle), title)  # type: ignore[arg-type]
+        self._lang = lang
+        self._document = self._reserve()
+        self._doc_kids = array("Q")
+        self._nums = array("Q")  # the parent tree: key i -> object number
+        self._bases: dict[tuple[str, int], _Base] = {}
+        self._scratch = pikepdf.new()
+        self._ops = pikepdf.Stream(self._scratch, b"")
+
+    # -- the blanks -------------------------------------------------------------
+    def form(self, source: str, reader: PdfReader, index: int):  # type: ignore[override]
+        key = (source, index)
+        if key not in self._bases:
+            content, entries, structure, links = self.form_parts(source, reader, index)
+            page = reader.pages[index]
+            content = mark_bytes(content, _cmaps(page.get("/Resources"))) or content
+            stream = self._stream(content, entries)
+            self._bases[key] = _Base(stream._data, entries, structure, links)  # noqa: SLF001
+        return key
+
+    def forget(self, source: str) -> None:
+        """A source drawn for the last time (a part laid out in full): let its pages go."""
+        for key in [k for k in self._bases if k[0] == source]:
+            del self._bases[key]
+
+    def _form_copy(self, base: _Base, num: int, struct_parents: int | None) -> None:
+        stream = StreamObject()
+        stream._data = base.data  # noqa: SLF001
+        stream[_name("/Filter")] = _name("/FlateDecode")
+        for k, v in base.entries.items():
+            stream[_name(k)] = v
+        if struct_parents is not None:
+            stream[_name("/StructParents")] = NumberObject(struct_parents)
+        self._write(num, stream)
+
+    # -- the parent tree ----------------------------------------------------------
+    def _entry(self, num: int) -> int:
+        self._nums.append(num)
+        return len(self._nums) - 1
+
+    def _owners_entry(self, owners: list) -> int:
+        num = self._reserve()
+        self._pack_bytes(num, b"[ " + b" ".join(b"%d 0 R" % o if o is not None else b"null" for o in owners) + b" ]")
+        return self._entry(num)
+
+    # -- pages ------------------------------------------------------------------
+    def _ops_of(self, content: bytes) -> list:
+        self._ops.write(content)
+        return pikepdf.parse_content_stream(self._ops)
+
+    def add_page(self, form, size: tuple[float, float],  # type: ignore[override]
+                 overlay_source: str | None = None, overlay=None) -> None:
+        base = self._bases[form]
+        page, form_num = self._reserve(), self._reserve()
+        content = b"q /WSBase Do Q\n" + (_page_content(overlay) if overlay is not None else b"")
+        tagged = {_BASE: True} if base.nodes else {}
+        first = 0  # the number of the form's first element (0: the form is not tagged here)
+        spans: list[int] = []
+        tops: list[int] = []
+        out = []
+        form_parents = None
+        for kind, group in _runs(self._ops_of(content), tagged):
+            if kind == "form" and tagged:
+                tagged = {}
+                first = self._reserve_many(len(base.nodes))
+                tops += [first + i for i in base.tops]
+                if base.owners:
+                    form_parents = self._owners_entry([first + i if i is not None else None for i in base.owners])
+                out.extend(group)
+            elif kind in ("form", "marked"):
+                out.extend(group)
+            elif _has_text(group):
+                num = self._reserve()
+                self._pack_bytes(num, b"<< /Type /StructElem /S /P /P %d 0 R /Pg %d 0 R /K %d >>"
+                                 % (self._document, page, len(spans)))
+                tops.append(num)
+                out.append(([pikepdf.Name.Span, pikepdf.Dictionary(MCID=len(spans))], pikepdf.Operator("BDC")))
+                spans.append(num)
+                out.extend(group)
+                out.append(([], pikepdf.Operator("EMC")))
+            else:
+                out.append(([pikepdf.Name.Artifact], pikepdf.Operator("BMC")))
+                out.extend(group)
+                out.append(([], pikepdf.Operator("EMC")))
+        objrs, annots = self._links_of(base, page, first, tops)
+        if first:
+            for i, (head, parent, kids) in enumerate(base.nodes):
+                items = [b"%d 0 R" % (first + v) if child else _MCR % (v, page, form_num) for child, v in kids]
+                items += objrs.get(i, [])
+                self._pack_bytes(first + i, _ELEM % (head, first + parent if parent >= 0 else self._document,
+                                                     page, b" ".join(items)))
+        self._doc_kids.extend(tops)
+        self._form_copy(base, form_num, form_parents)
+        self._write_page(page, form_num, size, pikepdf.unparse_content_stream(out), overlay_source, overlay,
+                         annots, self._owners_entry(spans))
+
+    def _links_of(self, base: _Base, page: int, first: int, tops: list[int]) -> tuple[dict, list[int]]:
+        """The page's web links, each joined to the page's Link elements in order (a link
+        without one gets its own): ({element index: its object references}, annotations)."""
+        if not base.web:
+            return {}, []
+        found = base.links if first else []
+        objrs: dict[int, list[bytes]] = {}
+        annots = []
+        for i, annot in enumerate(_fresh(base.web)):
+            anum = self._reserve()
+            objr = _OBJR % (anum, page)
+            if i < len(found):
+                elem = first + found[i]
+                objrs.setdefault(found[i], []).append(objr)
+            else:
+                elem = self._reserve()
+                self._pack_bytes(elem, _ELEM % (b"/S /Link", self._document, page, objr))
+                tops.append(elem)
+            annot[_name("/StructParent")] = NumberObject(self._entry(elem))
+            annot[_name("/P")] = _ref(page)
+            _printable_link(annot)
+            self._pack(anum, annot)
+            annots.append(anum)
+        return objrs, annots
+
+    def _write_page(self, num: int, form: int, size, content: bytes, overlay_source, overlay,
+                    annots: list[int], struct_parents: int) -> None:
+        resources = DictionaryObject()
+        if overlay is not None:
+            res = overlay.get("/Resources")
+            if res is not None:
+                resources = self._import(overlay_source or "overlay", res.get_object())
+        xobjects = resources.get("/XObject")
+        xobjects = DictionaryObject(xobjects.get_object()) if xobjects is not None else DictionaryObject()
+        xobjects[_name(_BASE)] = _ref(form)
+        resources[_name("/XObject")] = xobjects
+        box = ArrayObject([NumberObject(0), NumberObject(0), FloatObject(size[0]), FloatObject(size[1])])
+        page = DictionaryObject({
+            _name("/Type"): _name("/Page"), _name("/Parent"): _ref(self._pages), _name("/MediaBox"): box,
+            _name("/Resources"): resources, _name("/Contents"): self._add(self._stream(content)),
+            _name("/StructParents"): NumberObject(struct_parents), _name("/Tabs"): _name("/S"),
+            _name("/TrimBox"): ArrayObject(box),
+        })
+        if annots:
+            page[_name("/Annots")] = ArrayObject(_ref(a) for a in annots)
+        self._pack(num, page)
+        self._kids.append(num)
+
+    def _identity(self) -> bytes:
+        return self._f.md5.digest()  # type: ignore[attr-defined]
+
+    # -- the document -------------------------------------------------------------
+    def close(self, catalog: dict | None = None, title: str | None = None) -> None:  # type: ignore[override]
+        title = title or self._title or "warsheets"
+        tree_num, parents_num = self._reserve(), self._reserve()
+        self._pack(self._document, DictionaryObject({
+            _name("/Type"): _name("/StructElem"), _name("/S"): _name("/Document"), _name("/P"): _ref(tree_num),
+            _name("/K"): ArrayObject(_ref(n) for n in self._doc_kids)}))
+        nums = ArrayObject()
+        for key, num in enumerate(self._nums):
+            nums += [NumberObject(key), _ref(num)]
+        self._pack(parents_num, DictionaryObject({_name("/Nums"): nums}))
+        self._pack(tree_num, DictionaryObject({
+            _name("/Type"): _name("/StructTreeRoot"), _name("/K"): _ref(self._document),
+            _name("/ParentTree"): _ref(parents_num), _name("/ParentTreeNextKey"): NumberObject(len(self._nums))}))
+        xmp = StreamObject()  # not compressed: the packet stays readable to any tool
+        xmp._data = _xmp(title, self._lang, "warsheets")  # noqa: SLF001
+        xmp[_name("/Type")], xmp[_name("/Subtype")] = _name("/Metadata"), _name("/XML")
+        metadata = self._add(xmp)
+        super().close({"/StructTreeRoot": _ref(tree_num), "/MarkInfo": DictionaryObject(
+            {_name("/Marked"): BooleanObject(True)}), "/Lang": TextStringObject(self._lang),
+            "/ViewerPreferences": DictionaryObject({_name("/DisplayDocTitle"): BooleanObject(True)}),
+            "/Metadata": metadata, **(catalog or {})}, title)

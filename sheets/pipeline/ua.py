@@ -1,0 +1,167 @@
+"""PDF/UA-1 repairs on a finished file's structure and annotations (ISO 14289-1, checked by
+`outloud --layer conformance`, tests/pipeline/test_pdfua.py).
+
+WeasyPrint 70 writes no `/Scope` on table header cells (a TH that no TD names in `/Headers`
+fails 7.5) and no Print flag on link annotations (7.18.1 wants annotations printable with a
+`/Contents`); every PDF we write passes here from `finish.describe`.
+"""
+from __future__ import annotations
+
+from sheets.base import interrupts
+
+with interrupts.held():
+    import pikepdf
+    from pikepdf import Array, Dictionary, Name
+
+_PRINT = 4  # annotation flag bit 3
+
+
+def _kids(elem) -> list:
+    k = elem.get("/K")
+    if k is None:
+        return []
+    return list(k) if isinstance(k, Array) else [k]
+
+
+def _is_elem(obj) -> bool:
+    return isinstance(obj, Dictionary) and "/S" in obj and obj.get("/Type") not in ("/MCR", "/OBJR")
+
+
+def _scope(th, row, row_index: int, in_head: bool) -> Name:
+    """Column for a header in a THead or the table's first row, Row for a row's first header."""
+    if in_head or row_index == 0:
+        return Name.Column
+    cells = [c for c in _kids(row) if _is_elem(c)]
+    return Name.Row if cells and cells[0].objgen == th.objgen else Name.Column
+
+
+def _set_scope(th, scope: Name) -> None:
+    attrs = th.get("/A")
+    if attrs is None:
+        th.A = Dictionary(O=Name.Table, Scope=scope)
+        return
+    found = [attrs] if isinstance(attrs, Dictionary) else [a for a in attrs if isinstance(a, Dictionary)]
+    for a in found:
+        if a.get("/O") == Name.Table:
+            if "/Scope" not in a:
+                a.Scope = scope
+            return
+    th.A = Array(([attrs] if isinstance(attrs, Dictionary) else list(attrs))
+                 + [Dictionary(O=Name.Table, Scope=scope)])
+
+
+def _rows(section) -> list:
+    return [r for r in _kids(section) if _is_elem(r) and r.get("/S") == Name.TR]
+
+
+def _table(table) -> None:
+    index = 0
+    for part in (k for k in _kids(table) if _is_elem(k)):
+        kind = part.get("/S")
+        rows = [part] if kind == Name.TR else _rows(part)
+        for row in rows:
+            for cell in (c for c in _kids(row) if _is_elem(c)):
+                if cell.get("/S") == Name.TH:
+                    _set_scope(cell, _scope(cell, row, index, kind == Name.THead))
+            index += 1
+
+
+_GRID = (Name.TR, Name.TD, Name.TH, Name.THead, Name.TBody, Name.TFoot)
+
+
+def _has_header(table) -> bool:
+    stack = [k for k in _kids(table) if _is_elem(k)]
+    while stack:
+        elem = stack.pop()
+        if elem.get("/S") == Name.TH:
+            return True
+        if elem.get("/S") != Name.Table:
+            stack.extend(k for k in _kids(elem) if _is_elem(k))
+    return False
+
+
+def _as_divs(table) -> None:
+    """A table with no header cell lays things out (stat boxes, tracks, token faces): tagged as
+    Divs, the grid's roles and table attributes dropped (outloud TBL-001)."""
+    stack = [table]
+    while stack:
+        elem = stack.pop()
+        elem.S = Name.Div
+        attrs = elem.get("/A")
+        if isinstance(attrs, Dictionary) and attrs.get("/O") == Name.Table:
+            del elem["/A"]
+        stack.extend(k for k in _kids(elem) if _is_elem(k) and k.get("/S") in _GRID)
+
+
+def scope_headers(pdf: pikepdf.Pdf) -> None:
+    """Every TH gets an `/A << /O /Table /Scope … >>` (kept when it has one); a table without
+    header cells becomes Divs."""
+    root = pdf.Root.get("/StructTreeRoot")
+    if root is None:
+        return
+    stack, seen = _kids(root), set()
+    while stack:
+        elem = stack.pop()
+        if not _is_elem(elem) or elem.objgen in seen and elem.objgen != (0, 0):
+            continue
+        seen.add(elem.objgen)
+        if elem.get("/S") == Name.Table:
+            if _has_header(elem):
+                _table(elem)
+            else:
+                _as_divs(elem)
+        stack.extend(_kids(elem))
+
+
+def print_links(pdf: pikepdf.Pdf) -> None:
+    """Link annotations printable (F bit 3) and described (`/Contents`)."""
+    for page in pdf.pages:
+        for annot in page.obj.get("/Annots", Array()):
+            if annot.get("/Subtype") != Name.Link:
+                continue
+            annot.F = int(annot.get("/F", 0)) | _PRINT
+            if "/Contents" not in annot:
+                action = annot.get("/A", Dictionary())
+                uri = action.get("/URI") if isinstance(action, Dictionary) else None
+                annot.Contents = pikepdf.String(f"Link to {uri}" if uri is not None else "Link within the document")
+
+
+def tag_widgets(pdf: pikepdf.Pdf) -> None:
+    """Every form field's widget inside a `/Form` structure element (7.18.4): an OBJR to it, the
+    element under the document's first element, the widget's `/StructParent` in the parent tree."""
+    root = pdf.Root.get("/StructTreeRoot")
+    tree = root.get("/ParentTree") if root is not None else None
+    nums = tree.get("/Nums") if tree is not None else None
+    if nums is None:
+        return
+    top = _kids(root)
+    parent = top[0] if top and _is_elem(top[0]) else root
+    key = int(root.get("/ParentTreeNextKey", 0))
+    key = max([key] + [int(nums[i]) + 1 for i in range(0, len(nums), 2)])
+    for page in pdf.pages:
+        for annot in page.obj.get("/Annots", Array()):
+            if annot.get("/Subtype") != Name.Widget or "/StructParent" in annot:
+                continue
+            objr = Dictionary(Type=Name.OBJR, Obj=annot, Pg=page.obj)
+            label = annot.get("/TU") or annot.get("/T") or pikepdf.String("form field")
+            elem = pdf.make_indirect(Dictionary(Type=Name.StructElem, S=Name.Form, P=parent, K=objr, Pg=page.obj,
+                                                Alt=pikepdf.String(str(label))))
+            kids = parent.get("/K")
+            if kids is None:
+                parent.K = Array([elem])
+            elif isinstance(kids, Array):
+                kids.append(elem)
+            else:
+                parent.K = Array([kids, elem])
+            annot.StructParent = key
+            nums.extend([key, elem])
+            key += 1
+        if any(a.get("/Subtype") == Name.Widget for a in page.obj.get("/Annots", Array())):
+            page.obj.Tabs = Name.S
+    root.ParentTreeNextKey = key
+
+
+def repair(pdf: pikepdf.Pdf) -> None:
+    scope_headers(pdf)
+    print_links(pdf)
+    tag_widgets(pdf)

@@ -1,0 +1,75 @@
+"""A stamped file tagged as it is written (issue 38) says what the two-pass file said.
+
+Before issue 38 a stamped file was streamed raw (`write_stamped`), then read whole into
+pikepdf and finished (`finish_pdf`: structure tree, document entries, boxes, words of
+letter-spaced runs). That held every page's objects at once: memory grew with the count.
+Now `write_stamped(finished=True)` (sheets.pipeline.stamp.tagged) does the same work page by
+page. The bytes differ (object numbers, object streams, a cross-reference stream), the
+content must not: the two are read back and compared whole (tests/pipeline/pdf_equivalence.py:
+every page's content stream and resources, every form it draws, the fonts and their programs,
+the structure tree with its roles, attributes and marked-content references, the parent
+tree from every page and form, the form fields, the document's language, title and XMP).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pikepdf
+import pypdf
+
+from pdf_equivalence import differences, summary
+from sheets.base.dice import Dice
+from sheets.pipeline.finish import finish_pdf
+from sheets.pipeline.stamp import write as stamping
+
+
+def _both(parts, title: str, tmp_path: Path) -> tuple[Path, Path]:
+    cache = tmp_path / "cache"
+    raw = stamping.write_stamped(parts, tmp_path / "raw.pdf", title=title, cache_dir=cache, workers=1)
+    two_pass = tmp_path / "two-pass.pdf"
+    two_pass.write_bytes(finish_pdf(raw.read_bytes(), title or None))
+    one_pass = stamping.write_stamped(parts, tmp_path / "one-pass.pdf", title=title, cache_dir=cache, workers=1,
+                                      finished=True)
+    return two_pass, one_pass
+
+
+def test_ten_playbooks_tagged_while_written_say_what_the_finished_file_said(regiment, tmp_path):
+    from sheets.games.regiment.sheets import blank_playbook, filled_playbooks, roll_squad
+
+    sheet = filled_playbooks(regiment, roll_squad(regiment, Dice.seeded(5), 10), "ten.pdf")
+    # and a part with no blank (laid out in full, like a roster or a campaign record)
+    parts = [(None, blank_playbook(regiment, regiment.data.playbook("medic"))), *sheet.parts]
+    before, after = _both(parts, sheet.context["title"], tmp_path)
+    old, new = summary(before), summary(after)
+    assert differences(old, new) == []
+    assert len(new["pages"]) == 22 and new["tree"][0] == "/Document" and len(new["tree"][3]) > 22
+    assert new["lang"] == "en" and new["mark"] == {"/Marked": True} and new["title"] == "10 filled playbooks"
+    # what changed is how it is stored: object streams and a cross-reference stream
+    assert b"/ObjStm" in after.read_bytes() and b"/XRef" in after.read_bytes()
+    with pikepdf.open(after) as pdf:  # qpdf reads it without a complaint; an /ID from its bytes
+        assert pdf.check_pdf_syntax() == []
+        assert len(pdf.trailer.ID) == 2 and len(bytes(pdf.trailer.ID[0])) == 16
+    again = stamping.write_stamped(parts, tmp_path / "again.pdf", title=sheet.context["title"],
+                                   cache_dir=tmp_path / "cache", workers=2, finished=True)
+    assert again.read_bytes() == after.read_bytes()  # the same parts, the same bytes (on 1 core or 2)
+    text = [p.extract_text() for p in pypdf.PdfReader(after).pages]
+    assert text == [p.extract_text() for p in pypdf.PdfReader(before).pages]
+
+
+def test_web_links_join_their_link_elements_as_before(regiment, tmp_path, monkeypatch):
+    """A blank whose page carries a web link: every stamped page gets its own annotation, in
+    the page's Link element (or one of its own), as the two-pass finish did."""
+    from sheets.base import pdfstream
+    from sheets.games.regiment.sheets import filled_playbooks, roll_squad
+    from pypdf.generic import ArrayObject, FloatObject
+
+    link = (ArrayObject([FloatObject(v) for v in (10, 10, 100, 30)]), "https://example.org/warsheets")
+    monkeypatch.setattr(pdfstream, "_uri_links", lambda page: [link, link])
+    sheet = filled_playbooks(regiment, roll_squad(regiment, Dice.seeded(2), 2), "two.pdf")
+    before, after = _both(sheet.parts, sheet.context["title"], tmp_path)
+    old, new = summary(before), summary(after)
+    assert differences(old, new) == []
+    assert all(len(page["annots"]) == 2 for page in new["pages"])
+    annots = {key: path for key, path in new["parents"].items() if key[0] == "annot"}
+    assert {key[1] for key in annots} == set(range(len(new["pages"])))  # on every page,
+    assert all(path is not None for path in annots.values())  # each in an element of the tree
