@@ -1,6 +1,7 @@
 """Stopping is always clean (issue 23): a sweep of interrupts across long commands.
 
-A cold `kit`, and the stamped batch commands, are stopped at moments spread across their
+A cold `kit` (one game's: every phase of the whole kit's, a quarter of its time), and the
+stamped batch commands, are stopped at moments spread across their
 run (from just after start to the final merge) while a helper process keeps a CPU busy:
 SIGINT to the process group (Ctrl-C), SIGTERM to the main process, SIGKILL to the whole
 group. Each point must exit 130 / 143 with the command's one line on stderr and nothing
@@ -22,8 +23,11 @@ from sweep import HEADER, Case, busy_helper, interrupt, reference
 from sheets.pipeline import cache
 
 INT, TERM, KILL = signal.SIGINT, signal.SIGTERM, signal.SIGKILL
-KIT = Case("kit", ["kit", "--seed", "5"])
-KIT_NO_HB = Case("kit --preview, fontTools subsetter", ["kit", "--seed", "5", "--preview"],
+#: a kit of one game goes through every phase of the whole kit's (workers, layout, stamping, the
+#: merge, the manifest, previews) in a quarter of its time: the sweep keeps its dozen points
+#: and costs a quarter; the two sweeps take the two games with stamped parts of their own
+KIT = Case("kit --game regiment", ["kit", "--seed", "5", "--game", "regiment"])
+KIT_NO_HB = Case("kit --game wotw --preview, fontTools subsetter", ["kit", "--seed", "5", "--game", "wotw", "--preview"],
                  env={"SHEETS_NO_HB_SUBSET": "1"})
 PLAYBOOKS = Case("playbook --random --count 60", ["playbook", "--random", "--count", "60", "--seed", "1"],
                  to_folder=False)
