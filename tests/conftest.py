@@ -252,3 +252,9 @@ def regiment(library):
 def pytest_addoption(parser):
     parser.addoption("--update-golden", action="store_true", default=False,
                      help="rewrite tests/golden/*.html from the current templates and content")
+
+
+def pytest_collection_modifyitems(config, items):
+    """The slow tests first (a stable sort: the rest keep their order), so that pytest-xdist
+    (`make test`) starts the longest modules at once instead of finishing on one of them."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
