@@ -15,9 +15,12 @@ $(STAMP): pyproject.toml requirements.txt
 	@# libharfbuzz-subset0: HarfBuzz's subsetter makes WeasyPrint ~40% faster than fontTools;
 	@# fonts-noto-cjk: names in Chinese, Japanese or Korean print in letters, not in boxes
 	@# (DejaVu, which Debian has, covers Latin, Greek, Cyrillic, Arabic and Hebrew);
-	@# poppler-utils: pdftoppm, the poppler renderer tests/pipeline/test_forms.py shows filled forms in.
+	@# poppler-utils: pdftoppm, the poppler renderer tests/pipeline/test_forms.py shows filled forms in
+	@# (and pdfinfo/pdffonts, which read the print-shop PDF's boxes and fonts back);
+	@# ghostscript: an independent RIP that renders the print-shop PDF/X-1a file into its CMYK plates
+	@# (tests/kinds/test_shop_pdfx_independent.py: ink per pixel, no RGB, black text K only).
 	@if command -v dpkg >/dev/null 2>&1 && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	  for pkg in libharfbuzz-subset0 fonts-noto-cjk poppler-utils; do \
+	  for pkg in libharfbuzz-subset0 fonts-noto-cjk poppler-utils ghostscript; do \
 	    dpkg -s $$pkg >/dev/null 2>&1 && continue; \
 	    echo "installing $$pkg"; \
 	    { DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$pkg >/dev/null 2>&1 \
