@@ -302,6 +302,12 @@ def sweep(points: list, references, table, tmp_path) -> None:
 # pytest-xdist, `make test`, runs the sweeps on different workers at once)
 @pytest.fixture(scope="module")
 def busy():
+    """A CPU kept busy while the module's sweep runs: a helper process of its own, or, under
+    pytest-xdist (`make test`), the other workers' tests, which keep every core busy already
+    (a helper there would only take a core from them)."""
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        yield None
+        return
     helper = busy_helper()
     yield helper
     helper.kill()

@@ -2,7 +2,7 @@
 
 A cold `kit` (one game's: every phase of the whole kit's, a quarter of its time), and the
 stamped batch commands, are stopped at moments spread across their
-run (from just after start to the final merge) while a helper process keeps a CPU busy:
+run (from just after start to the final merge) while a CPU is kept busy (a helper process, or under pytest-xdist the other workers):
 SIGINT to the process group (Ctrl-C), SIGTERM to the main process, SIGKILL to the whole
 group. Each point must exit 130 / 143 with the command's one line on stderr and nothing
 else (no traceback, no "Exception ignored"), leave no process of the command alive 2 s
