@@ -1,8 +1,9 @@
 """Stopping is always clean (issue 23): a sweep of interrupts across long commands.
 
 A cold `kit` (one game's: every phase of the whole kit's, a quarter of its time), and the
-stamped batch commands, are stopped at moments spread across their
-run (from just after start to the final merge) while a CPU is kept busy (a helper process, or under pytest-xdist the other workers):
+stamped batch commands, are stopped at moments spread across their run (from just after
+start to the final merge) while a CPU is kept busy (a helper process, or under pytest-xdist
+the other workers' tests):
 SIGINT to the process group (Ctrl-C), SIGTERM to the main process, SIGKILL to the whole
 group. Each point must exit 130 / 143 with the command's one line on stderr and nothing
 else (no traceback, no "Exception ignored"), leave no process of the command alive 2 s
