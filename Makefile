@@ -39,11 +39,13 @@ $(STAMP): pyproject.toml requirements.txt
 kit: $(STAMP)
 	$(BIN)/sheets kit
 
-# The suite, then the whole interrupt sweep (`slow`: a dozen points of a cold kit, and more;
-# a few minutes), which a plain `pytest` leaves out.
+# The whole suite in one run on every core (pytest-xdist, -n auto): the tests a plain `pytest`
+# runs and the `slow` ones it leaves out (the interrupt sweep, the README run as written, the
+# installed wheel), a module per worker at a time (a module's fixtures are built once; the whole
+# kit and the dist once for the run: tests/conftest.py's `shared`), so the slow modules run
+# beside the rest instead of after it. The run ends with its ten slowest tests.
 test: $(STAMP) browser
-	$(BIN)/python -m pytest -q --durations=10
-	$(BIN)/python -m pytest -q -m slow --durations=10
+	$(BIN)/python -m pytest -q -n auto --dist loadscope -m "slow or not slow" --durations=10
 
 # The desk's browser tests drive Debian's Chromium. Best effort (Debian, as root): without it
 # they are skipped, except with CI=true, where a missing browser fails them.
