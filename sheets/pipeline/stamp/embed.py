@@ -74,9 +74,15 @@ def tag_subsets(pdf) -> None:
         descriptor.FontName = name
 
 
+def _embedded(descriptor) -> bool:
+    """Whether a font descriptor holds its font program (`_program` is not None), without
+    reading (inflating) the program: one check per font per page is cheap."""
+    return any(key in descriptor for key in _FONT_FILES)
+
+
 def _loose(fonts) -> list[str]:
     """The keys of a font dictionary naming an unembedded font."""
-    return [k for k, f in fonts.items() if _descriptor(f) is None or _program(_descriptor(f)) is None]
+    return [k for k, f in fonts.items() if _descriptor(f) is None or not _embedded(_descriptor(f))]
 
 
 def drop_unused_base14(pdf) -> None:
