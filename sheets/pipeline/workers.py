@@ -125,10 +125,9 @@ class Pool:
         """Every job on the workers, biggest first (`order`); results by index."""
         self.start()
         queue = deque(order)
-        busy = idle is not None
         while queue or any(w.job is not None and w.job >= 0 for w in self.workers):
             self._hand_out(fn, jobs, queue)
-            busy = busy and idle()  # type: ignore[misc]
+            busy = idle is not None and idle()  # asked on every turn: it may have new work
             working = [w for w in self.workers if w.job is not None]
             ready = wait([w.conn for w in working], timeout=0 if busy else None)
             finished = []
@@ -239,7 +238,7 @@ def run_jobs(fn: Callable, jobs: list[tuple], workers: int | None = None,
     Workers are spawned (they import WeasyPrint themselves), or taken from `shared`; on
     Ctrl-C, SIGTERM or an error every worker is stopped before the exception goes on.
     While workers work, `idle()` is called for small units of the caller's own next work
-    (it returns False when it has nothing left). `layout`: the jobs lay out with WeasyPrint,
+    (it returns False when it has nothing to do for now; it is asked again after each result). `layout`: the jobs lay out with WeasyPrint,
     so even one goes to `shared`'s workers when they are running (they have it imported).
     `results`: the list to fill (len(jobs) long), so that `on_done(i)` can read each result
     as it comes (a stamped file is written while its later chunks are still being drawn).

@@ -16,6 +16,7 @@ from __future__ import annotations
 import io
 import json
 import time
+from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -34,6 +35,7 @@ from sheets.pipeline.stamp.overlay import Op, draw_overlay, footers_drawable, ma
 from sheets.pipeline.workers import Workers, run_jobs
 
 StampPart = tuple  # (blank Sheet or None, filled Sheet)
+EARLY = 8  # parts to lay out in full parsed while the workers still draw, at most (bounds memory)
 
 
 @dataclass
@@ -228,11 +230,16 @@ class StampJob:
             jobs.append(({k: blanks[k] for k in set(keys) if k is not None}, items, first, total, self.forms))
             first += sum(self.bases[k].pages for k in keys if k is not None)
         results: list = [None] * len(jobs)
+        early: dict[int, Base] = {}  # parts to lay out in full, their cached PDF parsed meanwhile
+        found: deque = deque()  # (part index, filled HTML) of those not parsed yet
 
         def done(i: int) -> None:
             if self.progress:
                 for _ in jobs[i][1]:
                     self.progress(self.title)
+            chunk_plans, data = results[i]
+            if data is None:  # parts to lay out in full: parse their cached PDF while the workers draw
+                found.extend((i * CHUNK + j, p.html) for j, p in enumerate(chunk_plans) if p.ops is None)
             while out.live and out.written < len(results) and results[out.written] is not None:
                 chunk_plans, data = results[out.written]
                 if data is None:  # a part to lay out in full: the page count may change
@@ -246,7 +253,17 @@ class StampJob:
         ahead = self._read_ahead()  # while the workers start and draw the first chunks
 
         def idle() -> bool:
-            return next(ahead, None) is not None
+            if next(ahead, None) is not None:
+                return True
+            if not found or len(early) >= EARLY:
+                return False
+            j, html = found.popleft()
+            hit = cache.read_blank(self.cache_dir, cache.blank_key(html))
+            if hit is not None:
+                base = early[j] = Base(f"part-{j}", hit[0], hit[1])
+                for p in range(base.pages):
+                    read_ahead(base.reader, p)
+            return True
 
         run_jobs(_stamp_chunk, jobs, stamp_workers, done, shared=self.shared, results=results,
                  idle=idle if stamp_workers != 1 else None)
@@ -259,7 +276,11 @@ class StampJob:
             for i, (pdf, layout) in zip(fallback, laid):
                 key = f"part-{i}"
                 self.bases[key] = Base(key, pdf, _same_shape_as_cached(layout))
+                parsed = early.pop(i, None)
+                if parsed is not None and parsed.pdf == pdf:  # the same bytes, parsed already
+                    self.bases[key]._reader = parsed.reader  # noqa: SLF001
                 plans[i] = Plan(key, [[] for _ in layout["pages"]], plans[i].footer)
+            early.clear()
             overlays = [None] * len(jobs)
             total = out.total = sum(self.bases[p.key].pages for p in plans)
         return plans, overlays, total, fallback
