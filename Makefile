@@ -15,9 +15,12 @@ $(STAMP): pyproject.toml requirements.txt
 	@# libharfbuzz-subset0: HarfBuzz's subsetter makes WeasyPrint ~40% faster than fontTools;
 	@# fonts-noto-cjk: names in Chinese, Japanese or Korean print in letters, not in boxes
 	@# (DejaVu, which Debian has, covers Latin, Greek, Cyrillic, Arabic and Hebrew);
-	@# poppler-utils: pdftoppm, the poppler renderer tests/pipeline/test_forms.py shows filled forms in.
+	@# poppler-utils: pdftoppm, the poppler renderer tests/pipeline/test_forms.py shows filled forms in
+	@# (and pdfinfo/pdffonts, which read the print-shop PDF's boxes and fonts back);
+	@# ghostscript: an independent RIP that renders the print-shop PDF/X-1a file into its CMYK plates
+	@# (tests/kinds/test_shop_pdfx_independent.py: ink per pixel, no RGB, black text K only).
 	@if command -v dpkg >/dev/null 2>&1 && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	  for pkg in libharfbuzz-subset0 fonts-noto-cjk poppler-utils; do \
+	  for pkg in libharfbuzz-subset0 fonts-noto-cjk poppler-utils ghostscript; do \
 	    dpkg -s $$pkg >/dev/null 2>&1 && continue; \
 	    echo "installing $$pkg"; \
 	    { DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$pkg >/dev/null 2>&1 \
@@ -36,11 +39,13 @@ $(STAMP): pyproject.toml requirements.txt
 kit: $(STAMP)
 	$(BIN)/sheets kit
 
-# The suite, then the whole interrupt sweep (`slow`: a dozen points of a cold kit, and more;
-# a few minutes), which a plain `pytest` leaves out.
+# The whole suite in one run on every core (pytest-xdist, -n auto): the tests a plain `pytest`
+# runs and the `slow` ones it leaves out (the interrupt sweep, the README run as written, the
+# installed wheel), a module per worker at a time (a module's fixtures are built once; the whole
+# kit and the dist once for the run: tests/conftest.py's `shared`), so the slow modules run
+# beside the rest instead of after it. The run ends with its ten slowest tests.
 test: $(STAMP) browser
-	$(BIN)/python -m pytest -q --durations=10
-	$(BIN)/python -m pytest -q -m slow --durations=10
+	$(BIN)/python -m pytest -q -n auto --dist loadscope -m "slow or not slow" --durations=10
 
 # The desk's browser tests drive Debian's Chromium. Best effort (Debian, as root): without it
 # they are skipped, except with CI=true, where a missing browser fails them.

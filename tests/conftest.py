@@ -5,16 +5,26 @@ import os
 import re
 import shutil
 import signal
+import subprocess
+import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 import pypdf
 import pytest
+from filelock import FileLock
 from typer.testing import CliRunner
 
 os.environ.setdefault("SOURCE_DATE_EPOCH", "946684800")
 if "SHEETS_CACHE_DIR" not in os.environ:  # stamped sheets' blank cache: never the user's own
-    os.environ["SHEETS_CACHE_DIR"] = tempfile.mkdtemp(prefix="sheets-test-cache-")
+    # one per run, shared by pytest-xdist's workers (`make test` runs with -n): a blank one
+    # worker laid out is read by the others (entries are written whole, then renamed)
+    _RUN = os.environ.get("PYTEST_XDIST_TESTRUNUID")
+    if _RUN:
+        os.environ["SHEETS_CACHE_DIR"] = str(Path(tempfile.gettempdir()) / f"sheets-test-cache-{_RUN}")
+    else:
+        os.environ["SHEETS_CACHE_DIR"] = tempfile.mkdtemp(prefix="sheets-test-cache-")
 # the user's own sheets.toml (~/.config/warsheets/) must not change what the tests see
 os.environ["XDG_CONFIG_HOME"] = tempfile.mkdtemp(prefix="sheets-test-config-")
 # nor the paper of the machine's locale or $SHEETS_PAPER: the tests' default paper is the built-in A4
@@ -148,14 +158,58 @@ class BuiltKit:
 
 
 @pytest.fixture(scope="session")
-def whole_kit(tmp_path_factory) -> BuiltKit:
-    """`sheets kit --seed 7`, every game, built once for the whole session: a whole kit is the
-    suite's costliest build, so every test that reads one reads this one (and never writes in
-    it). A test that only needs to know what a kit holds asks its plan (`sheets.kit.plan`)."""
-    out = tmp_path_factory.mktemp("whole-kit") / "kit"
-    result = CliRunner().invoke(app, ["kit", "--seed", "7", "-o", str(out)])
-    assert result.exit_code == 0, result.output
-    return BuiltKit(out, result.stdout)
+def shared(tmp_path_factory) -> Callable[[str, Callable[[Path], None]], Path]:
+    """`shared(name, build)`: the folder `name`, made by `build(folder)` once for the whole run,
+    however many pytest-xdist workers ask for it (the first builds it under a lock, the others
+    wait for it and read it; nobody writes in it afterwards). Without xdist, once per session."""
+    base = tmp_path_factory.getbasetemp()
+    root = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base  # the run's, above the workers'
+    root = root / "shared"
+    root.mkdir(exist_ok=True)
+
+    def get(name: str, build: Callable[[Path], None]) -> Path:
+        folder = root / name
+        with FileLock(root / f"{name}.lock"):  # released on leaving, or when the worker dies
+            if not (root / f"{name}.done").exists():
+                shutil.rmtree(folder, ignore_errors=True)  # a build that failed half-way
+                folder.mkdir()
+                build(folder)
+                (root / f"{name}.done").write_text("")
+        return folder
+
+    return get
+
+
+@pytest.fixture(scope="session")
+def whole_kit(shared) -> BuiltKit:
+    """`sheets kit --seed 7`, every game, built once for the whole run (across pytest-xdist's
+    workers too): a whole kit is the suite's costliest build, so every test that reads one
+    reads this one (and never writes in it). A test that only needs to know what a kit holds
+    asks its plan (`sheets.kit.plan`)."""
+
+    def build(folder: Path) -> None:
+        result = CliRunner().invoke(app, ["kit", "--seed", "7", "-o", str(folder / "kit")])
+        assert result.exit_code == 0, result.output
+        (folder / "stdout").write_text(result.stdout, encoding="utf-8")
+
+    folder = shared("whole-kit", build)
+    return BuiltKit(folder / "kit", (folder / "stdout").read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="session")
+def built_dist(shared) -> dict[str, Path]:
+    """`make dist`'s sdist and wheel (the lock's hatchling), built once for the run: the dist
+    tests read both, the wheel test installs the wheel."""
+
+    def build(folder: Path) -> None:
+        done = subprocess.run([sys.executable, "-m", "hatchling", "build", "-d", str(folder)], cwd=REPO,
+                              capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr
+
+    folder = shared("dist", build)
+    wheel, = folder.glob("*.whl")
+    sdist, = folder.glob("*.tar.gz")
+    return {"wheel": wheel, "sdist": sdist}
 
 
 @pytest.fixture(scope="session")
@@ -198,3 +252,9 @@ def regiment(library):
 def pytest_addoption(parser):
     parser.addoption("--update-golden", action="store_true", default=False,
                      help="rewrite tests/golden/*.html from the current templates and content")
+
+
+def pytest_collection_modifyitems(config, items):
+    """The slow tests first (a stable sort: the rest keep their order), so that pytest-xdist
+    (`make test`) starts the longest modules at once instead of finishing on one of them."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -17,12 +18,18 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import pytest
+
 from sheets.pipeline import cache
 
 MESSAGES = {signal.SIGINT: "error: interrupted; nothing half-written was left behind\n",
             signal.SIGTERM: "error: terminated; nothing half-written was left behind\n"}
 CODES = {signal.SIGINT: 130, signal.SIGTERM: 143, signal.SIGKILL: -signal.SIGKILL}
 NOT_SEALED = {"build-state.json"}  # the kit's build record is checked by its own sha256s
+#: phases that a command enters after its last cache write: a stop there finds the cache as a
+#: cold run left it (every entry written), so the point starts from a copy of the reference's
+#: cache and gets there in the time of a warm run, with the same cache and output to check
+AFTER_THE_CACHE = {"writing the manifest", "writing the stamped file"}
 #: compiled templates (sheets.pipeline.rendering._Bytecode): Jinja writes them whole (a temporary
 #: file, then a rename) and takes one only when its header and its source's checksum match
 JINJA_BYTECODE = re.compile(r"^jinja-[0-9a-f]{40}\.cache$")
@@ -42,6 +49,7 @@ class Case:
 class Reference:
     seconds: float
     files: dict[str, str]  # relative path -> sha256 of an uninterrupted build's output
+    cache: Path | None = None  # the cache it filled
 
 
 @dataclass
@@ -113,7 +121,7 @@ def reference(case: Case, where: Path) -> Reference:
     proc = start(case, where)
     out, err = proc.communicate(timeout=600)
     assert proc.returncode == 0, err
-    return Reference(time.monotonic() - t0, outputs(case, where))
+    return Reference(time.monotonic() - t0, outputs(case, where), where / "cache")
 
 
 def group_alive(pgid: int) -> list[int]:
@@ -185,8 +193,12 @@ def _wait_for_phase(proc: subprocess.Popen, where: Path, name: str) -> None:
 
 
 def interrupt(case: Case, sig: signal.Signals, moment: float | str, ref: Reference, where: Path) -> Row:
-    """Run `case` cold in `where`, send `sig` at `moment` (a fraction of the reference run, or
-    the moment the command enters the phase of that name), then check everything."""
+    """Run `case` in `where`, send `sig` at `moment` (a fraction of the reference run, or
+    the moment the command enters the phase of that name), then check everything; a phase
+    after the last cache write (AFTER_THE_CACHE) from the reference's cache, warm."""
+    warm = moment in AFTER_THE_CACHE and ref.cache is not None
+    if warm:
+        shutil.copytree(ref.cache, where / "cache")
     proc = start(case, where)
     t0 = time.monotonic()
     if isinstance(moment, str):
@@ -239,4 +251,85 @@ def interrupt(case: Case, sig: signal.Signals, moment: float | str, ref: Referen
             bad.append(f"stderr is not the one line: {err!r}")
         bad += problems(case, where, ref, whole=True)
         result = "stopped clean"
-    return Row(case.name, sig.name, at, fraction, phase, code, "; ".join(bad) if bad else result)
+    name = f"{case.name} (warm cache)" if warm else case.name
+    return Row(name, sig.name, at, fraction, phase, code, "; ".join(bad) if bad else result)
+
+
+# -- the cases the interrupt tests sweep (tests/base/test_interrupt*.py) ----------------
+INT, TERM, KILL = signal.SIGINT, signal.SIGTERM, signal.SIGKILL
+#: a kit of one game goes through every phase of the whole kit's (workers, layout, stamping, the
+#: merge, the manifest, previews) in a quarter of its time: the sweep keeps its dozen points
+#: and costs a quarter; the two sweeps take the two games with stamped parts of their own
+KIT = Case("kit --game regiment", ["kit", "--seed", "5", "--game", "regiment"])
+KIT_NO_HB = Case("kit --game wotw --preview, fontTools subsetter", ["kit", "--seed", "5", "--game", "wotw", "--preview"],
+                 env={"SHEETS_NO_HB_SUBSET": "1"})
+PLAYBOOKS = Case("playbook --random --count 60", ["playbook", "--random", "--count", "60", "--seed", "1"],
+                 to_folder=False)
+MISSIONS = Case("mission --count 30", ["mission", "--count", "30", "--seed", "1"], to_folder=False)
+
+#: a dozen moments, from just after start to the final merge: fractions of an uninterrupted
+#: run, and (the short phases near its end) the moment the command enters a phase; the
+#: signals take turns, so that each of them is sent across the whole run
+DOZEN = [0.02, "workers importing the layout engine", 0.12, 0.25, 0.4, 0.55, 0.7, 0.85,
+         "writing sheets", "stamping", "merging kit.pdf", "writing the manifest"]
+TURNS = [INT, TERM, KILL]
+
+
+def turns(case: Case, moments: list[float]) -> list:
+    return [(case, TURNS[i % 3], f) for i, f in enumerate(moments)]
+
+
+def sweep(points: list, references, table, tmp_path) -> None:
+    """Each point: its case's reference, then the command stopped at its moment; all clean."""
+    rows = []
+    for n, (case, sig, moment) in enumerate(points):
+        ref = references(case)
+        row = interrupt(case, sig, moment, ref, tmp_path / f"point-{n}")
+        rows.append(row)
+        with table.open("a") as f:
+            f.write(row.line() + "\n")
+    report = "\n".join([HEADER] + [r.line() for r in rows])
+    print("\n" + report)
+    ok = ("stopped clean", "killed; next run identical", "finished before the signal")
+    assert all(r.result in ok for r in rows), report
+    # the moments are fractions of a run measured under the same load; most must land in it
+    stopped = [r for r in rows if r.result != "finished before the signal"]
+    assert len(stopped) * 2 >= len(rows), report
+
+
+# -- their fixtures, imported by each sweep module: one busy CPU, each case's uninterrupted
+# reference and the sweep's table, per module (each sweep is a module of its own, so that
+# pytest-xdist, `make test`, runs the sweeps on different workers at once)
+@pytest.fixture(scope="module")
+def busy():
+    """A CPU kept busy while the module's sweep runs: a helper process of its own, or, under
+    pytest-xdist (`make test`), the other workers' tests, which keep every core busy already
+    (a helper there would only take a core from them)."""
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        yield None
+        return
+    helper = busy_helper()
+    yield helper
+    helper.kill()
+    helper.wait()
+
+
+@pytest.fixture(scope="module")
+def references(busy, tmp_path_factory):
+    """Each case's uninterrupted build (made once, with the CPU as busy as in the sweep)."""
+    made: dict[str, object] = {}
+
+    def get(case: Case):
+        if case.name not in made:
+            made[case.name] = reference(case, tmp_path_factory.mktemp("reference"))
+        return made[case.name]
+
+    return get
+
+
+@pytest.fixture(scope="module")
+def table(request, tmp_path_factory):
+    path = tmp_path_factory.getbasetemp() / f"interrupt-sweep-{request.module.__name__.rsplit('.', 1)[-1]}.md"
+    path.write_text(HEADER + "\n")
+    yield path
+    print(f"\ninterrupt sweep table: {path}\n{path.read_text()}")

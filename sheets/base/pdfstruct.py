@@ -4,10 +4,13 @@ Stamped sheets (`pdfstream`) and imposed cards (`kinds/cards/impose`) draw the p
 WeasyPrint laid out as form XObjects, and the source's structure tree stays behind. So
 each such form carries the structure of its page as plain direct objects under
 `/WSStruct`: every structure element of that page in tree order, empty table cells, rows and
-bodies included (a table keeps its grid; empty Spans are pruned), with any element of the
-page's parent-tree entry the walk misses (so that every MCID of the page has its element), each `{/S type, /K [kids: MCIDs of the form's content, or elements],
-/Alt, /ActualText, /Lang, /A …}`. `sheets.pipeline.finish` turns those into a real
-structure tree (marked-content references into the form, `/Stm`) and drops the key.
+bodies included (a table keeps its grid; empty Spans are pruned), with any element of the tree
+that owns some of the page's marked content and the walk misses (so that every MCID of the page
+has its element), each `{/S type, /K [kids: MCIDs of the form's content, or elements], /Alt,
+/ActualText, /Lang, /A …}`. `sheets.pipeline.finish` turns those into a real structure tree
+(marked-content references into the form, `/Stm`) and drops the key. Elements outside the tree
+(WeasyPrint's page margin boxes: running footers, a card's number) are not carried: their marked
+content becomes a pagination artifact (`sheets.pipeline.ua.artifact_margin_boxes`).
 """
 from __future__ import annotations
 
@@ -123,12 +126,28 @@ def _tops(root) -> list:
     return out
 
 
-def _orphans(owners, seen: set) -> ArrayObject:
-    """Elements owning the page's marked content that the tree walk did not reach (WeasyPrint's
-    margin boxes hang outside the tree), each with its MCIDs, so no MCID loses its owner."""
+def _in_tree(root) -> set[int]:
+    """The idnums of the elements reachable from the StructTreeRoot."""
+    found: set[int] = set()
+    stack = [root]
+    while stack:
+        kids = stack.pop().get_object().get("/K")
+        for kid in kids if isinstance(kids, ArrayObject) else ([] if kids is None else [kids]):
+            if isinstance(kid, IndirectObject) and kid.idnum not in found:
+                obj = kid.get_object()
+                if isinstance(obj, DictionaryObject) and obj.get("/Type") not in ("/MCR", "/OBJR"):
+                    found.add(kid.idnum)
+                    stack.append(kid)
+    return found
+
+
+def _orphans(owners, seen: set, in_tree: set[int]) -> ArrayObject:
+    """Elements of the tree owning the page's marked content that the walk did not reach, each
+    with its MCIDs, so no MCID of the tree loses its owner. An owner outside the tree (WeasyPrint
+    hangs its page margin boxes there) is left out: its content is a running footer."""
     nodes: dict[int, DictionaryObject] = {}
     for mcid, ref in enumerate(owners.get_object()):
-        if not isinstance(ref, IndirectObject) or ref.idnum in seen:
+        if not isinstance(ref, IndirectObject) or ref.idnum in seen or ref.idnum not in in_tree:
             continue
         if not isinstance(ref.get_object(), DictionaryObject):
             continue
@@ -147,6 +166,7 @@ def page_structures(reader) -> list[ArrayObject | None]:
     entries: dict = {}
     _number_tree(tree.get_object()["/ParentTree"], entries)
     tops = _tops(tree.get_object())
+    in_tree = _in_tree(tree)
     pages_of: dict = {}
     for top in tops:
         _pages_of(top, pages_of)
@@ -160,7 +180,7 @@ def page_structures(reader) -> list[ArrayObject | None]:
         seen: set = set()
         found = ArrayObject(n for n in (_walk(t, page.indirect_reference.idnum, pages_of, seen) for t in tops)
                             if n is not None)
-        found.extend(_orphans(owners, seen))
+        found.extend(_orphans(owners, seen, in_tree))
         out.append(found if len(found) else None)
     return out
 

@@ -28,8 +28,9 @@ from sheets.pipeline import rendering
 from sheets.pipeline.sheet import Finisher, Sheet, render_html
 from sheets.pipeline.stamp.forms import KEY as FORMS_KEY
 
-VERSION = "4"  # the format of entries (raise it when what a key names changes meaning); 2: sealed;
-# 3: font subsets tagged by their program (stamp/embed.py), no unembedded font; 4: tagged, finished PDFs
+VERSION = "5"  # the format of entries (raise it when what a key names changes meaning); 2: sealed;
+# 3: font subsets tagged by their program (stamp/embed.py), no unembedded font; 4: tagged, finished PDFs;
+# 5: page margin boxes (running footers, card numbers) as pagination artifacts (PDF/UA, sheets/pipeline/ua.py)
 SEAL = b"\n%warsheets-cache-sha256 "  # then the 64 hex digits of the sha256, and a newline
 
 

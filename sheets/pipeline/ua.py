@@ -2,16 +2,20 @@
 `outloud --layer conformance`, tests/pipeline/test_pdfua.py).
 
 WeasyPrint 70 writes no `/Scope` on table header cells (a TH that no TD names in `/Headers`
-fails 7.5) and no Print flag on link annotations (7.18.1 wants annotations printable with a
-`/Contents`); every PDF we write passes here from `finish.describe`.
+fails 7.5), no Print flag on link annotations (7.18.1 wants annotations printable with a
+`/Contents`), and tags the page margin boxes (running footers, a card's set and number) with
+elements it never links into the tree (7.8 wants them artifacts); every PDF we write passes here
+from `finish.describe`.
 """
 from __future__ import annotations
+
+import re
 
 from sheets.base import interrupts
 
 with interrupts.held():
     import pikepdf
-    from pikepdf import Array, Dictionary, Name
+    from pikepdf import Array, Dictionary, Name, Operator
 
 _PRINT = 4  # annotation flag bit 3
 
@@ -161,7 +165,89 @@ def tag_widgets(pdf: pikepdf.Pdf) -> None:
     root.ParentTreeNextKey = key
 
 
+def _referenced(root) -> set[tuple]:
+    """(content holder, MCID) of every marked-content reference of the tree: the holder is the
+    form (`/Stm`) or the page (`/Pg`, the element's own when the reference has none)."""
+    found: set[tuple] = set()
+    seen: set = set()
+    stack = [(k, None) for k in _kids(root)]
+    while stack:
+        elem, page = stack.pop()
+        if not _is_elem(elem) or elem.is_indirect and elem.objgen in seen:
+            continue
+        if elem.is_indirect:
+            seen.add(elem.objgen)
+        page = elem.get("/Pg", page)
+        for kid in _kids(elem):
+            if isinstance(kid, int):
+                if page is not None:
+                    found.add((page.objgen, int(kid)))
+            elif isinstance(kid, Dictionary) and kid.get("/Type") == Name.MCR:
+                holder = kid.get("/Stm", kid.get("/Pg", page))
+                if holder is not None:
+                    found.add((holder.objgen, int(kid.MCID)))
+            elif _is_elem(kid):
+                stack.append((kid, page))
+    return found
+
+
+def _unowned(ops: list, holder, referenced: set) -> list:
+    """`ops` with marked content no element references made a pagination artifact (None: none)."""
+    changed = False
+    for i, (operands, op) in enumerate(ops):
+        if str(op) == "BDC" and len(operands) == 2 and isinstance(operands[1], Dictionary) \
+                and "/MCID" in operands[1] and (holder, int(operands[1].MCID)) not in referenced:
+            ops[i] = ([Name.Artifact, Dictionary(Type=Name.Pagination)], Operator("BDC"))
+            changed = True
+    return ops if changed else None
+
+
+def _forms(res, found: dict) -> dict:
+    """The form XObjects a resource dictionary draws, and theirs, by objgen."""
+    for xobject in (res or Dictionary()).get("/XObject", Dictionary()).values():
+        if isinstance(xobject, pikepdf.Stream) and xobject.get("/Subtype") == Name.Form \
+                and xobject.objgen not in found:
+            found[xobject.objgen] = xobject
+            _forms(xobject.get("/Resources"), found)
+    return found
+
+
+_MCID = re.compile(rb"/MCID\s+(\d+)")
+
+
+def _all_owned(stream_data: bytes, holder, referenced: set) -> bool:
+    """Whether every MCID a content stream's bytes name is referenced (a quick look before parsing)."""
+    return all((holder, int(m)) in referenced for m in _MCID.findall(stream_data))
+
+
+def artifact_margin_boxes(pdf: pikepdf.Pdf) -> None:
+    """Marked content that no element of the structure tree references becomes a pagination
+    artifact. WeasyPrint 70 tags its page margin boxes ("Down Range · reference · warsheets page
+    1 of 5", a card's "units 3/21") with elements it never links into the tree: running footers,
+    not content (ISO 14289-1 7.8, outloud PAG-001), on the page or in the form a page became."""
+    root = pdf.Root.get("/StructTreeRoot")
+    if root is None:
+        return
+    referenced = _referenced(root)
+    forms: dict = {}
+    for page in pdf.pages:
+        contents = page.obj.get("/Contents")
+        streams = list(contents) if isinstance(contents, Array) else [contents] if contents is not None else []
+        if "/StructParents" in page.obj and \
+                not _all_owned(b"\n".join(s.read_bytes() for s in streams), page.obj.objgen, referenced):
+            ops = _unowned(pikepdf.parse_content_stream(page), page.obj.objgen, referenced)
+            if ops is not None:
+                page.obj.Contents = pdf.make_stream(pikepdf.unparse_content_stream(ops))
+        _forms(page.obj.get("/Resources"), forms)
+    for form in forms.values():
+        if "/StructParents" in form and not _all_owned(form.read_bytes(), form.objgen, referenced):
+            ops = _unowned(pikepdf.parse_content_stream(form), form.objgen, referenced)
+            if ops is not None:
+                form.write(pikepdf.unparse_content_stream(ops))
+
+
 def repair(pdf: pikepdf.Pdf) -> None:
+    artifact_margin_boxes(pdf)
     scope_headers(pdf)
     print_links(pdf)
     tag_widgets(pdf)

@@ -20,18 +20,15 @@ import pytest
 import sheets
 from conftest import REPO
 
-BUILD = [sys.executable, "-m", "hatchling", "build", "-d"]  # what `make dist` runs
+BUILD = [sys.executable, "-m", "hatchling", "build", "-d"]  # what `make dist` runs (conftest's built_dist)
 FONTS_LICENSE = "sheets/base/fonts/LICENSE"
 
 
 @pytest.fixture(scope="module")
-def dist(tmp_path_factory) -> dict[str, Path]:
-    out = tmp_path_factory.mktemp("dist")
-    done = subprocess.run([*BUILD, str(out)], cwd=REPO, capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr
-    wheel, = out.glob("*.whl")
-    sdist, = out.glob("*.tar.gz")
-    return {"wheel": wheel, "sdist": sdist}
+def dist(built_dist) -> dict[str, Path]:
+    """What BUILD writes: tests/conftest.py's built_dist runs it once for the whole run (the wheel
+    test installs the same wheel)."""
+    return built_dist
 
 
 def wheel_names(wheel: Path) -> set[str]:

@@ -1,114 +1,35 @@
 """Stopping is always clean (issue 23): a sweep of interrupts across long commands.
 
-A cold `kit`, and the stamped batch commands, are stopped at moments spread across their
-run (from just after start to the final merge) while a helper process keeps a CPU busy:
+A cold `kit` (one game's: every phase of the whole kit's, a quarter of its time), and the
+stamped batch commands, are stopped at moments spread across their run (from just after
+start to the final merge) while a CPU is kept busy (a helper process, or under pytest-xdist
+the other workers' tests):
 SIGINT to the process group (Ctrl-C), SIGTERM to the main process, SIGKILL to the whole
 group. Each point must exit 130 / 143 with the command's one line on stderr and nothing
 else (no traceback, no "Exception ignored"), leave no process of the command alive 2 s
 later, nothing half-written in the output folder and no cache entry that is not whole;
 after SIGKILL, the next identical command must succeed with the bytes of an uninterrupted
-build. The default run takes a few points; `-m slow` (CI runs it: `make test`) the sweep.
+build. The default run takes a few points (here); `-m slow` (CI runs it: `make test`) the
+sweeps, each a module of its own (test_interrupt_sweep_*.py: pytest-xdist runs them at once),
+with the fixtures of tests/base/conftest.py and the cases of tests/sweep.py.
 
 The table (signal, moment, phase, exit code, result) is printed (`-s`) and written to
-interrupt-sweep.md in pytest's temporary folder (its path is printed too).
+interrupt-sweep-MODULE.md in pytest's temporary folder (its path is printed too).
 """
 from __future__ import annotations
 
 import signal
 
 import pytest
-from sweep import HEADER, Case, busy_helper, interrupt, reference
+from sweep import INT, KILL, KIT, PLAYBOOKS, TERM, sweep
+from sweep import busy, references, table  # noqa: F401 (the sweep's fixtures, one set per module)
 
 from sheets.pipeline import cache
 
-INT, TERM, KILL = signal.SIGINT, signal.SIGTERM, signal.SIGKILL
-KIT = Case("kit", ["kit", "--seed", "5"])
-KIT_NO_HB = Case("kit --preview, fontTools subsetter", ["kit", "--seed", "5", "--preview"],
-                 env={"SHEETS_NO_HB_SUBSET": "1"})
-PLAYBOOKS = Case("playbook --random --count 60", ["playbook", "--random", "--count", "60", "--seed", "1"],
-                 to_folder=False)
-MISSIONS = Case("mission --count 30", ["mission", "--count", "30", "--seed", "1"], to_folder=False)
-
-#: a dozen moments, from just after start to the final merge: fractions of an uninterrupted
-#: run, and (the short phases near its end) the moment the command enters a phase; the
-#: signals take turns, so that each of them is sent across the whole run
-DOZEN = [0.02, "workers importing the layout engine", 0.12, 0.25, 0.4, 0.55, 0.7, 0.85,
-         "writing sheets", "stamping", "merging kit.pdf", "writing the manifest"]
-TURNS = [INT, TERM, KILL]
-
-
-def _turns(case: Case, moments: list[float]) -> list:
-    return [(case, TURNS[i % 3], f) for i, f in enumerate(moments)]
-
-
-@pytest.fixture(scope="module")
-def busy():
-    helper = busy_helper()
-    yield helper
-    helper.kill()
-    helper.wait()
-
-
-@pytest.fixture(scope="module")
-def references(busy, tmp_path_factory):
-    """Each case's uninterrupted build (made once, with the CPU as busy as in the sweep)."""
-    made: dict[str, object] = {}
-
-    def get(case: Case):
-        if case.name not in made:
-            made[case.name] = reference(case, tmp_path_factory.mktemp("reference"))
-        return made[case.name]
-
-    return get
-
-
-@pytest.fixture(scope="module")
-def table(tmp_path_factory):
-    path = tmp_path_factory.getbasetemp() / "interrupt-sweep.md"
-    path.write_text(HEADER + "\n")
-    yield path
-    print(f"\ninterrupt sweep table: {path}\n{path.read_text()}")
-
-
-def _sweep(points: list, references, table, tmp_path) -> None:
-    rows = []
-    for n, (case, sig, moment) in enumerate(points):
-        ref = references(case)
-        row = interrupt(case, sig, moment, ref, tmp_path / f"point-{n}")
-        rows.append(row)
-        with table.open("a") as f:
-            f.write(row.line() + "\n")
-    report = "\n".join([HEADER] + [r.line() for r in rows])
-    print("\n" + report)
-    ok = ("stopped clean", "killed; next run identical", "finished before the signal")
-    assert all(r.result in ok for r in rows), report
-    # the moments are fractions of a run measured under the same load; most must land in it
-    stopped = [r for r in rows if r.result != "finished before the signal"]
-    assert len(stopped) * 2 >= len(rows), report
-
 
 def test_a_few_interrupts_of_a_cold_kit_and_a_stamped_batch_are_clean(busy, references, table, tmp_path):
-    _sweep([(KIT, INT, 0.3), (KIT, KILL, "merging kit.pdf"), (PLAYBOOKS, TERM, "stamping")],
-           references, table, tmp_path)
-
-
-@pytest.mark.slow
-def test_sweep_a_cold_kit(busy, references, table, tmp_path):
-    _sweep(_turns(KIT, DOZEN), references, table, tmp_path)
-
-
-@pytest.mark.slow
-def test_sweep_a_cold_kit_with_the_fonttools_subsetter(busy, references, table, tmp_path):
-    """As on a machine without HarfBuzz's subsetter (the slower cold kit), with previews."""
-    _sweep(_turns(KIT_NO_HB, [0.1, 0.3, 0.5, 0.7, 0.9, "merging kit.pdf", "previews", "previews", "previews"]),
-           references, table, tmp_path)
-
-
-@pytest.mark.slow
-def test_sweep_stamped_batches(busy, references, table, tmp_path):
-    _sweep(_turns(PLAYBOOKS, [0.05, "laying out blanks", 0.4, "stamping", 0.75, "writing the stamped file"])
-           + _turns(MISSIONS, [0.15, "stamping", "writing the stamped file"]),
-           references, table, tmp_path)
+    sweep([(KIT, INT, 0.3), (KIT, KILL, "merging kit.pdf"), (PLAYBOOKS, TERM, "stamping")],
+          references, table, tmp_path)
 
 
 # -- a damaged cache entry is detected, discarded and made again -----------------------

@@ -1,13 +1,23 @@
 """Installed from its wheel, away from the checkout: the wheel carries the fonts, and
 `sheets kit --seed 1944`, run from an empty folder with the system's fonts hidden, writes
-the same bytes as the checkout's own build of the same command (with the fonts visible)."""
+the same bytes as the checkout's own build of the same command (with the fonts visible).
+
+The wheel is `make dist`'s (tests/conftest.py's built_dist); the venv gets what a GM's
+install gets: the wheel's dependencies and theirs, at the lock's versions and hashes, and
+nothing of the test or build tools."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import zipfile
+from email.parser import Parser
+from importlib.metadata import distribution
 from pathlib import Path
+
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
 
 import pytest
 
@@ -29,7 +39,32 @@ def _clean_env(tmp: Path) -> dict:
     return env
 
 
-def test_the_installed_wheel_builds_the_checkouts_kit_without_system_fonts(tmp_path):
+def _runtime_lock(wheel: Path, target: Path) -> Path:
+    """The lock's entries (pins and hashes) for the wheel's Requires-Dist, and theirs (as the
+    checkout's venv has them installed, at the lock's versions), into `target`."""
+    with zipfile.ZipFile(wheel) as z:
+        meta = Parser().parsestr(z.read(next(n for n in z.namelist() if n.endswith(".dist-info/METADATA"))).decode())
+    needed: set[str] = set()
+    seen: set[tuple[str, frozenset]] = set()
+    todo = [(spec, frozenset()) for spec in meta.get_all("Requires-Dist") or []]  # (requirement, extras asked of its owner)
+    while todo:
+        spec, extras = todo.pop()
+        req = Requirement(spec)
+        if req.marker is not None and not any(req.marker.evaluate({"extra": e}) for e in {"", *extras}):
+            continue  # an extra nobody asked for (test, bench), or another platform's
+        name = canonicalize_name(req.name)
+        if (name, frozenset(req.extras)) not in seen:
+            seen.add((name, frozenset(req.extras)))
+            needed.add(name)
+            todo += [(s, frozenset(req.extras)) for s in distribution(name).requires or []]
+    blocks = re.split(r"\n(?=[a-z0-9])", (REPO / "requirements.txt").read_text())
+    lines = [b for b in blocks if canonicalize_name(b.split("==", 1)[0]) in needed]
+    assert {canonicalize_name(b.split("==", 1)[0]) for b in lines} == needed  # every one of them is locked
+    target.write_text("\n".join(lines) + "\n")
+    return target
+
+
+def test_the_installed_wheel_builds_the_checkouts_kit_without_system_fonts(tmp_path, built_dist):
     assert not tmp_path.resolve().is_relative_to(REPO)
     # the checkout's own build, fonts visible, while the wheel is built and installed
     checkout_out = tmp_path / "checkout" / "kit"
@@ -37,10 +72,7 @@ def test_the_installed_wheel_builds_the_checkouts_kit_without_system_fonts(tmp_p
     checkout = subprocess.Popen([sys.executable, "-m", "sheets", "kit", "--seed", "1944", "-o", str(checkout_out)],
                                 cwd=REPO, env=checkout_env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        dist = tmp_path / "dist"
-        built = _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", dist, REPO])
-        assert built.returncode == 0, built.stderr
-        wheel = next(dist.glob("warsheets-*.whl"))
+        wheel = built_dist["wheel"]
         names = zipfile.ZipFile(wheel).namelist()
         assert "sheets/base/fonts/LICENSE" in names
         assert {n for n in names if n.startswith("sheets/base/fonts/") and n.endswith(".ttf")} == {
@@ -50,7 +82,7 @@ def test_the_installed_wheel_builds_the_checkouts_kit_without_system_fonts(tmp_p
         assert _run([sys.executable, "-m", "venv", venv]).returncode == 0
         python, sheets = venv / "bin" / "python", venv / "bin" / "sheets"
         pip = [python, "-m", "pip", "install", "-q", "--no-deps"]
-        deps = _run([*pip, "--require-hashes", "-r", REPO / "requirements.txt"])
+        deps = _run([*pip, "--require-hashes", "-r", _runtime_lock(wheel, tmp_path / "requirements.txt")])
         assert deps.returncode == 0, deps.stderr
         assert _run([*pip, wheel]).returncode == 0
 

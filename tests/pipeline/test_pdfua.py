@@ -77,3 +77,37 @@ def test_each_kind_of_file_conforms(cli, tmp_path, args):
     assert made, result
     for path in made:
         assert_ua(path)
+
+
+def _footer_findings(path: Path) -> list[str]:
+    """outloud's PAG-001 evidence that is one of our running footers ("… · warsheets page 1 of 5",
+    a card's "units 3/21")."""
+    done = subprocess.run([str(OUTLOUD), "--layer", "conformance", "--fail-on", "never", "--json", "-", str(path)],
+                          capture_output=True, text=True, check=True)
+    return [str(f.get("evidence")) for r in json.loads(done.stdout)["results"] for f in r["findings"]
+            if f["rule"] == "PAG-001" and re.search(r"warsheets page \d|\b\d+/\d+\b", str(f.get("evidence")))]
+
+
+def test_running_footers_are_artifacts_in_the_kit(whole_kit):
+    """WeasyPrint tags its page margin boxes with elements outside the tree: finish makes their
+    content pagination artifacts, on the page and in the forms of imposed cards (PAG-001)."""
+    files = sorted(whole_kit.folder.rglob("*.pdf"))
+    assert {f.name: _footer_findings(f) for f in files if _footer_findings(f)} == {}
+
+
+def test_a_margin_box_footer_becomes_a_pagination_artifact(tmp_path):
+    import weasyprint
+
+    from sheets.pipeline.finish import finish_pdf
+
+    html = ("<html lang='en'><style>@page { size: a6; @bottom-center { content: 'Footer · page ' counter(page) } }"
+            "p { break-after: page }</style>" + "".join(f"<p>Text {i}</p>" for i in range(4)))
+    path = tmp_path / "footer.pdf"
+    path.write_bytes(finish_pdf(weasyprint.HTML(string=html).write_pdf(pdf_tags=True), title="footers"))
+    with pikepdf.open(path) as pdf:
+        for page in pdf.pages:
+            marks = [(str(o[0]), o[1]) for o, op in pikepdf.parse_content_stream(page, "BDC")]
+            assert any(tag == "/Artifact" and p.get("/Type") == "/Pagination" for tag, p in marks)
+            assert any(tag != "/Artifact" and "/MCID" in p for tag, p in marks)  # the text stays content
+    assert conformance(path) == Counter()
+    assert _footer_findings(path) == []

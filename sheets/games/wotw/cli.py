@@ -42,6 +42,8 @@ HINTS = {
     "recruit-unnamed": "{message}: --recruit NAME (twice for a two-man LMG or Mortar crew)",
     "crew-needs-pair": "{message} (--recruit A --recruit B)",
     "engineers-not-in-use": "{message} (start a campaign with --engineers)",
+    "strike-needs-engineers-rule": "--strike-step needs --engineers: {message}",
+    "strike-step-off-track": "--strike-step: {message}",
 }
 
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 from sheets.base.dice import Dice
 from sheets.base.errors import SheetsError
+from sheets.games.wotw.records import Refused
 from sheets.games.wotw.models import WotwData
 
 
@@ -190,7 +191,8 @@ class MissionRoller:
             raise SheetsError(f"nation {nation_id!r} does not fight in {theatre.name}; "
                               f"choose {' or '.join(theatre.nations)}")
         if strike_step is not None and not engineers:
-            raise SheetsError("--strike-step needs --engineers (only a team with an Engineer may strike a step)")
+            raise Refused("only a team with an Engineer may strike a step (the Engineers optional rule)",
+                          code="strike-needs-engineers-rule")
         enemy = next(n for n in theatre.nations if n != nation_id)
         m = Mission(seed=dice.seed, dice=dice.describe, theatre=theatre.id, theatre_name=theatre.name,
                     nation=nation_id, enemy=enemy, weather=None, airborne=None, beachhead=None,
@@ -284,8 +286,8 @@ class MissionRoller:
         last.enemy, last.range = forces, range_
         if strike_step is not None:
             if not 1 <= strike_step < len(m.track):
-                raise SheetsError(f"--strike-step {strike_step}: choose a step from 1 to {len(m.track) - 1} "
-                                  f"(the objective, step {len(m.track)}, cannot be struck)")
+                raise Refused(f"step {strike_step}: choose a step from 1 to {len(m.track) - 1} "
+                              f"(the objective, step {len(m.track)}, cannot be struck)", code="strike-step-off-track")
             m.track[strike_step - 1].struck = True
             m.struck_step = strike_step
 

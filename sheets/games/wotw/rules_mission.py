@@ -48,7 +48,7 @@ def roll(c: Campaign, data: WotwData, dice: Dice, number: int, strike: int | Non
     except Refused:
         raise
     except SheetsError as exc:
-        raise Refused(str(exc).replace("--strike-step", "the struck step"), code="mission-unrollable") from None
+        raise Refused(str(exc), code="mission-unrollable") from None
 
 
 def record_dice(record: MissionRecord) -> Dice:
