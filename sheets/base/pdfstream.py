@@ -55,6 +55,27 @@ def _fresh(links: list[tuple[ArrayObject, str]]) -> list[DictionaryObject]:
         for rect, uri in links]
 
 
+def read_ahead(reader: PdfReader, index: int) -> None:
+    """Page `index` of a source PDF parsed now (its resources, content and structure), so that
+    `StreamingPdf.form` later finds it parsed (pypdf keeps what it parsed): done while this
+    process would otherwise wait (on its workers). Nothing is written, so nothing changes."""
+    page = reader.pages[index]
+    todo, seen = [page.get("/Resources", DictionaryObject()), page.get("/Group")], set()
+    while todo:
+        obj = todo.pop()
+        if isinstance(obj, IndirectObject):
+            if obj.idnum in seen:
+                continue
+            seen.add(obj.idnum)
+            obj = obj.get_object()
+        if isinstance(obj, DictionaryObject):  # a stream too
+            todo.extend(obj.values())
+        elif isinstance(obj, ArrayObject):
+            todo.extend(obj)
+    _page_content(page)
+    page_structure(reader, index)
+
+
 class StreamingPdf:
     """Write a PDF object by object; `close()` writes the page tree and the xref."""
 

@@ -125,25 +125,28 @@ class Pool:
         """Every job on the workers, biggest first (`order`); results by index."""
         self.start()
         queue = deque(order)
-        busy = idle is not None
         while queue or any(w.job is not None and w.job >= 0 for w in self.workers):
-            for worker in self.workers:
-                if queue and worker.job is None:
-                    i = queue.popleft()
-                    worker.conn.send((fn, jobs[i]))
-                    worker.job = i
-            busy = busy and idle()  # type: ignore[misc]
+            self._hand_out(fn, jobs, queue)
+            busy = idle is not None and idle()  # asked on every turn: it may have new work
             working = [w for w in self.workers if w.job is not None]
             ready = wait([w.conn for w in working], timeout=0 if busy else None)
             finished = []
             for worker in working:
                 if worker.conn in ready:
                     finished.append((worker.job, self._reply(worker)))
+            self._hand_out(fn, jobs, queue)  # the next jobs go out before `on_done` runs (it may write)
             for i, value in sorted(finished, key=lambda item: item[0]):  # type: ignore[arg-type,return-value]
                 if i >= 0:
                     results[i] = value
                     if on_done:
                         on_done(i)
+
+    def _hand_out(self, fn: Callable, jobs: list[tuple], queue: deque) -> None:
+        for worker in self.workers:
+            if queue and worker.job is None:
+                i = queue.popleft()
+                worker.conn.send((fn, jobs[i]))
+                worker.job = i
 
     def _reply(self, worker: _Worker):
         try:
@@ -229,16 +232,18 @@ class Workers:
 def run_jobs(fn: Callable, jobs: list[tuple], workers: int | None = None,
              on_done: Callable[[int], None] | None = None, weight: Callable[[tuple], int] | None = None,
              shared: Workers | None = None, idle: Callable[[], bool] | None = None,
-             layout: bool = False) -> list:
+             layout: bool = False, results: list | None = None) -> list:
     """`fn(*job)` for each job, in order: in this process for one job, else on every core.
 
     Workers are spawned (they import WeasyPrint themselves), or taken from `shared`; on
     Ctrl-C, SIGTERM or an error every worker is stopped before the exception goes on.
     While workers work, `idle()` is called for small units of the caller's own next work
-    (it returns False when it has nothing left). `layout`: the jobs lay out with WeasyPrint,
+    (it returns False when it has nothing to do for now; it is asked again after each result). `layout`: the jobs lay out with WeasyPrint,
     so even one goes to `shared`'s workers when they are running (they have it imported).
+    `results`: the list to fill (len(jobs) long), so that `on_done(i)` can read each result
+    as it comes (a stamped file is written while its later chunks are still being drawn).
     """
-    results: list = [None] * len(jobs)
+    results = results if results is not None else [None] * len(jobs)
     if not jobs:
         return results
     workers = min(workers if workers is not None else cores(), len(jobs))

@@ -74,9 +74,15 @@ def tag_subsets(pdf) -> None:
         descriptor.FontName = name
 
 
+def _embedded(descriptor) -> bool:
+    """Whether a font descriptor holds its font program (`_program` is not None), without
+    reading (inflating) the program: one check per font per page is cheap."""
+    return any(key in descriptor for key in _FONT_FILES)
+
+
 def _loose(fonts) -> list[str]:
     """The keys of a font dictionary naming an unembedded font."""
-    return [k for k, f in fonts.items() if _descriptor(f) is None or _program(_descriptor(f)) is None]
+    return [k for k, f in fonts.items() if _descriptor(f) is None or not _embedded(_descriptor(f))]
 
 
 def drop_unused_base14(pdf) -> None:
@@ -99,11 +105,14 @@ def drop_unused_base14(pdf) -> None:
         if loose:
             page.obj.Contents = pdf.make_stream(data)  # compressed when saved
         pages.append((fonts, loose, data))
-    for fonts, loose, _ in pages:
+    used: dict[tuple, bool] = {}  # (font dictionary, key): named on a page sharing it (once per pair,
+    for fonts, loose, _ in pages:  # not once per page: reportlab's pages share one dictionary)
         for key in loose:
-            used = any(re.search(re.escape(key.encode()) + rb"(?![\w+.#-])", data)
-                       for other, _, data in pages if other.objgen == fonts.objgen or other is fonts)
-            if key in fonts and not used:
+            pair = (fonts.objgen, key)
+            if pair not in used:
+                used[pair] = any(re.search(re.escape(key.encode()) + rb"(?![\w+.#-])", data)
+                                 for other, _, data in pages if other.objgen == fonts.objgen or other is fonts)
+            if key in fonts and not used[pair]:
                 del fonts[key]
 
 

@@ -277,13 +277,12 @@ class TaggedPdf(StreamingPdf):
     def close(self, catalog: dict | None = None, title: str | None = None) -> None:  # type: ignore[override]
         title = title or self._title or "warsheets"
         tree_num, parents_num = self._reserve(), self._reserve()
-        self._pack(self._document, DictionaryObject({
-            _name("/Type"): _name("/StructElem"), _name("/S"): _name("/Document"), _name("/P"): _ref(tree_num),
-            _name("/K"): ArrayObject(_ref(n) for n in self._doc_kids)}))
-        nums = ArrayObject()
-        for key, num in enumerate(self._nums):
-            nums += [NumberObject(key), _ref(num)]
-        self._pack(parents_num, DictionaryObject({_name("/Nums"): nums}))
+        # the two objects as long as the document, written as pypdf writes a dictionary and an
+        # array (the same bytes), without making an object per entry
+        self._pack_bytes(self._document, b"<<\n/Type /StructElem\n/S /Document\n/P %d 0 R\n/K [%s ]\n>>" % (
+            tree_num, b"".join(b" %d 0 R" % n for n in self._doc_kids)))
+        self._pack_bytes(parents_num, b"<<\n/Nums [%s ]\n>>" % b"".join(
+            b" %d %d 0 R" % (key, num) for key, num in enumerate(self._nums)))
         self._pack(tree_num, DictionaryObject({
             _name("/Type"): _name("/StructTreeRoot"), _name("/K"): _ref(self._document),
             _name("/ParentTree"): _ref(parents_num), _name("/ParentTreeNextKey"): NumberObject(len(self._nums))}))

@@ -7,15 +7,16 @@
   2. every part is planned and its overlay drawn, CHUNK parts at a time; a part that
      cannot be stamped exactly (a value the stamp font cannot draw, or that does not fit
      its box at the smallest type) is laid out in full instead, its values in flow;
-  3. the pages are streamed into the target, chunk by chunk (temporary file, then rename).
+  3. the pages are streamed into the target, chunk by chunk (temporary file, then rename),
+     each chunk as soon as it and those before it are drawn, while the workers draw the
+     rest (sheets.pipeline.stamp.out).
 """
 from __future__ import annotations
 
 import io
 import json
-import os
-import tempfile
 import time
+from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -23,19 +24,18 @@ from typing import Callable
 from pypdf import PdfReader
 
 from sheets.base import interrupts, output
-from sheets.base.pdfstream import StreamingPdf
+from sheets.base.pdfstream import read_ahead
 from sheets.pipeline import cache
 from sheets.pipeline.sheet import Sheet, render_html
 from sheets.pipeline.stamp.fields import Fields, fields_of
 from sheets.pipeline.stamp.layout import render_base
-from sheets.pipeline.stamp.tagged import TaggedPdf
+from sheets.pipeline.stamp.out import CHUNK, Out as _Out
 from sheets.pipeline.stamp.widgets import add_form, widgets_of
 from sheets.pipeline.stamp.overlay import Op, draw_overlay, footers_drawable, margin_ops, plan_part
 from sheets.pipeline.workers import Workers, run_jobs
 
-CHUNK = 25  # parts per overlay document (bounds memory; a worker's unit of work)
-
 StampPart = tuple  # (blank Sheet or None, filled Sheet)
+EARLY = 8  # parts to lay out in full parsed while the workers still draw, at most (bounds memory)
 
 
 @dataclass
@@ -216,82 +216,95 @@ class StampJob:
         return made
 
     # -- phase 2: plans and overlays ------------------------------------------------
-    def plan_and_draw(self) -> tuple[list[Plan], list[bytes | None], int, list[int]]:
+    def plan_and_draw(self, out: "_Out") -> tuple[list[Plan], list[bytes | None], int, list[int]]:
+        """Every chunk planned and drawn on the workers, and written into `out` as soon as it
+        and those before it are back (the file grows while later chunks are drawn). A part
+        that must be laid out in full changes the page count: then nothing is kept of `out`
+        and the file is written after (`out.written` is 0)."""
         blanks = {k: (b.fields, b.layout) for k, b in self.bases.items()}
-        total = sum(self.bases[k].pages for k in self.part_keys if k is not None)
+        total = out.total = sum(self.bases[k].pages for k in self.part_keys if k is not None)
         jobs, first = [], 0
         for start in range(0, len(self.parts), CHUNK):
             keys = self.part_keys[start:start + CHUNK]
             items = [(k, filled) for k, (_, filled) in zip(keys, self.parts[start:start + CHUNK])]
             jobs.append(({k: blanks[k] for k in set(keys) if k is not None}, items, first, total, self.forms))
             first += sum(self.bases[k].pages for k in keys if k is not None)
+        results: list = [None] * len(jobs)
+        early: dict[int, Base] = {}  # parts to lay out in full, their cached PDF parsed meanwhile
+        found: deque = deque()  # (part index, filled HTML) of those not parsed yet
 
-        def tick(i: int) -> None:
+        def done(i: int) -> None:
             if self.progress:
                 for _ in jobs[i][1]:
                     self.progress(self.title)
+            chunk_plans, data = results[i]
+            if data is None:  # parts to lay out in full: parse their cached PDF while the workers draw
+                found.extend((i * CHUNK + j, p.html) for j, p in enumerate(chunk_plans) if p.ops is None)
+            while out.live and out.written < len(results) and results[out.written] is not None:
+                chunk_plans, data = results[out.written]
+                if data is None:  # a part to lay out in full: the page count may change
+                    out.discard()
+                    break
+                out.write(chunk_plans, data)
+                results[out.written - 1] = (chunk_plans, None)  # written: let the overlay go
 
         interrupts.phase("stamping")
         stamp_workers = self.workers if len(jobs) > 1 and any(k is not None for k in self.part_keys) else 1
-        results = run_jobs(_stamp_chunk, jobs, stamp_workers, tick, shared=self.shared)
+        ahead = self._read_ahead()  # while the workers start and draw the first chunks
+
+        def idle() -> bool:
+            if next(ahead, None) is not None:
+                return True
+            if not found or len(early) >= EARLY:
+                return False
+            j, html = found.popleft()
+            hit = cache.read_blank(self.cache_dir, cache.blank_key(html))
+            if hit is not None:
+                base = early[j] = Base(f"part-{j}", hit[0], hit[1])
+                for p in range(base.pages):
+                    read_ahead(base.reader, p)
+            return True
+
+        run_jobs(_stamp_chunk, jobs, stamp_workers, done, shared=self.shared, results=results,
+                 idle=idle if stamp_workers != 1 else None)
         plans = [p for chunk_plans, _ in results for p in chunk_plans]
         overlays: list[bytes | None] = [o for _, o in results]
         fallback = [i for i, p in enumerate(plans) if p.ops is None]
         if fallback:  # lay those parts out in full; the page count may change, so draw again
+            out.discard()
             laid = self.laid_out([(plans[i].html,) for i in fallback])
             for i, (pdf, layout) in zip(fallback, laid):
                 key = f"part-{i}"
                 self.bases[key] = Base(key, pdf, _same_shape_as_cached(layout))
+                parsed = early.pop(i, None)
+                if parsed is not None and parsed.pdf == pdf:  # the same bytes, parsed already
+                    self.bases[key]._reader = parsed.reader  # noqa: SLF001
                 plans[i] = Plan(key, [[] for _ in layout["pages"]], plans[i].footer)
+            early.clear()
             overlays = [None] * len(jobs)
-            total = sum(self.bases[p.key].pages for p in plans)
+            total = out.total = sum(self.bases[p.key].pages for p in plans)
         return plans, overlays, total, fallback
 
+    def _read_ahead(self):
+        """Each base's pages parsed, one page a step (pdfstream.read_ahead)."""
+        for key in dict.fromkeys(k for k in self.part_keys if k is not None):
+            base = self.bases[key]
+            for p in range(base.pages):
+                read_ahead(base.reader, p)
+                yield True
+
     # -- phase 3: the file --------------------------------------------------------
-    def stream(self, plans: list[Plan], overlays: list[bytes | None], total: int) -> None:
-        target = self.target
-        output.ensure_dir(target.parent)
-        interrupts.phase("writing the stamped file")
-        tmp = None
-        prefix = f".{target.name}."
-        output.sweep_stale(target.parent, prefix)  # what a killed run (SIGKILL: no clean-up) left
-        try:
-            with interrupts.held():  # a Ctrl-C waits until the name is known, so that it is removed
-                fd, tmp = tempfile.mkstemp(prefix=output.scratch_prefix(prefix), suffix=".tmp", dir=target.parent)
-            with os.fdopen(fd, "wb") as handle:
-                pdf = TaggedPdf(handle, self.title) if self.finished else StreamingPdf(handle, self.title)
-                number = 0
-                for c, start in enumerate(range(0, len(plans), CHUNK)):
-                    chunk = plans[start:start + CHUNK]
-                    data = overlays[c]
-                    if data is None:
-                        data = draw_overlay(_overlay_pages(chunk, self.bases, number, total))
-                    overlays[c] = None
-                    overlay = PdfReader(io.BytesIO(data))
-                    source, n = f"overlay-{start}", 0
-                    for plan in chunk:
-                        base = self.bases[plan.key]
-                        for p, page in enumerate(base.layout["pages"]):
-                            pdf.add_page(pdf.form(plan.key, base.reader, p), (page["width"], page["height"]),
-                                         source, overlay.pages[n])
-                            n += 1
-                            number += 1
-                        if plan.key.startswith("part-"):
-                            if self.finished:
-                                pdf.forget(plan.key)
-                            base._reader = None  # noqa: SLF001
-                            base.pdf = b""
-                pdf.close()
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.chmod(tmp, 0o644)
-            os.replace(tmp, target)
-            tmp = None
-        except OSError as exc:
-            raise output.OutputError(f"cannot write {target}: {exc.strerror or exc}") from None
-        finally:
-            if tmp and os.path.exists(tmp):
-                os.unlink(tmp)
+    def stream(self, plans: list[Plan], overlays: list[bytes | None], out: "_Out") -> None:
+        """The chunks not written yet (all of them after a fallback), then the file closed."""
+        out.settle()
+        for c in range(out.written, -(-len(plans) // CHUNK)):
+            chunk = plans[c * CHUNK:(c + 1) * CHUNK]
+            data = overlays[c]
+            if data is None:
+                data = draw_overlay(_overlay_pages(chunk, self.bases, out.number, out.total))
+            overlays[c] = None
+            out.write(chunk, data)
+        out.commit()
 
     def add_form(self, plans: list[Plan]) -> None:
         """The stamped file with its form fields (sheets.pipeline.stamp.widgets)."""
@@ -309,15 +322,16 @@ class StampJob:
         self.find_blanks()
         direct = self.lay_out_bases()
         t0 = time.perf_counter()
-        plans, overlays, total, fallback = self.plan_and_draw()
-        t1 = time.perf_counter()
-        if self.own_pool:
-            self.shared.close()  # the workers' part is done: let them go before writing
-        if self.stats is not None:
-            self.stats.update(stamped=len(self.parts) - len(fallback) - len(direct), no_blank=len(direct),
-                              laid_out=len(fallback) + len(direct), blanks_rendered=len(self.todo),
-                              chunks=-(-len(self.parts) // CHUNK), plan_draw_s=round(t1 - t0, 3))
-        self.stream(plans, overlays, total)
+        with _Out(self) as out:
+            plans, overlays, total, fallback = self.plan_and_draw(out)
+            t1 = time.perf_counter()
+            if self.own_pool:
+                self.shared.close()  # the workers' part is done: let them go before writing the rest
+            if self.stats is not None:
+                self.stats.update(stamped=len(self.parts) - len(fallback) - len(direct), no_blank=len(direct),
+                                  laid_out=len(fallback) + len(direct), blanks_rendered=len(self.todo),
+                                  chunks=-(-len(self.parts) // CHUNK), plan_draw_s=round(t1 - t0, 3))
+            self.stream(plans, overlays, out)
         if self.forms:
             self.add_form(plans)
         if self.stats is not None:

@@ -1,0 +1,130 @@
+"""A stamped file as it is written: chunk by chunk into a temporary file beside the target,
+renamed over it at the end (atomic), so that the file grows while the workers still draw the
+later chunks (sheets.pipeline.stamp.write). `discard` drops what was written (a part that must
+be laid out in full changes the page count, so every footer): the file is then written again,
+from the start, by the same calls in the same order, so the bytes are the same either way.
+"""
+from __future__ import annotations
+
+import io
+import os
+import tempfile
+from contextlib import contextmanager
+
+from pypdf import PdfReader
+
+from sheets.base import interrupts, output
+from sheets.base.pdfstream import StreamingPdf
+from sheets.pipeline.stamp.tagged import TaggedPdf
+
+CHUNK = 25  # parts per overlay document (bounds memory; a worker's unit of work)
+
+
+class Out:
+    """The target's temporary file and the PDF written into it (see the module)."""
+
+    def __init__(self, job) -> None:
+        self.job = job  # the StampJob: its target, title, bases, `finished`
+        self.total = 0  # pages in the whole file (the footers' "page N of M")
+        self.written = 0  # chunks written
+        self.number = 0  # pages written
+        self.live = True  # False once discarded: nothing more goes in until `reopen`
+        self.sure = False  # the page count is final: what is written stays
+        self._later: list = []  # bases drawn for the last time, let go when the file is sure
+        self._tmp: str | None = None
+        self._handle = None
+        self._pdf = None
+
+    # -- the temporary file ------------------------------------------------------
+    @contextmanager
+    def _errors(self):
+        try:
+            yield
+        except OSError as exc:
+            raise output.OutputError(f"cannot write {self.job.target}: {exc.strerror or exc}") from None
+
+    def _open(self) -> None:
+        target = self.job.target
+        with self._errors():
+            output.ensure_dir(target.parent)
+            interrupts.phase("writing the stamped file")
+            prefix = f".{target.name}."
+            output.sweep_stale(target.parent, prefix)  # what a killed run (SIGKILL: no clean-up) left
+            with interrupts.held():  # a Ctrl-C waits until the name is known, so that it is removed
+                fd, self._tmp = tempfile.mkstemp(prefix=output.scratch_prefix(prefix), suffix=".tmp",
+                                                 dir=target.parent)
+            self._handle = os.fdopen(fd, "wb")
+        title = self.job.title
+        self._pdf = TaggedPdf(self._handle, title) if self.job.finished else StreamingPdf(self._handle, title)
+
+    def discard(self) -> None:
+        """Nothing written is kept (see the module)."""
+        self.live = False
+        self.written = self.number = 0
+        self._pdf = None
+        self._later = []  # drawn again from the start: kept
+        self._drop()
+
+    def settle(self) -> None:
+        """The page count is final (the workers are done): what is written from now on stays,
+        and a base drawn for the last time is let go at once."""
+        self.live = self.sure = True
+        self._let_go()
+
+    def _drop(self) -> None:
+        handle, self._handle = self._handle, None
+        if handle is not None:
+            handle.close()
+        tmp, self._tmp = self._tmp, None
+        if tmp and os.path.exists(tmp):
+            os.unlink(tmp)
+
+    # -- the pages ---------------------------------------------------------------
+    def write(self, chunk: list, data: bytes) -> None:
+        """One chunk's parts: each page its base's page with the chunk's overlay page on top."""
+        if self._pdf is None:
+            self._open()
+        pdf, bases = self._pdf, self.job.bases
+        overlay = PdfReader(io.BytesIO(data))
+        source, n = f"overlay-{self.written * CHUNK}", 0
+        with self._errors():
+            for plan in chunk:
+                base = bases[plan.key]
+                for p, page in enumerate(base.layout["pages"]):
+                    pdf.add_page(pdf.form(plan.key, base.reader, p), (page["width"], page["height"]),
+                                 source, overlay.pages[n])
+                    n += 1
+                    self.number += 1
+                if plan.key.startswith("part-"):  # laid out in full: drawn here only
+                    if self.job.finished:
+                        pdf.forget(plan.key)
+                    self._later.append(base)
+        self.written += 1
+        if self.sure:
+            self._let_go()
+
+    def _let_go(self) -> None:
+        for base in self._later:
+            base._reader = None  # noqa: SLF001
+            base.pdf = b""
+        self._later = []
+
+    def commit(self) -> None:
+        """The file closed, flushed and renamed over the target."""
+        if self._pdf is None:
+            self._open()
+        with self._errors():
+            self._pdf.close()
+            self._handle.flush()
+            os.fsync(self._handle.fileno())
+            self._handle.close()
+            self._handle = None
+            os.chmod(self._tmp, 0o644)
+            os.replace(self._tmp, self.job.target)
+            self._tmp = None
+
+    def __enter__(self) -> "Out":
+        return self
+
+    def __exit__(self, kind, exc, tb) -> None:
+        self._drop()  # a file not committed (an error, an interrupt) is removed
