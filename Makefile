@@ -43,9 +43,10 @@ kit: $(STAMP)
 # runs and the `slow` ones it leaves out (the interrupt sweep, the README run as written, the
 # installed wheel), a module per worker at a time (a module's fixtures are built once; the whole
 # kit and the dist once for the run: tests/conftest.py's `shared`), so the slow modules run
-# beside the rest instead of after it. The run ends with its ten slowest tests.
+# beside the rest instead of after it, started first (tests/conftest.py orders the run: the slow
+# tests, then the largest modules). The run ends with its ten slowest tests.
 test: $(STAMP) browser
-	$(BIN)/python -m pytest -q -n auto --dist loadscope -m "slow or not slow" --durations=10
+	$(BIN)/python -m pytest -q -n auto --dist loadscope --no-loadscope-reorder -m "slow or not slow" --durations=10
 
 # The desk's browser tests drive Debian's Chromium. Best effort (Debian, as root): without it
 # they are skipped, except with CI=true, where a missing browser fails them.

@@ -255,6 +255,11 @@ def pytest_addoption(parser):
 
 
 def pytest_collection_modifyitems(config, items):
-    """The slow tests first (a stable sort: the rest keep their order), so that pytest-xdist
-    (`make test`) starts the longest modules at once instead of finishing on one of them."""
-    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+    """The slow tests first, then the modules with the most tests (a stable sort: a module's
+    tests keep their order), so that pytest-xdist (`make test`, which keeps this order with
+    --no-loadscope-reorder) starts the longest work at once and ends on short modules, instead
+    of finishing on a sweep that one worker runs alone."""
+    per_module: dict[str, int] = {}
+    for item in items:
+        per_module[item.nodeid.split("::", 1)[0]] = per_module.get(item.nodeid.split("::", 1)[0], 0) + 1
+    items.sort(key=lambda item: (item.get_closest_marker("slow") is None, -per_module[item.nodeid.split("::", 1)[0]]))
