@@ -298,20 +298,22 @@ import shutil, sys, time
 from pathlib import Path
 from sheets.app import watch
 from sheets.base import paths
+from sheets.base.options import PrintOptions
 content = Path(sys.argv[1]) / 'content'
 shutil.copytree(paths.content_dir(), content)
 game = next(p.parent.parent.name for p in sorted(content.glob('*/cards/*.yaml')))
 card_file = sorted((content / game / 'cards').glob('*.yaml'))[0]
 target = watch.Target('cards', game, card_file.stem)
 out = Path(sys.argv[1]) / 'watch-out'
-watch.build(target, content=content, paper='a4', out=out)
+options = PrintOptions(paper='a4', output=out, content=content)
+watch.build(target, options)
 best = None
 for n in range(3):
     text = card_file.read_text(encoding='utf-8')
     card_file.write_text(text.replace('title: ', 'title: X' if n % 2 == 0 else 'title: ', 1) if n % 2 == 0
                          else text.replace('title: X', 'title: ', 1), encoding='utf-8')
     start = time.perf_counter()
-    watch.build(target, content=content, paper='a4', out=out)
+    watch.build(target, options)
     took = time.perf_counter() - start
     best = took if best is None else min(best, took)
 print(best)
