@@ -11,57 +11,22 @@ comparison is of stamping and writing only.
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
-import threading
-import time
 from pathlib import Path
 
 import pytest
 
+from conftest import REPO
+
+sys.path.insert(0, str(REPO / "benchmarks"))
+from run import run  # noqa: E402 - benchmarks/run.py's sampler of a command's whole process tree
+
 pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
 
 
-def _tree_rss(pid: int) -> int:
-    """Sum of the resident memory (bytes) of `pid` and all its descendants."""
-    parents: dict[int, list[int]] = {}
-    rss: dict[int, int] = {}
-    page = os.sysconf("SC_PAGE_SIZE")
-    for d in os.listdir("/proc"):
-        if not d.isdigit():
-            continue
-        try:
-            with open(f"/proc/{d}/stat") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-            parents.setdefault(int(fields[1]), []).append(int(d))
-            rss[int(d)] = int(fields[21]) * page
-        except (OSError, ValueError, IndexError):
-            pass
-    total, stack = 0, [pid]
-    while stack:
-        p = stack.pop()
-        total += rss.get(p, 0)
-        stack.extend(parents.get(p, []))
-    return total
-
-
 def _peak(count: int, out: Path) -> int:
-    proc = subprocess.Popen([sys.executable, "-m", "sheets", "playbook", "--random", "--seed", "5",
-                             "--count", str(count), "-o", str(out)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=os.environ.copy())
-    high = [0]
-
-    def sample() -> None:
-        while proc.poll() is None:
-            high[0] = max(high[0], _tree_rss(proc.pid))
-            time.sleep(0.02)
-
-    watcher = threading.Thread(target=sample, daemon=True)
-    watcher.start()
-    _, err = proc.communicate(timeout=900)
-    watcher.join()
-    assert proc.returncode == 0, err.decode()[-500:]
-    return high[0]
+    """The peak resident memory of the whole process tree, sampled as `make bench` samples it."""
+    return run(["playbook", "--random", "--seed", "5", "--count", str(count), "-o", str(out)], os.environ.copy())[1]
 
 
 def test_peak_memory_does_not_grow_with_the_count(tmp_path):

@@ -111,16 +111,21 @@ def filled_playbooks(game: Game, chars: list[Character], filename: str, paper: s
     title = f"{len(chars)} filled playbook{'s' if len(chars) != 1 else ''}"
     sheet = playbook_sheet(game, entries, filename, paper, fillable, title)
     # each character drawn onto its playbook's cached blank (fillable: its values in the fields)
-    blanks: dict[str, Sheet] = {}
-    sheet.parts = []
-    for ch, entry in zip(chars, entries):
-        blank = blanks.get(ch.playbook.id)
-        if blank is None:
-            blank = blanks[ch.playbook.id] = _stamp_blank(game, ch.playbook, paper)
-        one = playbook_sheet(game, [dict(entry, prefix="c0.", break_before=False)], filename, paper, False,
-                             title)
-        sheet.parts.append((blank, one))
+    sheet.parts = _stamped_parts(game, chars, entries, filename, paper, title)
     return sheet
+
+
+def _stamped_parts(game: Game, chars: list[Character], entries: list[dict], filename: str, paper: str,
+                   label: str) -> list[tuple[Sheet, Sheet]]:
+    """(its playbook's cached blank, the character's one-playbook sheet) for each character."""
+    blanks: dict[str, Sheet] = {}
+    parts = []
+    for ch, entry in zip(chars, entries):
+        if ch.playbook.id not in blanks:
+            blanks[ch.playbook.id] = _stamp_blank(game, ch.playbook, paper)
+        one = playbook_sheet(game, [dict(entry, prefix="c0.", break_before=False)], filename, paper, False, label)
+        parts.append((blanks[ch.playbook.id], one))
+    return parts
 
 
 ROSTER_ROWS = 8  # a blank roster's rows; a larger squad gets one row per soldier
@@ -172,15 +177,7 @@ def squad_sheet(game: Game, roster: SquadRoster | None, filename: str, paper: st
         # kind's cached blank, as `playbook --random` does
         page = playbook_sheet(game, [], filename, paper, False, label)
         page.template, page.context["roster"] = "squad.html.j2", sheet.context["roster"]
-        blanks: dict[str, Sheet] = {}
-        sheet.parts = [(None, page)]
-        for ch, entry in zip(roster.members, entries):
-            blank = blanks.get(ch.playbook.id)
-            if blank is None:
-                blank = blanks[ch.playbook.id] = _stamp_blank(game, ch.playbook, paper)
-            one = playbook_sheet(game, [dict(entry, prefix="c0.", break_before=False)], filename, paper, False,
-                                 label)
-            sheet.parts.append((blank, one))
+        sheet.parts = [(None, page), *_stamped_parts(game, roster.members, entries, filename, paper, label)]
     return sheet
 
 
