@@ -7,6 +7,7 @@ Those modules load pydantic, Jinja and more, so each command imports them when i
 from __future__ import annotations
 
 import sys
+from contextlib import ExitStack
 from enum import Enum
 from pathlib import Path
 from typing import Optional
@@ -87,14 +88,17 @@ def kit(
     content: Content = None,
 ) -> None:
     """Build the print-and-play kit: kit.pdf (contents, bookmarks, every part), the parts, manifest.json."""
-    # Rich's progress bar: not for --help
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn  # noqa: PLC0415
-
     from sheets.kit.request import make_kit  # noqa: PLC0415 - the whole pipeline: not for --help
 
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  transient=True, disable=not sys.stderr.isatty()) as bar:
+    with ExitStack() as stack:
         def start(total: int):
+            if not sys.stderr.isatty():  # no bar to draw: an up-to-date kit never imports Rich
+                return lambda label: None
+            # Rich's progress bar, made when a build starts (not for --help, nor an up-to-date kit)
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn  # noqa: PLC0415
+
+            bar = stack.enter_context(Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                                               TimeElapsedColumn(), transient=True))
             task = bar.add_task("building kit", total=total)
 
             def tick(label: str) -> None:

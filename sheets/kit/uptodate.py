@@ -25,7 +25,6 @@ from pathlib import Path
 
 from sheets.base import cachedir, fontdirs, fonts, output, paths
 from sheets.base.errors import SheetsError
-from sheets.library.yaml_source import load_yaml
 
 STATE_FILE = "build-state.json"
 STATE_VERSION = 1
@@ -84,6 +83,8 @@ def user_files(paths) -> list[list[str]]:
 
 def _members(path: Path) -> list[Path]:
     """The member files a squad file names (relative to it); [] for anything else (the build says what is wrong)."""
+    from sheets.library.yaml_source import load_yaml  # noqa: PLC0415 - only with --squad: an up-to-date kit skips PyYAML
+
     try:
         data = load_yaml(path).data  # the one YAML reader, with its limits
     except (SheetsError, OSError, ValueError):
