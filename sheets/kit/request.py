@@ -32,10 +32,15 @@ def make_kit(options: KitOptions = KitOptions(), *, games: list[str] | None = No
     cache = cachedir.root() if use_cache else None  # the one cache, never inside the kit's folder
     state_key = None
     if cache is not None and seed is not None:
+        squad = []
+        if options.squad:  # a squad file's members are read as YAML: PyYAML is imported only then
+            from sheets.library.yaml_source import load_yaml  # noqa: PLC0415 - an up-to-date kit without --squad skips PyYAML
+
+            squad = uptodate.user_files(options.squad, load_yaml)
         # the same request from the same sources makes the same bytes: nothing to do
         state_key = uptodate.fingerprint({"build": "kit", "seed": seed, "paper": paper, "games": games,
                                           "players": players, "preview": preview, "ink_saver": ink_saver,
-                                          "squad": uptodate.user_files(options.squad), "layout": options.layout,
+                                          "squad": squad, "layout": options.layout,
                                           "duplex": options.duplex},
                                          content)
         done = uptodate.up_to_date(uptodate.state_dir(cache, out_dir), state_key, out_dir)

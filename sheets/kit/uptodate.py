@@ -69,22 +69,21 @@ def fingerprint(request: dict, content_root: Path | None = None) -> str:
     return h.hexdigest()
 
 
-def user_files(paths) -> list[list[str]]:
+def user_files(paths, load_yaml) -> list[list[str]]:
     """(path, sha256) of each of the user's files a request names (`sheets kit --squad FILE`), and of
-    the character files a squad file lists as members: an edited character makes the kit again."""
+    the character files a squad file lists as members (read with `load_yaml`, the one YAML reader,
+    which the caller imports only when there are such files): an edited character makes the kit again."""
     seen: list[list[str]] = []
     for path in paths:
         path = Path(path)
         seen.append([str(path.resolve()), _sha(path) or "-"])
-        for member in _members(path):
+        for member in _members(path, load_yaml):
             seen.append([str(member.resolve()), _sha(member) or "-"])
     return seen
 
 
-def _members(path: Path) -> list[Path]:
+def _members(path: Path, load_yaml) -> list[Path]:
     """The member files a squad file names (relative to it); [] for anything else (the build says what is wrong)."""
-    from sheets.library.yaml_source import load_yaml  # noqa: PLC0415 - only with --squad: an up-to-date kit skips PyYAML
-
     try:
         data = load_yaml(path).data  # the one YAML reader, with its limits
     except (SheetsError, OSError, ValueError):
