@@ -164,6 +164,17 @@ def read_blank(cache: Path | None, key: str) -> tuple[bytes, dict] | None:
     return None
 
 
+def blank_layout(cache: Path | None, key: str) -> dict | None:
+    """A cached blank's layout alone (a worker plans on it; the PDF is read where it is written)."""
+    if not has_blank(cache, key):
+        return None
+    layout = read(cache / f"blank-{key}.json")  # type: ignore[operator]
+    try:
+        return json.loads(layout.decode("utf-8")) if layout is not None else None
+    except ValueError:
+        return None
+
+
 def write_blank(cache: Path | None, key: str, pdf: bytes, layout: dict) -> None:
     if cache is None:
         return

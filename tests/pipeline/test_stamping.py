@@ -288,3 +288,54 @@ def test_the_stamper_draws_in_the_bundled_fonts_without_asking_fontconfig(monkey
                                                 "DejaVuSerif-Bold.ttf", "DejaVuSans-Bold.ttf",
                                                 "DejaVuSansCondensed.ttf", "DejaVuSansCondensed.ttf"]
     assert all(p.parent == bundled.FONTS_DIR for p in found.values())
+
+
+def test_a_long_audit_trail_grows_its_box_and_is_stamped_not_laid_out(library, tmp_path, cache):
+    """A mission whose dice audit runs longer than the blank's box (missions 5-7 of seed 1) is
+    stamped on a blank whose audit box is as tall as its lines (laid out once, cached, shared),
+    not laid out in full per mission (issue 38): the same words on the same pages as the sheet
+    laid out in full, the whole audit drawn inside its box, and the same bytes every time."""
+    from sheets.games.wotw.sheets import log_sheet, roll_missions
+
+    wotw = library.game("wotw")
+    missions = roll_missions(wotw, Dice.seeded(1), 8, wotw.data.default_theatre().id, None)
+    pdf, stats = stamp(log_sheet(wotw, missions, "c.pdf"), tmp_path / "c.pdf", cache)
+    assert stats == {**stats, "stamped": 8, "grown": 3, "laid_out": 1, "no_blank": 1}, stats
+    reference = laid_out(log_sheet(wotw, missions, "c.pdf"))
+    assert words_by_page(pdf) == words_by_page(reference)  # page by page: the boxes grew as laid out
+    reader = pypdf.PdfReader(io.BytesIO(pdf))
+    for m in (5, 6, 7):  # the audit's last words are on the mission's second page, inside the page
+        page = reader.pages[(m - 1) * 3 + 1]
+        runs: list = []
+        page.extract_text(visitor_text=lambda text, cm, tm, fd, fs: runs.append((tm[5], text)))
+        audit = missions[m - 1]
+        last = f"{audit.rolls[-1].hit}."
+        ys = [y for y, t in runs if last.split()[-1] in t]
+        assert ys and min(ys) > 40, (m, last, ys)  # drawn, above the footer
+    # the taller blanks are cached: the same missions again lay out nothing, and give the same bytes
+    again, stats = stamp(log_sheet(wotw, roll_missions(wotw, Dice.seeded(1), 8, wotw.data.default_theatre().id, None), "c.pdf"),
+                         tmp_path / "d.pdf", cache)
+    assert stats["blanks_rendered"] == 0 and again == pdf
+
+
+def test_growing_a_box_keeps_everything_else_and_refuses_what_it_cannot_fit():
+    spec = {"page": 0, "content": [10.0, 10.0, 100.0, 14.4], "border": [10.0, 10.0, 100.0, 14.4], "baseline": None,
+            "fill": [0, 0, 0, 1], "round": False, "valign": "top",
+            "font": {"family": ["Sheets DejaVu Sans"], "size": 6.0, "line_height": 7.2, "weight": 400, "style": "normal",
+                     "stretch": "normal", "spacing": 0.0, "transform": "none", "align": "start", "color": [0, 0, 0, 1]}}
+    layout = {"pages": [{"width": 200, "height": 200, "margins": []}], "fields": {"a": spec}}
+    blank_html = '<p>x <span class="write" style="min-width: 0" data-field="a" data-grow></span></p>'
+    blank = fields.fields_of(blank_html)
+    long = "word " * 60
+    filled = fields.fields_of(blank_html.replace("data-grow></span>", f"data-grow>{long}</span>"))
+    assert overlay.plan_part(blank, layout, filled) is None  # too long for two lines
+    heights = overlay.growth(blank, layout, filled)
+    assert heights is not None and heights["a"] > 14.4 and round(heights["a"] / 7.2, 6).is_integer()
+    grown = overlay.grown_html(blank_html, heights)
+    assert f'style="min-height: {heights["a"]:.2f}pt; min-width: 0"' in grown
+    assert fields.fields_of(grown).skeleton == blank.skeleton  # the field's own attributes are not the skeleton
+    # a box without data-grow does not grow; a word wider than the box is laid out in full instead
+    fixed = fields.fields_of(blank_html.replace(" data-grow", ""))
+    assert overlay.growth(fixed, layout, fields.fields_of(blank_html.replace(" data-grow></span>", f">{long}</span>"))) is None
+    wide = fields.fields_of(blank_html.replace("data-grow></span>", f"data-grow>{'W' * 80}</span>"))
+    assert overlay.growth(blank, layout, wide) is None

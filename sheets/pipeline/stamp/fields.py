@@ -13,6 +13,7 @@ _FIELD = re.compile(r'<(span|td|th|div|p|li)\b([^>]*?\sdata-field="([^"]*)"[^>]*
 _CLASS = re.compile(r'\bclass="([^"]*)"')
 _MARK = re.compile(r'\bdata-mark="([^"]*)"')
 _LABEL = re.compile(r'\bdata-label="([^"]*)"')
+_GROW = re.compile(r'\bdata-grow\b')
 _FOOTER = re.compile(r'(data-footer=")([^"]*)(")')
 _TITLE = re.compile(r"<title>.*?</title>", re.S)
 _TAG = re.compile(r"<[^>]+>")
@@ -24,6 +25,7 @@ class Value:
     classes: frozenset
     mark: str  # "" (text or box), "underline", "shade"
     label: str = ""  # `data-label`: the field in words (a fillable sheet's tooltip)
+    grow: bool = False  # `data-grow`: a box that grows with its text when the sheet is laid out
 
     @property
     def kind(self) -> str:
@@ -51,7 +53,8 @@ def fields_of(html: str) -> Fields:
         label = _LABEL.search(attrs)
         text = " ".join(htmllib.unescape(_TAG.sub("", m.group(4))).split())
         values[m.group(3)] = Value(text, frozenset(cls.group(1).split()) if cls else frozenset(),
-                                   mark.group(1) if mark else "", htmllib.unescape(label.group(1)) if label else "")
+                                   mark.group(1) if mark else "", htmllib.unescape(label.group(1)) if label else "",
+                                   bool(_GROW.search(attrs)))
         return f"<F {m.group(3)}>"
 
     skeleton = _FIELD.sub(take, html)

@@ -112,6 +112,57 @@ def plan_part(blank: Fields, layout: dict, filled: Fields) -> list[list[Op]] | N
     return ops
 
 
+def growth(blank: Fields, layout: dict, filled: Fields) -> dict[str, float] | None:
+    """The heights (pt) that the blank's growing boxes (`data-grow`) must have for this filled
+    part to be stamped, when its text does not fit them at the type's own size; None when
+    taller boxes would not do (another field does not fit, a glyph, a changed skeleton).
+    A box grows by whole lines, as the sheet laid out in full would grow it."""
+    if filled.skeleton != blank.skeleton or set(filled.values) != set(blank.values):
+        return None
+    heights: dict[str, float] = {}
+    for name, value in filled.values.items():
+        spec = layout["fields"].get(name)
+        before = blank.values[name]
+        if not (before.grow and value.kind == "text" == before.kind and value.text and not before.text
+                and spec is not None and _fit_text(value.text, spec) is None):
+            continue
+        font = spec["font"]
+        text = _transform(value.text, font["transform"])
+        if not drawable(font, text):
+            return None
+        face = face_for(font, text)[0]
+        w = spec["content"][2]
+        lines = simpleSplit(text, face, font["size"], w)
+        if not lines or any(text_width(ln, face, font["size"], 0) > w + 0.01 for ln in lines):
+            return None  # a word wider than the box: laid out in full, where it wraps
+        heights[name] = round(len(lines) * font["line_height"], 2)
+    if not heights:
+        return None
+    taller = dict(layout, fields=dict(layout["fields"]))
+    for name, h in heights.items():
+        spec = taller["fields"][name] = dict(taller["fields"][name])
+        x, y, w, _ = spec["content"]
+        spec["content"] = [x, y, w, h]
+    return heights if plan_part(blank, taller, filled) is not None else None
+
+
+_FIELD_TAG = r'<(?:span|td|th|div|p|li)\b[^>]*\sdata-field="{name}"[^>]*>'
+
+
+def grown_html(html: str, heights: dict[str, float]) -> str:
+    """The blank's HTML with each of these boxes at least this tall (CSS min-height)."""
+    for name, h in sorted(heights.items()):
+        def taller(m: re.Match, h=h) -> str:
+            tag = m.group(0)
+            if ' style="' in tag:
+                return tag.replace(' style="', f' style="min-height: {h:.2f}pt; ', 1)
+            return tag[:-1] + f' style="min-height: {h:.2f}pt">'
+        html, n = re.subn(_FIELD_TAG.format(name=re.escape(name)), taller, html, count=1)
+        if n != 1:
+            raise ValueError(f"no data-field {name!r} to grow")
+    return html
+
+
 def _box_baseline(spec: dict) -> float:
     font = spec["font"]
     _, asc, desc, _ = face_for(font, "✔")

@@ -31,7 +31,7 @@ from sheets.pipeline.stamp.fields import Fields, fields_of
 from sheets.pipeline.stamp.layout import render_base
 from sheets.pipeline.stamp.out import CHUNK, Out as _Out
 from sheets.pipeline.stamp.widgets import add_form, widgets_of
-from sheets.pipeline.stamp.overlay import Op, draw_overlay, footers_drawable, margin_ops, plan_part
+from sheets.pipeline.stamp.overlay import Op, draw_overlay, footers_drawable, growth, grown_html, margin_ops, plan_part
 from sheets.pipeline.workers import Workers, run_jobs
 
 StampPart = tuple  # (blank Sheet or None, filled Sheet)
@@ -83,11 +83,15 @@ class Plan:
     footer: str
     html: str | None = None  # the filled HTML, kept only when it must be laid out
     values: dict | None = None  # a fillable sheet's: the part's field values (they go in its form)
+    grow: dict | None = None  # not stamped on its blank, but it would be with these boxes taller (pt)
+    grown_from: str | None = None  # planned on a blank made taller (`grow`): the blank it was made from
 
 
-def _plan_chunk(blanks: dict, items: list, forms: bool = False) -> list[Plan]:
+def _plan_chunk(blanks: dict, items: list, forms: bool = False, taller: "Taller | None" = None) -> list[Plan]:
     """Jinja-render each filled part and plan what to draw (runs in a worker for big jobs).
-    For a fillable sheet, a value that goes in a form field (text, a tick) is not drawn."""
+    For a fillable sheet, a value that goes in a form field (text, a tick) is not drawn.
+    A part whose growing box is too short is planned on the blank with that box taller when
+    the cache holds it (`taller`), else left to `StampJob.grow`."""
     plans = []
     for key, filled in items:
         html = render_html(filled)
@@ -96,16 +100,52 @@ def _plan_chunk(blanks: dict, items: list, forms: bool = False) -> list[Plan]:
             filled.html = None
             continue
         fields, layout = blanks[key]
-        f = fields_of(html)
-        ops = plan_part(fields, layout, f)
-        if ops is not None and not all(footers_drawable(page["margins"], f.footer, fields.footer)
-                                       for page in layout["pages"]):
-            ops = None  # a footer (it names the character) the stamp font cannot draw
-        if forms and ops is not None:
-            ops = [[op for op in page if op.kind not in ("text", "tick")] for page in ops]
-        plans.append(Plan(key, ops, f.footer, html if ops is None else None, f.values if forms else None))
+        plan = _plan_on(key, fields, layout, html, forms)
+        if plan.ops is None:
+            plan.grow = growth(fields, layout, fields_of(html))
+            if plan.grow and taller is not None:
+                found = taller.find(key, plan.grow, len(layout["pages"]))
+                if found is not None:
+                    grown = _plan_on(found[0], found[1], found[2], html, forms)
+                    if grown.ops is not None:
+                        grown.grow, grown.grown_from = plan.grow, key
+                        blanks[found[0]] = (found[1], found[2])  # its overlay pages are drawn on it
+                        plan = grown
+        plans.append(plan)
         filled.html = None  # keep memory flat
     return plans
+
+
+@dataclass
+class Taller:
+    """The blanks of a chunk with a growing box made taller, as the cache holds them (in a worker)."""
+
+    html: dict[str, str]  # blank key -> its HTML
+    cache_dir: Path | None
+    found: dict = field(default_factory=dict)
+
+    def find(self, key: str, heights: dict, pages: int) -> tuple[str, Fields, dict] | None:
+        """(key, fields, layout) of blank `key` with these boxes this tall, if cached and of the
+        same page count (the chunk's page numbers stand)."""
+        html = grown_html(self.html[key], heights)
+        taller = cache.blank_key(html)
+        if taller not in self.found:
+            layout = cache.blank_layout(self.cache_dir, taller)
+            ok = layout is not None and len(layout["pages"]) == pages
+            self.found[taller] = (taller, fields_of(html), layout) if ok else None
+        return self.found[taller]
+
+
+def _plan_on(key: str, fields: Fields, layout: dict, html: str, forms: bool) -> Plan:
+    """A filled part's plan on the base `key` (its fields and layout)."""
+    f = fields_of(html)
+    ops = plan_part(fields, layout, f)
+    if ops is not None and not all(footers_drawable(page["margins"], f.footer, fields.footer)
+                                   for page in layout["pages"]):
+        ops = None  # a footer (it names the character) the stamp font cannot draw
+    if forms and ops is not None:
+        ops = [[op for op in page if op.kind not in ("text", "tick")] for page in ops]
+    return Plan(key, ops, f.footer, html if ops is None else None, f.values if forms else None)
 
 
 def _overlay_pages(plans: list[Plan], bases: dict, first: int, total: int) -> list:
@@ -123,9 +163,10 @@ def _overlay_pages(plans: list[Plan], bases: dict, first: int, total: int) -> li
 
 
 def _stamp_chunk(blanks: dict, items: list, first: int, total: int,
-                 forms: bool = False) -> tuple[list[Plan], bytes | None]:
+                 forms: bool = False, taller: Taller | None = None) -> tuple[list[Plan], bytes | None]:
     """Plan a chunk of parts and draw its overlay (None when a part must be laid out in full)."""
-    plans = _plan_chunk(blanks, items, forms)
+    blanks = dict(blanks)
+    plans = _plan_chunk(blanks, items, forms, taller)
     if any(p.ops is None for p in plans):
         return plans, None
     bases = {k: {"layout": lay, "footer": f.footer} for k, (f, lay) in blanks.items()}
@@ -227,7 +268,10 @@ class StampJob:
         for start in range(0, len(self.parts), CHUNK):
             keys = self.part_keys[start:start + CHUNK]
             items = [(k, filled) for k, (_, filled) in zip(keys, self.parts[start:start + CHUNK])]
-            jobs.append(({k: blanks[k] for k in set(keys) if k is not None}, items, first, total, self.forms))
+            mine = {k for k in keys if k is not None}
+            jobs.append(({k: blanks[k] for k in mine}, items, first, total, self.forms,
+                         Taller({k: self.blank_html[k] for k in mine if "data-grow" in self.blank_html[k]},
+                                self.cache_dir)))
             first += sum(self.bases[k].pages for k in keys if k is not None)
         results: list = [None] * len(jobs)
         early: dict[int, Base] = {}  # parts to lay out in full, their cached PDF parsed meanwhile
@@ -240,6 +284,7 @@ class StampJob:
             chunk_plans, data = results[i]
             if data is None:  # parts to lay out in full: parse their cached PDF while the workers draw
                 found.extend((i * CHUNK + j, p.html) for j, p in enumerate(chunk_plans) if p.ops is None)
+            self._load_taller(results[i][0])
             while out.live and out.written < len(results) and results[out.written] is not None:
                 chunk_plans, data = results[out.written]
                 if data is None:  # a part to lay out in full: the page count may change
@@ -272,6 +317,8 @@ class StampJob:
         fallback = [i for i, p in enumerate(plans) if p.ops is None]
         if fallback:  # lay those parts out in full; the page count may change, so draw again
             out.discard()
+            grown = self.grow(plans, fallback)
+            fallback = [i for i in fallback if i not in grown]
             laid = self.laid_out([(plans[i].html,) for i in fallback])
             for i, (pdf, layout) in zip(fallback, laid):
                 key = f"part-{i}"
@@ -284,6 +331,46 @@ class StampJob:
             overlays = [None] * len(jobs)
             total = out.total = sum(self.bases[p.key].pages for p in plans)
         return plans, overlays, total, fallback
+
+    def _load_taller(self, plans: list[Plan]) -> None:
+        """The taller blanks (`Taller`) a worker planned these parts on, read from the cache."""
+        for plan in plans:
+            if plan.grown_from is None or plan.key in self.bases:
+                continue
+            html = self.blank_html[plan.key] = grown_html(self.blank_html[plan.grown_from], plan.grow)
+            hit = cache.read_blank(self.cache_dir, plan.key)
+            if hit is None:  # trimmed by another command meanwhile: the same HTML gives the same bytes
+                pdf, layout = render_base(html)
+                hit = (pdf, _same_shape_as_cached(layout))
+                cache.write_blank(self.cache_dir, plan.key, *hit)
+            self.bases[plan.key] = Base(plan.key, hit[0], hit[1], fields_of(html))
+
+    def grow(self, plans: list[Plan], fallback: list[int]) -> set[int]:
+        """The parts that do not fit their blank only because a growing box (`data-grow`, an
+        audit trail) is too short for their text: each stamped on its blank with that box as
+        tall as its lines, a blank of its own (laid out once, cached, shared by every part that
+        needs the same heights) instead of the part laid out in full. Returns those parts."""
+        wanted: dict[int, str] = {}
+        for i in fallback:
+            heights, key = plans[i].grow, self.part_keys[i]
+            if not heights or key is None:
+                continue
+            html = grown_html(self.blank_html[key], heights)
+            taller = cache.blank_key(html)
+            self.blank_html.setdefault(taller, html)
+            wanted[i] = taller
+        todo = [k for k in dict.fromkeys(wanted.values()) if k not in self.bases]
+        for key, (pdf, layout) in zip(todo, self.laid_out([(self.blank_html[k],) for k in todo])):
+            self.bases[key] = Base(key, pdf, _same_shape_as_cached(layout), fields_of(self.blank_html[key]))
+        grown = set()
+        for i, key in wanted.items():
+            base = self.bases[key]
+            plan = _plan_on(key, base.fields, base.layout, plans[i].html, self.forms)
+            if plan.ops is not None:
+                plan.grow, plan.grown_from = plans[i].grow, self.part_keys[i]
+                plans[i] = plan
+                grown.add(i)
+        return grown
 
     def _read_ahead(self):
         """Each base's pages parsed, one page a step (pdfstream.read_ahead)."""
@@ -329,6 +416,7 @@ class StampJob:
                 self.shared.close()  # the workers' part is done: let them go before writing the rest
             if self.stats is not None:
                 self.stats.update(stamped=len(self.parts) - len(fallback) - len(direct), no_blank=len(direct),
+                                  grown=sum(1 for p in plans if p.grown_from),
                                   laid_out=len(fallback) + len(direct), blanks_rendered=len(self.todo),
                                   chunks=-(-len(self.parts) // CHUNK), plan_draw_s=round(t1 - t0, 3))
             self.stream(plans, overlays, out)
