@@ -232,6 +232,26 @@ def _number(parts: list[Part], contents_pages: int) -> None:
         page += part.pages
 
 
+def contents(parts: list[Part], *, title: str, subtitle: str, paper_size: str, cache_dir: Path | None = None,
+             shared: Workers | None = None, separate: tuple[Part, ...] = (), run: dict[str, str] | None = None) -> bytes:
+    """The kit's contents page(s), each part numbered with the page it starts on in kit.pdf.
+
+    A contents just over a page (more players, Letter's shorter page) would leave a line or two
+    alone on its last page: tighter rows take them back; a longer one runs over, numbered so."""
+
+    def laid_out(pages: int, compact: bool = False) -> tuple[bytes, int]:
+        _number(parts, pages)
+        data = _contents_pdf(parts, title=title, subtitle=subtitle, paper_size=paper_size, cache_dir=cache_dir,
+                             pages=pages, shared=shared, separate=separate, compact=compact, run=run)
+        return data, len(PdfReader(io.BytesIO(data)).pages)
+
+    data, n = laid_out(1)
+    if n != 1:
+        tight, fewer = laid_out(n - 1, compact=True)
+        data, n = (tight, fewer) if fewer == n - 1 else laid_out(n)
+    return data
+
+
 def assemble(parts: list[Part], target: Path, *, title: str, subtitle: str, paper_size: str,
              cache_dir: Path | None = None, shared: Workers | None = None, separate: tuple[Part, ...] = (),
              run: dict[str, str] | None = None) -> Path:
@@ -242,19 +262,8 @@ def assemble(parts: list[Part], target: Path, *, title: str, subtitle: str, pape
     part's first page (the page the contents page names). `separate` parts (the player
     packets) are files of their own beside kit.pdf: the contents page lists them too.
     """
-
-    def laid_out(pages: int, compact: bool = False) -> tuple[bytes, int]:
-        _number(parts, pages)
-        data = _contents_pdf(parts, title=title, subtitle=subtitle, paper_size=paper_size, cache_dir=cache_dir,
-                             pages=pages, shared=shared, separate=separate, compact=compact, run=run)
-        return data, len(PdfReader(io.BytesIO(data)).pages)
-
-    contents, n = laid_out(1)
-    if n != 1:
-        # a kit just over a page (more players, Letter's shorter page) would leave a line or two
-        # alone on the last page: tighter rows take them back; a longer one runs over, numbered so
-        tight, fewer = laid_out(n - 1, compact=True)
-        contents, n = (tight, fewer) if fewer == n - 1 else laid_out(n)
+    first = contents(parts, title=title, subtitle=subtitle, paper_size=paper_size, cache_dir=cache_dir,
+                     shared=shared, separate=separate, run=run)
     outline: list[tuple[str, int, int | None]] = [("Contents", 0, None)]
     current = None
     for part in parts:
@@ -264,7 +273,7 @@ def assemble(parts: list[Part], target: Path, *, title: str, subtitle: str, pape
             outline.append((current, part.first_page - 1, None))
         outline.append((part_label(part), part.first_page - 1, game_item))
     links = {part_link(part): part.first_page - 1 for part in parts}
-    merged = merge_pdfs([contents, *(part.path for part in parts)], title=title, outline=outline,
+    merged = merge_pdfs([first, *(part.path for part in parts)], title=title, outline=outline,
                         page_mode="/UseOutlines", links=links)
     return output.write_atomic(target, merged)
 

@@ -46,22 +46,24 @@ def test_the_contents_never_leave_a_line_or_two_alone_on_a_page(whole_kit, libra
     assert sum(bool(p.options) for p in parts) >= 8  # every card set's
     spilled = 0
     # (packets, parts added again): a whole kit with 0 to 12 players, then kits longer still (a
-    # homebrew game or two more), which run over: there the measure is tried
+    # homebrew game or two more), which run over: there the measure is tried. Each kit's contents
+    # are laid out as `assemble` lays them out (assemble.contents); the first kit is assembled
+    # whole too, and kit.pdf starts with those very pages.
     for players, more in [(0, 0), (2, 0), (3, 0), (4, 0), (5, 0), (6, 0), (8, 0), (12, 0), (12, 12), (12, 24),
                           (12, 40)]:
         longer = parts + [assemble.Part(**{**vars(p), "options": dict(p.options)}) for p in parts[:more]]
-        target = assemble.assemble(longer, tmp_path / f"kit-{players}-{more}.pdf", title="warsheets print-and-play kit",
-                                   subtitle=f"All games · {paper} · dice seed 7", paper_size=page_size(paper),
-                                   separate=packets(whole_kit, tmp_path, players, paper), cache_dir=tmp_path)
-        reader = pypdf.PdfReader(str(target))
-        n = len(reader.pages) - sum(p.pages for p in longer)
-        contents = io.BytesIO()
-        writer = pypdf.PdfWriter()
-        for page in reader.pages[:n]:
-            writer.add_page(page)
-        writer.write(contents)
-        data = contents.getvalue()
-        text = [page.extract_text() for page in reader.pages[:n]]
+        kwargs = dict(title="warsheets print-and-play kit", subtitle=f"All games · {paper} · dice seed 7",
+                      paper_size=page_size(paper), separate=packets(whole_kit, tmp_path, players, paper),
+                      cache_dir=tmp_path)
+        data = assemble.contents(longer, **kwargs)
+        reader = pypdf.PdfReader(io.BytesIO(data))
+        n = len(reader.pages)
+        assert longer[0].first_page == n + 1  # each part numbered after the contents
+        if (players, more) == (0, 0):
+            kit = pypdf.PdfReader(str(assemble.assemble(longer, tmp_path / "kit.pdf", **kwargs)))
+            assert len(kit.pages) == n + sum(p.pages for p in longer)
+            assert [page.extract_text() for page in kit.pages[:n]] == [page.extract_text() for page in reader.pages]
+        text = [page.extract_text() for page in reader.pages]
         assert "Printing:" in text[-1] and f"page {n} of {n}" in text[-1]
         if players <= 4 and not more:  # a whole kit with up to four players: one page, on Letter too
             assert n == 1, (paper, players, n)

@@ -1,6 +1,7 @@
 """Installed from its wheel, away from the checkout: the wheel carries the fonts, and
-`sheets kit --seed 1944`, run from an empty folder with the system's fonts hidden, writes
-the same bytes as the checkout's own build of the same command (with the fonts visible).
+`sheets kit --seed 7`, run from an empty folder with the system's fonts hidden, writes
+the same bytes as the checkout's own build of the same command (with the fonts visible: the
+run's whole kit, tests/conftest.py's whole_kit).
 
 The wheel is `make dist`'s (tests/conftest.py's built_dist); the venv gets what a GM's
 install gets: the wheel's dependencies and theirs, at the lock's versions and hashes, and
@@ -64,41 +65,32 @@ def _runtime_lock(wheel: Path, target: Path) -> Path:
     return target
 
 
-def test_the_installed_wheel_builds_the_checkouts_kit_without_system_fonts(tmp_path, built_dist):
+def test_the_installed_wheel_builds_the_checkouts_kit_without_system_fonts(tmp_path, built_dist, whole_kit):
     assert not tmp_path.resolve().is_relative_to(REPO)
-    # the checkout's own build, fonts visible, while the wheel is built and installed
-    checkout_out = tmp_path / "checkout" / "kit"
-    checkout_env = dict(_clean_env(tmp_path / "checkout"), PYTHONPATH=str(REPO))
-    checkout = subprocess.Popen([sys.executable, "-m", "sheets", "kit", "--seed", "1944", "-o", str(checkout_out)],
-                                cwd=REPO, env=checkout_env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        wheel = built_dist["wheel"]
-        names = zipfile.ZipFile(wheel).namelist()
-        assert "sheets/base/fonts/LICENSE" in names
-        assert {n for n in names if n.startswith("sheets/base/fonts/") and n.endswith(".ttf")} == {
-            f"sheets/base/fonts/{p.name}" for p in (REPO / "sheets" / "base" / "fonts").glob("*.ttf")}
+    wheel = built_dist["wheel"]
+    names = zipfile.ZipFile(wheel).namelist()
+    assert "sheets/base/fonts/LICENSE" in names
+    assert {n for n in names if n.startswith("sheets/base/fonts/") and n.endswith(".ttf")} == {
+        f"sheets/base/fonts/{p.name}" for p in (REPO / "sheets" / "base" / "fonts").glob("*.ttf")}
 
-        venv = tmp_path / "venv"
-        assert _run([sys.executable, "-m", "venv", venv]).returncode == 0
-        python, sheets = venv / "bin" / "python", venv / "bin" / "sheets"
-        pip = [python, "-m", "pip", "install", "-q", "--no-deps"]
-        deps = _run([*pip, "--require-hashes", "-r", _runtime_lock(wheel, tmp_path / "requirements.txt")])
-        assert deps.returncode == 0, deps.stderr
-        assert _run([*pip, wheel]).returncode == 0
+    venv = tmp_path / "venv"
+    assert _run([sys.executable, "-m", "venv", venv]).returncode == 0
+    python, sheets = venv / "bin" / "python", venv / "bin" / "sheets"
+    pip = [python, "-m", "pip", "install", "-q", "--no-deps"]
+    deps = _run([*pip, "--require-hashes", "-r", _runtime_lock(wheel, tmp_path / "requirements.txt")])
+    assert deps.returncode == 0, deps.stderr
+    assert _run([*pip, wheel]).returncode == 0
 
-        empty = tmp_path / "empty"
-        empty.mkdir()
-        env = hidden_fonts_env(tmp_path / "nofonts", _clean_env(tmp_path / "installed"))
-        where = _run([python, "-c", "import sheets; print(sheets.__file__)"], cwd=empty, env=env)
-        assert Path(where.stdout.strip()).is_relative_to(venv), where
-        version = _run([sheets, "--version"], cwd=empty, env=env)
-        assert version.returncode == 0 and "0." in version.stdout, version
-        kit = _run([sheets, "kit", "--seed", "1944"], cwd=empty, env=env)
-        assert kit.returncode == 0, kit.stderr
-        assert "Font" not in kit.stderr, kit.stderr
-    finally:
-        out, err = checkout.communicate(timeout=600)
-    assert checkout.returncode == 0, err
-    installed, own = kit_files(empty / "output" / "kit"), kit_files(checkout_out)
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    env = hidden_fonts_env(tmp_path / "nofonts", _clean_env(tmp_path / "installed"))
+    where = _run([python, "-c", "import sheets; print(sheets.__file__)"], cwd=empty, env=env)
+    assert Path(where.stdout.strip()).is_relative_to(venv), where
+    version = _run([sheets, "--version"], cwd=empty, env=env)
+    assert version.returncode == 0 and "0." in version.stdout, version
+    kit = _run([sheets, "kit", "--seed", "7"], cwd=empty, env=env)
+    assert kit.returncode == 0, kit.stderr
+    assert "Font" not in kit.stderr, kit.stderr
+    installed, own = kit_files(empty / "output" / "kit"), kit_files(whole_kit.folder)
     assert "kit.pdf" in own and sorted(installed) == sorted(own)
     assert [name for name in own if own[name] != installed[name]] == []

@@ -2,12 +2,16 @@
 from __future__ import annotations
 
 import json
+import shutil
 import unicodedata
 from pathlib import Path
 
 import pytest
 
 from conftest import DATA, pdf_text, squash
+from typer.testing import CliRunner
+
+from sheets.cli import app
 
 TEAM = """\
 nation: german
@@ -49,16 +53,36 @@ def ok(cli, *args: str):
     return r
 
 
+@pytest.fixture(scope="module")
+def played_once(tmp_path_factory) -> Path:
+    """Two missions: a success (Otto Lenz wounded), an abort (Willi Haas killed), a promotion;
+    played once for the module, through the CLI, in a folder of its own."""
+    folder = tmp_path_factory.mktemp("played")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(folder)
+
+        def cli(*args: str):
+            result = CliRunner().invoke(app, [str(a) for a in args], catch_exceptions=True)
+            if result.exception and not isinstance(result.exception, SystemExit):
+                raise result.exception
+            return result
+
+        new(cli, folder, TEAM)
+        ok(cli, "mission", "ww.yaml", "--seed", "11", "-o", "m1.pdf")
+        ok(cli, "debrief", "ww.yaml", "--outcome", "success", "--wounded", "Otto Lenz", "--dice", "5")
+        ok(cli, "mission", "ww.yaml", "--seed", "12", "-o", "m2.pdf")
+        ok(cli, "debrief", "ww.yaml", "--outcome", "aborted", "--killed", "Willi Haas")
+        ok(cli, "spend", "ww.yaml", "--promote", "Otto Lenz")
+    return folder
+
+
 @pytest.fixture
-def played(cli, tmp_path) -> Path:
-    """Two missions: a success (Otto Lenz wounded), an abort (Willi Haas killed), a promotion."""
-    path = new(cli, tmp_path, TEAM)
-    ok(cli, "mission", "ww.yaml", "--seed", "11", "-o", "m1.pdf")
-    ok(cli, "debrief", "ww.yaml", "--outcome", "success", "--wounded", "Otto Lenz", "--dice", "5")
-    ok(cli, "mission", "ww.yaml", "--seed", "12", "-o", "m2.pdf")
-    ok(cli, "debrief", "ww.yaml", "--outcome", "aborted", "--killed", "Willi Haas")
-    ok(cli, "spend", "ww.yaml", "--promote", "Otto Lenz")
-    return path
+def played(played_once, tmp_path) -> Path:
+    """`played_once`'s files (the campaign, its .bak, the team, the mission sheets), copied for one test."""
+    for source in played_once.iterdir():
+        if source.is_file():
+            shutil.copy2(source, tmp_path / source.name)
+    return tmp_path / "ww.yaml"
 
 
 def line_of(path: Path, text: str, after: str = "") -> int:
