@@ -229,8 +229,14 @@ def main() -> None:
     cold_env = dict(env, SHEETS_CACHE_DIR=str(work / "cold-cache"))
     t100c, m100c = run(["playbook", "--random", "--count", "100", "--seed", "1", "-o", str(out / "sqc.pdf")], cold_env)
     add("  same, blank cache empty", t100c, m100c, 3.0)
+    # missions: their blanks (the sides', and those with a long audit box) laid out by an earlier
+    # session's missions (another seed), as any second run has them; then the same, cache empty
+    run(["mission", "--count", "100", "--seed", "2", "-o", str(out / "warm-m.pdf")], env)
     tm, mm = run(["mission", "--count", "100", "--seed", "1", "-o", str(out / "m.pdf")], env)
     add("campaign of 100 WotW missions to PDF", tm, mm, 2.0, 400)
+    tmc, mmc = run(["mission", "--count", "100", "--seed", "1", "-o", str(out / "mc.pdf")],
+                   dict(env, SHEETS_CACHE_DIR=str(work / "cold-mission-cache")))
+    add("  same missions, blank cache empty", tmc, mmc, 2.0, 400)
     if not opts.quick:
         tk, mk = run(["playbook", "--random", "--count", "1000", "--seed", "1", "-o", str(out / "k.pdf")], env)
         add("1,000 filled playbooks in one PDF", tk, mk, 3.0, 400)
