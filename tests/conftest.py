@@ -1,6 +1,8 @@
 """Shared helpers: run the CLI in-process, read PDFs back, copy content to tamper with."""
 from __future__ import annotations
 
+import hashlib
+import io
 import os
 import re
 import shutil
@@ -72,9 +74,26 @@ def cli(tmp_path, monkeypatch):
     return run
 
 
+_TEXTS = Path(os.environ["SHEETS_CACHE_DIR"] + "-pdf-text")  # beside the run's blank cache, as shared
+
+
 def pdf_text(path: Path) -> str:
-    reader = pypdf.PdfReader(str(path))
-    return "\n".join(page.extract_text() or "" for page in reader.pages)
+    """pypdf's text of every page. The same bytes give the same text, so a file's text is read
+    once for the run (by its sha256, across pytest-xdist's workers): the whole kit's parts are
+    read by many tests, and pypdf takes ten seconds over them."""
+    data = Path(path).read_bytes()
+    keep = _TEXTS / f"{hashlib.sha256(data).hexdigest()}.txt"
+    try:
+        return keep.read_bytes().decode("utf-8", "surrogatepass")  # bytes: no newline translation
+    except FileNotFoundError:
+        pass
+    reader = pypdf.PdfReader(io.BytesIO(data))
+    text = "\n".join(page.extract_text() or "" for page in reader.pages)
+    _TEXTS.mkdir(parents=True, exist_ok=True)
+    scratch = keep.with_name(f".{keep.name}.{os.getpid()}")
+    scratch.write_bytes(text.encode("utf-8", "surrogatepass"))
+    os.replace(scratch, keep)  # whole, for the other workers
+    return text
 
 
 def text_runs(path: Path, index: int = 0) -> list[tuple[float, float, str]]:
