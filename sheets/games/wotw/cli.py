@@ -146,7 +146,7 @@ def campaign_new(
 
     Example: sheets campaign new ww.yaml --nation german --theatre france-1944 --team content/wotw/examples/german-team.yaml
     """
-    from sheets.games.wotw import commands  # noqa: PLC0415 - content models and Jinja: not for --help
+    from sheets.games.wotw import ledger_commands as commands  # noqa: PLC0415 - content models: not for --help
 
     rules = [r for r, on in (("airborne", airborne), ("beachhead", beachhead), ("engineers", engineers)) if on]
     path, note = commands.campaign_new(file, nation, theatre, team=team, random=random, seed=seed,
@@ -196,7 +196,7 @@ def campaign_debrief(
 
     Example: sheets campaign debrief ww.yaml --outcome success --wounded "Otto Lenz" --dice 5
     """
-    from sheets.games.wotw import commands  # noqa: PLC0415 - content models and Jinja: not for --help
+    from sheets.games.wotw import ledger_commands as commands  # noqa: PLC0415 - content models: not for --help
 
     path, note = commands.campaign_debrief(file, outcome.value, list(killed), list(wounded), seed=seed, dice=dice,
                                            enemy_hq=enemy_hq, content=content)
@@ -224,7 +224,7 @@ def campaign_spend(
 
     Example: sheets campaign spend ww.yaml --promote "Otto Lenz"; sheets campaign spend ww.yaml --recruit "Paul Roth" --quality Green --weapon SMG
     """
-    from sheets.games.wotw import commands  # noqa: PLC0415 - content models and Jinja: not for --help
+    from sheets.games.wotw import ledger_commands as commands  # noqa: PLC0415 - content models: not for --help
 
     if list_:
         if promote or skill or recruit or rearm or make_engineer:
@@ -279,7 +279,7 @@ def campaign_adjust(
     hold afterwards (team size, grenades, quality and weapon). Example:
     sheets campaign adjust ww.yaml --reason "field hospital (house rule)" --heal "Otto Lenz"
     """
-    from sheets.games.wotw import commands  # noqa: PLC0415 - content models and Jinja: not for --help
+    from sheets.games.wotw import ledger_commands as commands  # noqa: PLC0415 - content models: not for --help
 
     path, note = commands.campaign_adjust(file, reason, cp_delta=cp, xp_delta=xp, heal=list(heal),
                                           set_state=list(set_state), grenades=list(grenades), content=content)
@@ -298,7 +298,7 @@ def campaign_undo(
 
     Example: sheets campaign undo ww.yaml; sheets campaign undo ww.yaml --steps 2
     """
-    from sheets.games.wotw import commands  # noqa: PLC0415 - content models and Jinja: not for --help
+    from sheets.games.wotw import ledger_commands as commands  # noqa: PLC0415 - content models: not for --help
 
     path, note = commands.campaign_undo(file, steps, content=content)
     report([path], note)
@@ -315,7 +315,7 @@ def campaign_history(
 
     Example: sheets campaign history ww.yaml
     """
-    from sheets.games.wotw import commands  # noqa: PLC0415 - content models and Jinja: not for --help
+    from sheets.games.wotw import ledger_commands as commands  # noqa: PLC0415 - content models: not for --help
 
     for line in commands.campaign_history(file, content=content):
         typer.echo(line)
@@ -335,11 +335,13 @@ def campaign_show(
 
     Example: sheets campaign show ww.yaml -o record.pdf; sheets campaign show ww.yaml --json
     """
+    if as_json:
+        from sheets.games.wotw.ledger_commands import campaign_json  # noqa: PLC0415 - the file as JSON: no PDF pipeline
+
+        typer.echo(campaign_json(file, content))
+        return
     from sheets.games.wotw import commands  # noqa: PLC0415 - content models and Jinja: not for --help
 
-    if as_json:
-        typer.echo(commands.campaign_json(file, content))
-        return
     wrote(commands.campaign_show(file, print_options(paper, output=output, content=content)))
 
 
