@@ -314,9 +314,19 @@ def test_a_long_audit_trail_grows_its_box_and_is_stamped_not_laid_out(library, t
         last = f"{mission.rolls[-1].hit}.".split()[-1]
         ys = [y for y, t in runs if last in t]
         assert ys and min(ys) > 40, (mission.number, last, ys)  # above the footer
+    assert 1 <= stats["taller_laid_out"] <= 3, stats  # laid out here, once for each height needed
     # the taller blanks are cached: the same missions again lay out nothing, and give the same bytes
     again, stats = stamp(log_sheet(wotw, missions(), "c.pdf"), tmp_path / "d.pdf", cache)
-    assert stats["blanks_rendered"] == 0 and again == pdf
+    assert stats["blanks_rendered"] == 0 and stats["taller_laid_out"] == 0 and again == pdf
+    # on the workers (two chunks), each part is planned on its cached taller blank there: every
+    # chunk is written as it comes, none drawn again here, and the bytes are the one-process bytes
+    many = roll_missions(wotw, Dice.seeded(1), 30, wotw.data.default_theatre().id, None)
+    first, stats = stamp(log_sheet(wotw, many, "c.pdf"), tmp_path / "e.pdf", cache, workers=1)
+    assert stats["grown"] >= 3 and stats["chunks"] == 2, stats
+    on_workers, stats = stamp(log_sheet(wotw, roll_missions(wotw, Dice.seeded(1), 30, wotw.data.default_theatre().id,
+                                                            None), "c.pdf"), tmp_path / "f.pdf", cache, workers=2)
+    assert stats["taller_laid_out"] == 0 and stats["redrawn"] == 0 and stats["grown"] >= 3, stats
+    assert on_workers == first
 
 
 def test_growing_a_box_keeps_everything_else_and_refuses_what_it_cannot_fit():
@@ -333,7 +343,11 @@ def test_growing_a_box_keeps_everything_else_and_refuses_what_it_cannot_fit():
     heights = overlay.growth(blank, layout, filled)
     assert heights is not None and heights["a"] > 14.4 and round(heights["a"] / 7.2, 6).is_integer()
     grown = overlay.grown_html(blank_html, heights)
-    assert f'style="min-height: {heights["a"]:.2f}pt; min-width: 0"' in grown
+    assert f'style="min-width: 0; min-height: {heights["a"]:.2f}pt"' in grown
+    # a min-height of its own, single quotes, the attribute on a line of its own: one style, ours last
+    own = blank_html.replace('style="min-width: 0"', "\n style='min-height: 6mm;'")
+    assert f"style='min-height: 6mm; min-height: {heights['a']:.2f}pt'" in overlay.grown_html(own, heights)
+    assert overlay.grown_html(blank_html.replace(' style="min-width: 0"', ""), heights).count("style=") == 1
     assert fields.fields_of(grown).skeleton == blank.skeleton  # the field's own attributes are not the skeleton
     # a box without data-grow does not grow; a word wider than the box is laid out in full instead
     fixed = fields.fields_of(blank_html.replace(" data-grow", ""))

@@ -149,14 +149,21 @@ def growth(blank: Fields, layout: dict, filled: Fields) -> dict[str, float] | No
 _FIELD_TAG = r'<(?:span|td|th|div|p|li)\b[^>]*\sdata-field="{name}"[^>]*>'
 
 
+_STYLE = re.compile(r"""(\sstyle\s*=\s*)(["'])(.*?)\2""", re.S)
+
+
 def grown_html(html: str, heights: dict[str, float]) -> str:
-    """The blank's HTML with each of these boxes at least this tall (CSS min-height)."""
+    """The blank's HTML with each of these boxes at least this tall: a CSS min-height at the end
+    of the field's own style (after any min-height it had, so that this one holds)."""
     for name, h in sorted(heights.items()):
         def taller(m: re.Match, h=h) -> str:
             tag = m.group(0)
-            if ' style="' in tag:
-                return tag.replace(' style="', f' style="min-height: {h:.2f}pt; ', 1)
-            return tag[:-1] + f' style="min-height: {h:.2f}pt">'
+            style = _STYLE.search(tag)
+            if style is None:
+                return tag[:-1] + f' style="min-height: {h:.2f}pt">'
+            value = style.group(3).rstrip().rstrip(";")
+            value = f"{value}; min-height: {h:.2f}pt" if value else f"min-height: {h:.2f}pt"
+            return tag[:style.start(3)] + value + tag[style.end(3):]
         html, n = re.subn(_FIELD_TAG.format(name=re.escape(name)), taller, html, count=1)
         if n != 1:
             raise ValueError(f"no data-field {name!r} to grow")

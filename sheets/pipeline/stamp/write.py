@@ -96,6 +96,8 @@ class StampJob:
     todo: list[str] = field(default_factory=list)  # blanks the cache does not hold
     finished: bool = False  # tagged and described as it is written (TaggedPdf), not raw
     forms: bool = False  # fillable: a form field at every field the blank leaves to the player
+    taller_laid_out: int = 0  # blanks with a growing box made taller, laid out by this job (`grow`)
+    redrawn: int = 0  # chunks whose overlay was drawn again in this process (after a fallback)
 
     # -- phase 1: bases ---------------------------------------------------------
     def find_blanks(self) -> None:
@@ -244,6 +246,7 @@ class StampJob:
             html = self.blank_html[plan.key] = grown_html(self.blank_html[plan.grown_from], plan.grow)
             hit = cache.read_blank(self.cache_dir, plan.key)
             if hit is None:  # trimmed by another command meanwhile: the same HTML gives the same bytes
+                self.taller_laid_out += 1
                 pdf, layout = render_base(html)
                 hit = (pdf, _same_shape_as_cached(layout))
                 cache.write_blank(self.cache_dir, plan.key, *hit)
@@ -264,6 +267,7 @@ class StampJob:
             self.blank_html.setdefault(taller, html)
             wanted[i] = taller
         todo = [k for k in dict.fromkeys(wanted.values()) if k not in self.bases]
+        self.taller_laid_out += sum(1 for k in todo if not cache.has_blank(self.cache_dir, k))
         for key, (pdf, layout) in zip(todo, self.laid_out([(self.blank_html[k],) for k in todo])):
             self.bases[key] = Base(key, pdf, _same_shape_as_cached(layout), fields_of(self.blank_html[key]))
         grown = set()
@@ -292,6 +296,7 @@ class StampJob:
             chunk = plans[c * CHUNK:(c + 1) * CHUNK]
             data = overlays[c]
             if data is None:
+                self.redrawn += 1
                 data = draw_overlay(_overlay_pages(chunk, self.bases, out.number, out.total))
             overlays[c] = None
             out.write(chunk, data)
@@ -327,7 +332,8 @@ class StampJob:
         if self.forms:
             self.add_form(plans)
         if self.stats is not None:
-            self.stats["write_s"] = round(time.perf_counter() - t1, 3)
+            self.stats.update(write_s=round(time.perf_counter() - t1, 3), taller_laid_out=self.taller_laid_out,
+                              redrawn=self.redrawn)
         return self.target
 
 
