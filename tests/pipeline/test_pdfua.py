@@ -67,8 +67,10 @@ def test_the_whole_kit_and_every_part_conform(whole_kit):
     ("playbook", "medic", "--fillable"),
     ("playbook", "sniper", "--character", str(ROOT / "content/regiment/characters/walter-brzezinski.yaml")),
     ("mission", "--theatre", "winter-1942", "--airborne", "--seed", "7"),  # the campaign log sheet
+    # missions 5-7 of seed 1: their dice audit grows its box (stamped on a taller blank), on Letter
+    ("mission", "--count", "7", "--seed", "1", "--paper", "letter"),
     ("cards", "regiment", "--set", "weapons", "--export", "pdf", "--shop", "drivethrucards", "--backs"),
-], ids=["fillable-playbook", "filled-playbook", "log-sheet", "shop-pdf"])
+], ids=["fillable-playbook", "filled-playbook", "log-sheet", "grown-audit-letter", "shop-pdf"])
 def test_each_kind_of_file_conforms(cli, tmp_path, args):
     out = tmp_path / ("shop" if "--export" in args else "out.pdf")  # an export writes a folder
     result = cli(*args, "-o", out)

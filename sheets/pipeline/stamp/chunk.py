@@ -41,8 +41,9 @@ def _plan_chunk(blanks: dict, items: list, forms: bool = False, taller: "Taller 
             continue
         fields, layout = blanks[key]
         plan = _plan_on(key, fields, layout, html, forms)
-        if plan.ops is None:
-            plan.grow = growth(fields, layout, fields_of(html))
+        filled_fields = fields_of(html) if plan.ops is None else None
+        if filled_fields is not None and plan_part(fields, layout, filled_fields) is None:  # not its footer
+            plan.grow = growth(fields, layout, filled_fields)
             if plan.grow and taller is not None:
                 found = taller.find(key, plan.grow, len(layout["pages"]))
                 if found is not None:
