@@ -6,8 +6,12 @@ option value, a missing argument: 2 in Click). Ctrl-C exits with 130 and SIGTERM
 """
 from __future__ import annotations
 
+import _thread
 import functools
+import os
 import signal
+import sys
+import time
 
 import typer
 
@@ -100,9 +104,39 @@ def range_message(exc: Exception) -> str | None:
     return f"{given} is more than {high}, the largest value it takes"
 
 
+def _stop_again_if_swallowed(unraisable) -> None:
+    """sys.unraisablehook: a Ctrl-C or SIGTERM that fell in code whose exceptions Python ignores.
+
+    A signal's handler runs between two bytecodes of the main thread, and that may be inside a
+    weakref callback or a __del__ (the import machinery's module locks have one), where the
+    KeyboardInterrupt (or Terminated) is printed as "Exception ignored in ..." and dropped: the
+    command then ran on and exited 0. Here the signal is sent again, so that it is raised at
+    the next bytecode of ordinary code and the command stops with its clean-up and exit code.
+    """
+    if not issubclass(unraisable.exc_type, KeyboardInterrupt) or _STOP["said"]:
+        sys.__unraisablehook__(unraisable)
+        return
+    sig = signal.SIGTERM if issubclass(unraisable.exc_type, Terminated) else signal.SIGINT
+    if sig == signal.SIGTERM:
+        signal.signal(signal.SIGTERM, _on_sigterm)  # its handler set SIG_IGN: "once is enough"
+    # from another thread, a moment later: a signal sent from here would be handled at once,
+    # inside this hook, whose own exceptions are ignored too (if it lands in such code again,
+    # this hook sends it again)
+    try:
+        _thread.start_new_thread(_send_later, (sig,))
+    except RuntimeError:  # the interpreter is shutting down: nothing is left to stop
+        pass
+
+
+def _send_later(sig: int) -> None:
+    time.sleep(0.01)
+    os.kill(os.getpid(), sig)
+
+
 def run(app: typer.Typer) -> None:
     """Run the command line: SIGTERM stops like Ctrl-C; Click's usage error exits with 1."""
     _STOP.update(terminated=False, said=False)
+    sys.unraisablehook = _stop_again_if_swallowed
     try:
         signal.signal(signal.SIGTERM, _on_sigterm)
         if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:

@@ -121,3 +121,46 @@ def test_the_first_second_of_a_cold_kit_ends_with_the_signals_code(tmp_path, sig
     assert proc.returncode == code, (after, proc.returncode, said)
     what = "terminated" if sig == TERM else "interrupted"
     assert said.strip() == f"error: {what}; nothing half-written was left behind", said
+
+
+_SWALLOWING_COMMAND = '''
+import os, signal, sys, time, weakref
+import typer
+from sheets.cli.errors import run, user_errors
+app = typer.Typer()
+
+@app.command()
+@user_errors
+def go(which: str):
+    sig = signal.SIGTERM if which == "TERM" else signal.SIGINT
+    class Part:
+        pass
+    part = Part()
+    def collected(_):  # the signal arrives while this callback runs: Python ignores what it raises
+        os.kill(os.getpid(), sig)
+        end = time.monotonic() + 0.2
+        while time.monotonic() < end:
+            pass
+    ref = weakref.ref(part, collected)
+    del part
+    time.sleep(0.5)
+    print("ran on")
+
+run(app)
+'''
+
+
+@pytest.mark.parametrize("which,code", [("TERM", 143), ("INT", 130)])
+def test_a_signal_that_falls_in_a_callback_python_ignores_still_stops_the_command(which, code):
+    """A SIGTERM or Ctrl-C whose handler ran inside a weakref callback (the import machinery's
+    module locks have one) was printed as "Exception ignored" and dropped, and the command ran
+    on to exit 0 (seen once in a cold-kit sweep): sheets.cli.errors sends it again."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", _SWALLOWING_COMMAND, which],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == code, (done.returncode, done.stdout, done.stderr)
+    assert "ran on" not in done.stdout
+    what = "terminated" if which == "TERM" else "interrupted"
+    assert done.stderr.strip() == f"error: {what}; nothing half-written was left behind", done.stderr
