@@ -4,7 +4,9 @@ A Ctrl-C in the first few tenths of a second, while Python imports the CLI (Type
 models), would otherwise end in a KeyboardInterrupt traceback and a death by SIGINT, and a
 SIGTERM in a death by SIGTERM (no line, no exit code): until the CLI's own handling takes
 over (`sheets.cli.errors.run`), Ctrl-C and SIGTERM end the command as they end it later,
-one line and exit code 130 or 143 (nothing has been written yet).
+one line and exit code 130 or 143 (nothing has been written yet). The command also ends here,
+with its own exit (`_end`), not through the interpreter's: a signal that comes once it is done
+is said in the same line and code, never a death by the signal.
 """
 import os
 import sys
@@ -33,19 +35,59 @@ def run() -> None:
     from sheets.cli import main  # noqa: PLC0415
     try:
         main()
+        code = 0
     except SystemExit as exc:
-        if exc.code in (130, 143):
-            # stopped by Ctrl-C or SIGTERM, cleaned up and said so: end now, with that code.
-            # Left to the interpreter's own exit, a Ctrl-C in the first second of a command
-            # sometimes ended as a death by SIGINT (-2) after the clean-up and the message
-            # (seen 1 run in 10 on a loaded machine): nothing is left to finalize here.
-            for stream in (sys.stdout, sys.stderr):
-                try:
-                    stream.flush()
-                except (OSError, ValueError):
-                    pass
-            os._exit(exc.code)
-        raise
+        code = exc.code
+    _end(code)
+
+
+#: a Ctrl-C or SIGTERM that came once the command was done: the signal's number
+_LATE: list[int] = []
+
+
+def _late(signum, frame) -> None:  # noqa: ARG001
+    if _LATE:  # a second one: the clean-up hangs, or the user means it; end now
+        _interrupted_while_starting(_LATE[0], frame)
+    _LATE.append(signum)
+
+
+def _end(code) -> None:
+    """End the process here, with the command's exit code, instead of leaving it to the
+    interpreter's own exit.
+
+    The interpreter gives SIGINT and SIGTERM back to their default action early in its exit, and
+    then takes a while to take its modules apart: a Ctrl-C or SIGTERM that came then killed the
+    process (exit -2 / -15, no line), after the command had done everything (seen in the cold-kit
+    sweep, a SIGTERM as the kit recorded its build). So: from here on such a signal is only
+    noted; the exit functions (the workers' and the temporary folders' clean-up) are run, the
+    streams flushed, and the process ends with the command's code, or with 130 / 143 and its
+    line if it was stopped meanwhile (it had finished: nothing half-written either way).
+    """
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        if signal.getsignal(sig) is not signal.SIG_IGN:
+            signal.signal(sig, _late)
+    if code is None:
+        code = 0
+    elif not isinstance(code, int):  # sys.exit("message"): the message on stderr, exit code 1
+        print(code, file=sys.stderr)
+        code = 1
+    import atexit  # noqa: PLC0415
+
+    # what the interpreter's exit runs first: wait for the threads that are not daemons, then
+    # the exit functions
+    threading = sys.modules.get("threading")
+    if threading is not None:
+        threading._shutdown()  # noqa: SLF001
+    atexit._run_exitfuncs()  # noqa: SLF001
+    if _LATE and code not in (130, 143):
+        os.write(2, TERMINATED_LINE if _LATE[0] == signal.SIGTERM else INTERRUPTED_LINE)
+        code = 143 if _LATE[0] == signal.SIGTERM else 130
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(code)
 
 
 if __name__ == "__main__":

@@ -164,3 +164,48 @@ def test_a_signal_that_falls_in_a_callback_python_ignores_still_stops_the_comman
     assert "ran on" not in done.stdout
     what = "terminated" if which == "TERM" else "interrupted"
     assert done.stderr.strip() == f"error: {what}; nothing half-written was left behind", done.stderr
+
+
+_STOPPED_AS_IT_ENDS = '''
+import atexit, os, signal, sys, time
+how, which = sys.argv.pop(1), sys.argv.pop(1)
+sig = signal.SIGTERM if which == "TERM" else signal.SIGINT
+
+def stop():
+    os.kill(os.getpid(), sig)
+    time.sleep(0.2)
+
+class AtTeardown:  # taken apart with the modules, after the interpreter gave the signals back
+    def __del__(self):
+        stop()
+
+if how == "exit functions":
+    atexit.register(stop)
+else:
+    kept = AtTeardown()
+from sheets.__main__ import run
+run()
+'''
+
+
+@pytest.mark.parametrize("which", ["TERM", "INT"])
+@pytest.mark.parametrize("how", ["exit functions", "modules taken apart"])
+def test_a_signal_as_the_command_ends_gives_its_code_and_line_not_a_death(tmp_path, how, which):
+    """A SIGTERM or Ctrl-C that comes once the command is done (its workers' clean-up at exit, or
+    the interpreter taking its modules apart, when SIGTERM and SIGINT are back to killing the
+    process) ended the command as a death by the signal, with no line (seen once in the
+    cold-kit sweep: a SIGTERM as the kit recorded its build), or ran the command to 0 with an
+    "Exception ignored". The command ends through its own exit: its code, or 143 / 130 and
+    the line; never killed."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", _STOPPED_AS_IT_ENDS, how, which, "doctor"], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=60)
+    what = "terminated" if which == "TERM" else "interrupted"
+    if how == "exit functions":  # the command's own exit runs them: the signal is noted, then said
+        assert done.returncode == (143 if which == "TERM" else 130), (done.returncode, done.stderr)
+        assert done.stderr.strip() == f"error: {what}; nothing half-written was left behind", done.stderr
+    else:  # the process ends before the interpreter takes its modules apart
+        assert done.returncode == 0, (done.returncode, done.stderr)
+        assert "Traceback" not in done.stderr and "Exception ignored" not in done.stderr, done.stderr
