@@ -149,8 +149,17 @@ def _stamped_and_finished(sheet: Sheet, target: Path, **how) -> Path:
         return output.write_atomic(target, finish_pdf(raw.read_bytes(), title or None))
 
 
-def build_one(sheet: Sheet, target: Path) -> Path:
-    """Render one sheet to `target` (atomic)."""
+def build_one(sheet: Sheet, target: Path, *, cache_dir: Path | None = None) -> Path:
+    """Render one sheet to `target` (atomic); a laid-out sheet is taken from `cache_dir` (and
+    put there) when given: the same HTML gives the same bytes, so a hit is exact."""
     if sheet.stamped:
         return _stamped_and_finished(sheet, target)
-    return output.write_atomic(target, finished_pdf(render_html(sheet), sheet.forms, sheet.finish))
+    html = render_html(sheet)
+    entry = cache.sheet_path(cache_dir, cache.sheet_key(html, sheet.forms, sheet.finish)) if cache_dir else None
+    pdf = cache.read(entry) if entry is not None else None
+    if pdf is None:
+        pdf = finished_pdf(html, sheet.forms, sheet.finish)
+        if entry is not None:
+            cache.write(entry, pdf)
+            cache.trim(cache_dir)
+    return output.write_atomic(target, pdf)

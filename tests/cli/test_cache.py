@@ -41,3 +41,40 @@ def test_a_kit_folder_holds_no_cache_and_the_kit_is_still_up_to_date(cli, tmp_pa
     other = cli("kit", "--seed", "3", "--game", "platoon", "-o", tmp_path / "other")
     assert other.exit_code == 0 and "up to date" not in other.stdout and "unchanged, taken from the cache" in other.stdout
     assert len(list((folder / cachedir.KITS).glob("*/build-state.json"))) == 2
+
+
+def test_a_sheet_printed_again_is_taken_from_the_cache_with_the_same_bytes(cli, tmp_path, monkeypatch):
+    """A reference card, a card set: printed a second time with the same paper and content, they
+    come from the one cache (keyed by their HTML: the bytes are the same) and are not laid out
+    again; another paper is another entry, laid out once."""
+    from sheets.pipeline import build as pipeline_build
+    from sheets.pipeline import layout_jobs
+
+    folder = tmp_path / "the-cache"
+    monkeypatch.setenv("SHEETS_CACHE_DIR", str(folder))
+    first = cli("reference", "regiment", "-o", tmp_path / "a.pdf")
+    assert first.exit_code == 0, first
+    assert len(list(folder.glob("*.pdf"))) == 1  # the reference, laid out and cached
+    cards = cli("cards", "regiment", "--set", "weapons", "-o", tmp_path / "cards")
+    assert cards.exit_code == 0, cards
+    entries = sorted(folder.glob("*.pdf"))
+    assert len(entries) > 1  # and the card set's sheets
+
+    def laid_out(*args, **kwargs):
+        raise AssertionError("laid out again")
+    monkeypatch.setattr(pipeline_build, "finished_pdf", laid_out)
+    monkeypatch.setattr(layout_jobs, "finished_pdf", laid_out)
+    again = cli("reference", "regiment", "-o", tmp_path / "b.pdf")
+    assert again.exit_code == 0, again
+    assert (tmp_path / "b.pdf").read_bytes() == (tmp_path / "a.pdf").read_bytes()
+    cards_again = cli("cards", "regiment", "--set", "weapons", "-o", tmp_path / "cards2")
+    assert cards_again.exit_code == 0, cards_again
+    assert sorted(p.name for p in (tmp_path / "cards2").iterdir()) == sorted(p.name for p in (tmp_path / "cards").iterdir())
+    for path in (tmp_path / "cards").iterdir():
+        assert (tmp_path / "cards2" / path.name).read_bytes() == path.read_bytes(), path.name
+    assert sorted(folder.glob("*.pdf")) == entries  # nothing new
+    monkeypatch.undo()
+    monkeypatch.setenv("SHEETS_CACHE_DIR", str(folder))
+    letter = cli("reference", "regiment", "--paper", "letter", "-o", tmp_path / "c.pdf")
+    assert letter.exit_code == 0, letter
+    assert len(list(folder.glob("*.pdf"))) == len(entries) + 1  # Letter is laid out, once
