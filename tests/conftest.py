@@ -273,12 +273,28 @@ def pytest_addoption(parser):
                      help="rewrite tests/golden/*.html from the current templates and content")
 
 
+@pytest.hookimpl(trylast=True)  # after `-m` has deselected what it leaves out
 def pytest_collection_modifyitems(config, items):
     """The slow tests first, then the modules with the most tests (a stable sort: a module's
     tests keep their order), so that pytest-xdist (`make test`, which keeps this order with
     --no-loadscope-reorder) starts the longest work at once and ends on short modules, instead
     of finishing on a sweep that one worker runs alone."""
+    _few_interrupts_once(config, items)
     per_module: dict[str, int] = {}
     for item in items:
         per_module[item.nodeid.split("::", 1)[0]] = per_module.get(item.nodeid.split("::", 1)[0], 0) + 1
     items.sort(key=lambda item: (item.get_closest_marker("slow") is None, -per_module[item.nodeid.split("::", 1)[0]]))
+
+
+def _few_interrupts_once(config, items) -> None:
+    """The default run's few interrupt points (tests/base/test_interrupts.py) are points of the
+    sweeps (tests/sweep.py FEW): a run that has the sweeps too (`make test`) runs them there, once."""
+    from sweep import SWEEP_MODULES
+
+    names = {item.nodeid.split("::", 1)[0].rsplit("/", 1)[-1] for item in items}
+    if not all(module in names for module in SWEEP_MODULES):
+        return
+    few = [item for item in items if item.name == "test_a_few_interrupts_of_a_cold_kit_and_a_stamped_batch_are_clean"]
+    if few:
+        config.hook.pytest_deselected(items=few)
+        items[:] = [item for item in items if item not in few]

@@ -6,7 +6,7 @@ module of its own so that pytest-xdist runs the sweeps at once on different work
 from __future__ import annotations
 
 import pytest
-from sweep import KIT_NO_HB, sweep, turns
+from sweep import FONTTOOLS_SWEEP, sweep
 from sweep import busy, references, table  # noqa: F401 (the sweep's fixtures, one set per module)
 
 pytestmark = pytest.mark.slow
@@ -14,5 +14,4 @@ pytestmark = pytest.mark.slow
 
 def test_sweep_a_cold_kit_with_the_fonttools_subsetter(busy, references, table, tmp_path):
     """As on a machine without HarfBuzz's subsetter (the slower cold kit), with previews."""
-    sweep(turns(KIT_NO_HB, [0.1, 0.3, 0.5, 0.7, 0.9, "merging kit.pdf", "previews", "previews", "previews"]),
-          references, table, tmp_path)
+    sweep(FONTTOOLS_SWEEP, references, table, tmp_path)

@@ -5,11 +5,11 @@ module of its own so that pytest-xdist runs the sweeps at once on different work
 from __future__ import annotations
 
 import pytest
-from sweep import DOZEN, KIT, sweep, turns
+from sweep import KIT_SWEEP, sweep
 from sweep import busy, references, table  # noqa: F401 (the sweep's fixtures, one set per module)
 
 pytestmark = pytest.mark.slow
 
 
 def test_sweep_a_cold_kit(busy, references, table, tmp_path):
-    sweep(turns(KIT, DOZEN), references, table, tmp_path)
+    sweep(KIT_SWEEP, references, table, tmp_path)

@@ -9,8 +9,8 @@ group. Each point must exit 130 / 143 with the command's one line on stderr and 
 else (no traceback, no "Exception ignored"), leave no process of the command alive 2 s
 later, nothing half-written in the output folder and no cache entry that is not whole;
 after SIGKILL, the next identical command must succeed with the bytes of an uninterrupted
-build. The default run takes a few points (here); `-m slow` (CI runs it: `make test`) the
-sweeps, each a module of its own (test_interrupt_sweep_*.py: pytest-xdist runs them at once),
+build. The default run takes a few points (here: three of the sweeps' own, which a run with the
+sweeps leaves out here); `-m slow` (CI runs it: `make test`) the sweeps, each a module of its own (test_interrupt_sweep_*.py: pytest-xdist runs them at once),
 with the fixtures of tests/base/conftest.py and the cases of tests/sweep.py.
 
 The table (signal, moment, phase, exit code, result) is printed (`-s`) and written to
@@ -21,15 +21,15 @@ from __future__ import annotations
 import signal
 
 import pytest
-from sweep import INT, KILL, KIT, PLAYBOOKS, TERM, sweep
+from sweep import FEW, INT, TERM, sweep
 from sweep import busy, references, table  # noqa: F401 (the sweep's fixtures, one set per module)
 
 from sheets.pipeline import cache
 
 
 def test_a_few_interrupts_of_a_cold_kit_and_a_stamped_batch_are_clean(busy, references, table, tmp_path):
-    sweep([(KIT, INT, 0.3), (KIT, KILL, "merging kit.pdf"), (PLAYBOOKS, TERM, "stamping")],
-          references, table, tmp_path)
+    """Three points of the sweeps (sweep.FEW); a run with the sweeps leaves this out (it runs them there)."""
+    sweep(FEW, references, table, tmp_path)
 
 
 # -- a damaged cache entry is detected, discarded and made again -----------------------

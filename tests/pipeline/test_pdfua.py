@@ -19,17 +19,35 @@ ROOT = Path(__file__).resolve().parents[2]
 OUTLOUD = Path(sys.executable).with_name("outloud")
 
 
+def outloud_results(paths: list[Path]) -> dict[Path, dict]:
+    """outloud's conformance result for each file (one run of the checker over them all)."""
+    done = subprocess.run([str(OUTLOUD), "--layer", "conformance", "--fail-on", "never", "--json", "-",
+                           *map(str, paths)], capture_output=True, text=True, check=True)
+    results = json.loads(done.stdout)["results"]
+    assert len(results) == len(paths), done.stdout[:500]
+    by_path = {Path(r["path"]).resolve(): r for r in results}
+    return {path: by_path[path.resolve()] for path in paths}
+
+
+def errors_of(result: dict) -> Counter:
+    """The conformance errors of one file's result, per rule (count of occurrences)."""
+    assert not result["error"], result["error"]
+    errors: Counter = Counter()
+    for f in result["findings"]:
+        if f["severity"] == "error":
+            errors[f["rule"]] += f.get("count", 1)
+    return errors
+
+
 def conformance(path: Path) -> Counter:
     """outloud's conformance errors of one file, per rule (count of occurrences)."""
-    done = subprocess.run([str(OUTLOUD), "--layer", "conformance", "--fail-on", "never", "--json", "-", str(path)],
-                          capture_output=True, text=True, check=True)
-    errors: Counter = Counter()
-    for result in json.loads(done.stdout)["results"]:
-        assert not result["error"], result["error"]
-        for f in result["findings"]:
-            if f["severity"] == "error":
-                errors[f["rule"]] += f.get("count", 1)
-    return errors
+    return errors_of(outloud_results([path])[path])
+
+
+@pytest.fixture(scope="module")
+def kit_checked(whole_kit) -> dict[Path, dict]:
+    """outloud's result for kit.pdf and every part of the session kit, checked once for the module."""
+    return outloud_results(sorted(whole_kit.folder.rglob("*.pdf")))
 
 
 def _null_unicode(pdf: pikepdf.Pdf) -> list[str]:
@@ -52,10 +70,10 @@ def assert_ua(path: Path) -> None:
                     assert int(annot.F) & 4 and "/Contents" in annot, path.name
 
 
-def test_the_whole_kit_and_every_part_conform(whole_kit):
-    files = sorted(whole_kit.folder.rglob("*.pdf"))
+def test_the_whole_kit_and_every_part_conform(kit_checked):
+    files = sorted(kit_checked)
     assert any(f.name == "kit.pdf" for f in files) and len(files) > 5
-    bad = {f.name: dict(conformance(f)) for f in files}
+    bad = {f.name: dict(errors_of(kit_checked[f])) for f in files}
     assert {k: v for k, v in bad.items() if v} == {}
     for f in files:
         with pikepdf.open(f) as pdf:
@@ -81,20 +99,19 @@ def test_each_kind_of_file_conforms(cli, tmp_path, args):
         assert_ua(path)
 
 
-def _footer_findings(path: Path) -> list[str]:
-    """outloud's PAG-001 evidence that is one of our running footers ("… · warsheets page 1 of 5",
-    a card's "units 3/21")."""
-    done = subprocess.run([str(OUTLOUD), "--layer", "conformance", "--fail-on", "never", "--json", "-", str(path)],
-                          capture_output=True, text=True, check=True)
-    return [str(f.get("evidence")) for r in json.loads(done.stdout)["results"] for f in r["findings"]
+def _footer_findings(result: dict) -> list[str]:
+    """outloud's PAG-001 evidence (in one file's result) that is one of our running footers
+    ("… · warsheets page 1 of 5", a card's "units 3/21")."""
+    return [str(f.get("evidence")) for f in result["findings"]
             if f["rule"] == "PAG-001" and re.search(r"warsheets page \d|\b\d+/\d+\b", str(f.get("evidence")))]
 
 
-def test_running_footers_are_artifacts_in_the_kit(whole_kit):
+def test_running_footers_are_artifacts_in_the_kit(kit_checked):
     """WeasyPrint tags its page margin boxes with elements outside the tree: finish makes their
     content pagination artifacts, on the page and in the forms of imposed cards (PAG-001)."""
-    files = sorted(whole_kit.folder.rglob("*.pdf"))
-    assert {f.name: _footer_findings(f) for f in files if _footer_findings(f)} == {}
+    assert len(kit_checked) > 5
+    found = {f.name: _footer_findings(result) for f, result in kit_checked.items()}
+    assert {name: evidence for name, evidence in found.items() if evidence} == {}
 
 
 def test_a_margin_box_footer_becomes_a_pagination_artifact(tmp_path):
@@ -112,4 +129,4 @@ def test_a_margin_box_footer_becomes_a_pagination_artifact(tmp_path):
             assert any(tag == "/Artifact" and p.get("/Type") == "/Pagination" for tag, p in marks)
             assert any(tag != "/Artifact" and "/MCID" in p for tag, p in marks)  # the text stays content
     assert conformance(path) == Counter()
-    assert _footer_findings(path) == []
+    assert _footer_findings(outloud_results([path])[path]) == []
