@@ -59,6 +59,11 @@ def headings(path, text_of: set[int] | None = None) -> list[tuple[int, tuple, st
     def page_of(obj, page):
         return index[obj.raw_get("/Pg").idnum] if "/Pg" in obj else page
 
+    def texts_of(page: int) -> dict[int, str]:  # each page read once (setdefault would read it every time)
+        if page not in cache:
+            cache[page] = _mcid_texts(reader.pages[page])
+        return cache[page]
+
     def marked(kids, page) -> list[tuple[int, int]]:
         out = []
         for kid in kids if isinstance(kids, list) else [kids]:
@@ -82,8 +87,7 @@ def headings(path, text_of: set[int] | None = None) -> list[tuple[int, tuple, st
             mcids = marked(elem.get("/K", []), page)
             text = ""
             if text_of is not None and page in text_of:
-                text = " ".join("".join(cache.setdefault(p, _mcid_texts(reader.pages[p])).get(m, "")
-                                        for p, m in mcids).split())
+                text = " ".join("".join(texts_of(p).get(m, "") for p, m in mcids).split())
             found.append((page, tuple(mcids), text))
             return
         kids = elem.get("/K", [])
