@@ -29,7 +29,8 @@ NOT_SEALED = {"build-state.json"}  # the kit's build record is checked by its ow
 #: phases that a command enters after its last cache write: a stop there finds the cache as a
 #: cold run left it (every entry written), so the point starts from a copy of the reference's
 #: cache and gets there in the time of a warm run, with the same cache and output to check
-AFTER_THE_CACHE = {"writing the manifest", "writing the stamped file"}
+AFTER_THE_CACHE = {"previews", "writing the manifest", "writing the stamped file"}  # the kit's previews: PNGs
+# in its folder, after the merge wrote the contents page's entry (the last of the kit's cache)
 #: compiled templates (sheets.pipeline.rendering._Bytecode): Jinja writes them whole (a temporary
 #: file, then a rename) and takes one only when its header and its source's checksum match
 JINJA_BYTECODE = re.compile(r"^jinja-[0-9a-f]{40}\.cache$")
