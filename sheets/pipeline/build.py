@@ -24,7 +24,7 @@ from sheets.pipeline.sheet import Built, Finisher, Sheet, render_html
 from sheets.pipeline.stamp.write import missing_blanks, write_stamped
 from sheets.pipeline.workers import Workers, run_jobs
 
-__all__ = ["Built", "Sheet", "build", "build_one", "make_pdfs", "render_html"]
+__all__ = ["Built", "Sheet", "build", "build_one", "make_pdfs", "render_html", "sheet_pdf"]
 
 Job = tuple[str, bool, "Finisher | None"]  # html, forms, finish step
 
@@ -154,6 +154,13 @@ def build_one(sheet: Sheet, target: Path, *, cache_dir: Path | None = None) -> P
     put there) when given: the same HTML gives the same bytes, so a hit is exact."""
     if sheet.stamped:
         return _stamped_and_finished(sheet, target)
+    return output.write_atomic(target, sheet_pdf(sheet, cache_dir))
+
+
+def sheet_pdf(sheet: Sheet, cache_dir: Path | None = None) -> bytes:
+    """A laid-out (not stamped) sheet's PDF, in this process: from `cache_dir` when it holds it,
+    else laid out and put there (a command that lays a sheet out to measure it, then writes it,
+    lays it out once)."""
     html = render_html(sheet)
     entry = cache.sheet_path(cache_dir, cache.sheet_key(html, sheet.forms, sheet.finish)) if cache_dir else None
     pdf = cache.read(entry) if entry is not None else None
@@ -162,4 +169,4 @@ def build_one(sheet: Sheet, target: Path, *, cache_dir: Path | None = None) -> P
         if entry is not None:
             cache.write(entry, pdf)
             cache.trim(cache_dir)
-    return output.write_atomic(target, pdf)
+    return pdf

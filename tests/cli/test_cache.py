@@ -2,7 +2,7 @@
 in its folder."""
 from __future__ import annotations
 
-from sheets.base import cachedir
+from sheets.base import cachedir, paths
 
 
 def test_sheets_cache_names_the_folder_and_its_size_and_clear_empties_it(cli, tmp_path, monkeypatch):
@@ -78,3 +78,25 @@ def test_a_sheet_printed_again_is_taken_from_the_cache_with_the_same_bytes(cli, 
     letter = cli("reference", "regiment", "--paper", "letter", "-o", tmp_path / "c.pdf")
     assert letter.exit_code == 0, letter
     assert len(list(folder.glob("*.pdf"))) == len(entries) + 1  # Letter is laid out, once
+
+
+def test_a_campaign_record_is_laid_out_once_to_fit_its_page_and_to_print(cli, tmp_path, monkeypatch):
+    """`sheets campaign show` lays the record out to count its pages, then writes the one it
+    chose: the writer takes that layout from the cache (one layout, not two); shown again with
+    nothing changed, it lays out nothing."""
+    from sheets.pipeline import build as pipeline_build
+
+    monkeypatch.setenv("SHEETS_CACHE_DIR", str(tmp_path / "the-cache"))
+    monkeypatch.chdir(tmp_path)
+    team = tmp_path / "team.yaml"
+    team.write_text((paths.content_dir() / "wotw/examples/german-team.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    assert cli("campaign", "new", "ww.yaml", "--nation", "german", "--theatre", "france-1944", "--team", team).exit_code == 0
+    calls = []
+    real = pipeline_build.finished_pdf
+    monkeypatch.setattr(pipeline_build, "finished_pdf", lambda *a, **k: calls.append(1) or real(*a, **k))
+    first = cli("campaign", "show", "ww.yaml", "-o", tmp_path / "r1.pdf")
+    assert first.exit_code == 0, first
+    assert len(calls) == 1  # a fresh campaign's record fits one page: laid out once
+    again = cli("campaign", "show", "ww.yaml", "-o", tmp_path / "r2.pdf")
+    assert again.exit_code == 0 and len(calls) == 1
+    assert (tmp_path / "r1.pdf").read_bytes() == (tmp_path / "r2.pdf").read_bytes()

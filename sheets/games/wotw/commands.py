@@ -21,8 +21,9 @@ from sheets.games.wotw.records import make_entry
 from sheets.games.wotw.sheets import campaign_log_sheet, campaign_record, log_sheet
 from sheets.games.wotw.team import resolve_team
 from sheets.library.yaml_source import load_yaml
-from sheets.pipeline.build import make_pdfs
-from sheets.pipeline.sheet import Sheet, render_html
+from sheets.pipeline import cache
+from sheets.pipeline.build import sheet_pdf
+from sheets.pipeline.sheet import Sheet
 from sheets.pipeline.write import write
 
 def make_mission(req: MissionRequest, options: PrintOptions = PrintOptions()) -> tuple[Path, str]:
@@ -101,9 +102,8 @@ def fitted_record(game, campaign, filename: str, paper) -> Sheet:
     missions played, one on Letter) keeps fewer empty rows rather than leave the rules alone on a
     page 2; a record that runs over anyway keeps them all, and its ledger begins page 2 (so that
     page holds the ledger and the rules, not the rules alone), unless that costs a page."""
-    def pages(sheet: Sheet) -> int:
-        pdf = make_pdfs([(render_html(sheet), sheet.forms, sheet.finish)], workers=1)[0]
-        return len(PdfReader(io.BytesIO(pdf)).pages)
+    def pages(sheet: Sheet) -> int:  # laid out through the cache: the one chosen is written from it
+        return len(PdfReader(io.BytesIO(sheet_pdf(sheet, cache.default_dir()))).pages)
 
     sheet = campaign_record(game, campaign, filename, paper)
     if campaign is None or pages(sheet) == 1:
