@@ -31,13 +31,27 @@ class Terminated(KeyboardInterrupt):
 
 #: what stopped the run, and whether that was said: Typer turns a KeyboardInterrupt (and so a
 #: Terminated) outside a command (while it parses the options, say) into a silent exit 130
-_STOP = {"terminated": False, "said": False}
+_STOP = {"terminated": False, "interrupted": False, "said": False}
 
 
 def _on_sigterm(signum, frame) -> None:  # noqa: ARG001
     signal.signal(signal.SIGTERM, signal.SIG_IGN)  # once is enough; finish cleaning up
     _STOP["terminated"] = True
     raise Terminated()
+
+
+def _on_sigint(signum, frame) -> None:  # noqa: ARG001
+    _STOP["interrupted"] = True
+    raise KeyboardInterrupt()
+
+
+def _signalled() -> KeyboardInterrupt | None:
+    """The stop a signal asked for, if one came: a library may turn the KeyboardInterrupt raised
+    inside it into an error of its own (pydantic's schema builder does, as a SchemaError or a
+    RuntimeError, when Ctrl-C falls while a model class is made), which is that stop all the same."""
+    if _STOP["terminated"]:
+        return Terminated()
+    return KeyboardInterrupt() if _STOP["interrupted"] else None
 
 
 def _err(message: str) -> None:
@@ -68,13 +82,18 @@ def user_errors(func):
             if fonts.missing():  # the sheets are written; say once what printed as boxes
                 typer.echo(fonts.missing_line(fonts.missing()), err=True)
             return result
-        except SheetsError as exc:
-            _err(str(exc))
-            raise typer.Exit(USER_ERROR) from None
         except KeyboardInterrupt as exc:
             # Ctrl-C (130) or SIGTERM (143): workers are stopped and temporary files
             # removed on the way out (sheets.pipeline.workers, sheets.base.output)
             raise typer.Exit(_stopped(exc)) from None
+        except Exception as exc:
+            stop = _signalled()
+            if stop is not None:  # the signal's KeyboardInterrupt, turned into another error
+                raise typer.Exit(_stopped(stop)) from None
+            if isinstance(exc, SheetsError):
+                _err(str(exc))
+                raise typer.Exit(USER_ERROR) from None
+            raise
 
     return wrapper
 
@@ -142,13 +161,18 @@ def run(app: typer.Typer) -> None:
         if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
             # from here on Ctrl-C is a KeyboardInterrupt, which the commands clean up after
             # (sheets.__main__ ended the process at once while the CLI was being imported)
-            signal.signal(signal.SIGINT, signal.default_int_handler)
+            signal.signal(signal.SIGINT, _on_sigint)
     except ValueError:  # not the main thread (embedded use): leave the signals alone
         pass
     try:
         app()
     except KeyboardInterrupt as exc:  # outside a command (the command wrapper handles its own)
         raise SystemExit(_stopped(exc)) from None
+    except Exception:
+        stop = _signalled()
+        if stop is None or _STOP["said"]:
+            raise
+        raise SystemExit(_stopped(stop)) from None  # the signal's stop, turned into another error
     except SystemExit as exc:
         if exc.code == INTERRUPTED and not _STOP["said"]:  # Typer's own exit for an interrupt: said here
             raise SystemExit(_stopped(Terminated() if _STOP["terminated"] else KeyboardInterrupt())) from None
