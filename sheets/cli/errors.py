@@ -88,7 +88,8 @@ def user_errors(func):
             raise typer.Exit(_stopped(exc)) from None
         except Exception as exc:
             stop = _signalled()
-            if stop is not None:  # the signal's KeyboardInterrupt, turned into another error
+            if stop is not None and not _STOP["said"] and not isinstance(exc, typer.Exit):
+                # the signal's KeyboardInterrupt, turned into another error
                 raise typer.Exit(_stopped(stop)) from None
             if isinstance(exc, SheetsError):
                 _err(str(exc))
