@@ -104,11 +104,26 @@ def _overlay_pages(plans: list[Plan], bases: dict, first: int, total: int) -> li
 
 
 def _stamp_chunk(blanks: dict, items: list, first: int, total: int,
-                 forms: bool = False, taller: Taller | None = None) -> tuple[list[Plan], bytes | None]:
-    """Plan a chunk of parts and draw its overlay (None when a part must be laid out in full)."""
+                 forms: bool = False, taller: Taller | None = None, marked: bool = False) -> tuple[list[Plan], object]:
+    """Plan a chunk of parts and draw its overlay (None when a part must be laid out in full).
+    `marked` (a tagged file): the overlay comes with each page's content marked for the
+    structure tree (`tagged.marked_pages`), so that the process writing the file does not."""
     blanks = dict(blanks)
     plans = _plan_chunk(blanks, items, forms, taller)
     if any(p.ops is None for p in plans):
         return plans, None
     bases = {k: {"layout": lay, "footer": f.footer} for k, (f, lay) in blanks.items()}
-    return plans, draw_overlay(_overlay_pages(plans, bases, first, total))
+    overlay = draw_overlay(_overlay_pages(plans, bases, first, total))
+    if not marked:
+        return plans, overlay
+    from sheets.pipeline.stamp.tagged import marked_pages  # noqa: PLC0415 - pikepdf, in the worker only
+
+    return plans, Drawn(overlay, marked_pages(overlay))
+
+
+@dataclass
+class Drawn:
+    """A chunk's overlay PDF and, for a tagged file, each page's marked content (or None)."""
+
+    pdf: bytes
+    pages: list | None = None

@@ -15,6 +15,7 @@ from pypdf import PdfReader
 
 from sheets.base import interrupts, output
 from sheets.base.pdfstream import StreamingPdf
+from sheets.pipeline.stamp.chunk import Drawn
 from sheets.pipeline.stamp.tagged import TaggedPdf
 
 CHUNK = 25  # parts per overlay document (bounds memory; a worker's unit of work)
@@ -80,19 +81,25 @@ class Out:
             os.unlink(tmp)
 
     # -- the pages ---------------------------------------------------------------
-    def write(self, chunk: list, data: bytes) -> None:
-        """One chunk's parts: each page its base's page with the chunk's overlay page on top."""
+    def write(self, chunk: list, data) -> None:
+        """One chunk's parts: each page its base's page with the chunk's overlay page on top.
+        `data`: the overlay PDF, or a worker's `Drawn` (the overlay with its pages' content
+        marked already, for a tagged file)."""
         if self._pdf is None:
             self._open()
         pdf, bases = self._pdf, self.job.bases
-        overlay = PdfReader(io.BytesIO(data))
+        marked = data.pages if isinstance(data, Drawn) and self.job.finished else None
+        overlay = PdfReader(io.BytesIO(data.pdf if isinstance(data, Drawn) else data))
         source, n = f"overlay-{self.written * CHUNK}", 0
         with self._errors():
             for plan in chunk:
                 base = bases[plan.key]
                 for p, page in enumerate(base.layout["pages"]):
-                    pdf.add_page(pdf.form(plan.key, base.reader, p), (page["width"], page["height"]),
-                                 source, overlay.pages[n])
+                    form, size = pdf.form(plan.key, base.reader, p), (page["width"], page["height"])
+                    if marked is not None:
+                        pdf.add_marked_page(form, size, source, overlay.pages[n], *marked[n])
+                    else:
+                        pdf.add_page(form, size, source, overlay.pages[n])
                     n += 1
                     self.number += 1
                 if plan.key.startswith("part-"):  # laid out in full: drawn here only

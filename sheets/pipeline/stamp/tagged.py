@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import zlib
 from array import array
 from typing import BinaryIO
 
@@ -102,6 +103,57 @@ class _Base:
         return index
 
 
+BASE_DRAWN = b"q /WSBase Do Q\n"  # a stamped page's content begins by drawing its blank
+
+
+def mark_content(ops: list, tagged: bool) -> tuple[bytes, str]:
+    """A stamped page's content (its blank drawn, then its overlay: `ops`) marked for the
+    structure tree: the blank's form left as it is when the blank is tagged, each run of the
+    page's own text a `Span` (MCID 0, 1, ...), the rest an `Artifact`. Returns the content and
+    its events, in order: "F" the tagged form, "T" a text run (`TaggedPdf._tagged_page` numbers
+    the page's objects by them). No object number is in the content, so a worker can make it."""
+    forms = {_BASE: True} if tagged else {}
+    out: list = []
+    events: list[str] = []
+    spans = 0
+    for kind, group in _runs(ops, forms):
+        if kind == "form" and forms:
+            forms = {}
+            events.append("F")
+            out.extend(group)
+        elif kind in ("form", "marked"):
+            out.extend(group)
+        elif _has_text(group):
+            out.append(([pikepdf.Name.Span, pikepdf.Dictionary(MCID=spans)], pikepdf.Operator("BDC")))
+            events.append("T")
+            spans += 1
+            out.extend(group)
+            out.append(([], pikepdf.Operator("EMC")))
+        else:
+            out.append(([pikepdf.Name.Artifact], pikepdf.Operator("BMC")))
+            out.extend(group)
+            out.append(([], pikepdf.Operator("EMC")))
+    return pikepdf.unparse_content_stream(out), "".join(events)
+
+
+def marked_pages(overlay: bytes) -> list[tuple[bytes, str]] | None:
+    """Each page of a chunk's overlay PDF as `TaggedPdf.add_marked_page` takes it: its content
+    marked (on a tagged blank) and compressed as the writer compresses a stream, and its events
+    (done in the worker that drew the overlay, so that the writing process only numbers them).
+    None when a page's content is not one stream (the writing process then marks it, as ever)."""
+    found = []
+    with pikepdf.open(io.BytesIO(overlay)) as pdf:
+        scratch = pikepdf.Stream(pdf, b"")
+        for page in pdf.pages:
+            contents = page.obj.get("/Contents")
+            if contents is not None and not isinstance(contents, pikepdf.Stream):
+                return None
+            scratch.write(BASE_DRAWN + (contents.read_bytes() if contents is not None else b""))
+            marked, events = mark_content(pikepdf.parse_content_stream(scratch), True)
+            found.append((zlib.compress(marked, 6), events))
+    return found
+
+
 _MCR = b"<< /Type /MCR /MCID %d /Pg %d 0 R /Stm %d 0 R >>"
 _OBJR = b"<< /Type /OBJR /Obj %d 0 R /Pg %d 0 R >>"
 _ELEM = b"<< /Type /StructElem %s /P %d 0 R /Pg %d 0 R /K [ %s ] >>"
@@ -179,37 +231,44 @@ class TaggedPdf(StreamingPdf):
     def add_page(self, form, size: tuple[float, float],  # type: ignore[override]
                  overlay_source: str | None = None, overlay=None) -> None:
         base = self._bases[form]
+        content = BASE_DRAWN + (_page_content(overlay) if overlay is not None else b"")
+        marked, events = mark_content(self._ops_of(content), bool(base.nodes))
+        self._tagged_page(base, size, self._stream(marked), events, overlay_source, overlay)
+
+    def add_marked_page(self, form, size: tuple[float, float], overlay_source: str, overlay,
+                        marked: bytes, events: str) -> None:
+        """`add_page` of a page whose content a worker marked already (`mark_content`, for a
+        tagged blank), compressed as `_stream` compresses: the same bytes, its work done there.
+        A page on a blank with no tags is marked here, as `add_page` does."""
+        base = self._bases[form]
+        if not base.nodes:
+            self.add_page(form, size, overlay_source, overlay)
+            return
+        stream = StreamObject()
+        stream._data = marked  # noqa: SLF001
+        stream[_name("/Filter")] = _name("/FlateDecode")
+        self._tagged_page(base, size, stream, events, overlay_source, overlay)
+
+    def _tagged_page(self, base: "_Base", size, content: StreamObject, events: str, overlay_source, overlay) -> None:
+        """The page's objects, numbered in the order of its marked content's `events`: "F" the
+        blank's form (its structure elements), "T" a run of the page's own text (a P element)."""
         page, form_num = self._reserve(), self._reserve()
-        content = b"q /WSBase Do Q\n" + (_page_content(overlay) if overlay is not None else b"")
-        tagged = {_BASE: True} if base.nodes else {}
         first = 0  # the number of the form's first element (0: the form is not tagged here)
         spans: list[int] = []
         tops: list[int] = []
-        out = []
         form_parents = None
-        for kind, group in _runs(self._ops_of(content), tagged):
-            if kind == "form" and tagged:
-                tagged = {}
+        for event in events:
+            if event == "F":
                 first = self._reserve_many(len(base.nodes))
                 tops += [first + i for i in base.tops]
                 if base.owners:
                     form_parents = self._owners_entry([first + i if i is not None else None for i in base.owners])
-                out.extend(group)
-            elif kind in ("form", "marked"):
-                out.extend(group)
-            elif _has_text(group):
+            else:
                 num = self._reserve()
                 self._pack_bytes(num, b"<< /Type /StructElem /S /P /P %d 0 R /Pg %d 0 R /K %d >>"
                                  % (self._document, page, len(spans)))
                 tops.append(num)
-                out.append(([pikepdf.Name.Span, pikepdf.Dictionary(MCID=len(spans))], pikepdf.Operator("BDC")))
                 spans.append(num)
-                out.extend(group)
-                out.append(([], pikepdf.Operator("EMC")))
-            else:
-                out.append(([pikepdf.Name.Artifact], pikepdf.Operator("BMC")))
-                out.extend(group)
-                out.append(([], pikepdf.Operator("EMC")))
         objrs, annots = self._links_of(base, page, first, tops)
         if first:
             for i, (head, parent, kids) in enumerate(base.nodes):
@@ -219,8 +278,7 @@ class TaggedPdf(StreamingPdf):
                                                      page, b" ".join(items)))
         self._doc_kids.extend(tops)
         self._form_copy(base, form_num, form_parents)
-        self._write_page(page, form_num, size, pikepdf.unparse_content_stream(out), overlay_source, overlay,
-                         annots, self._owners_entry(spans))
+        self._write_page(page, form_num, size, content, overlay_source, overlay, annots, self._owners_entry(spans))
 
     def _links_of(self, base: _Base, page: int, first: int, tops: list[int]) -> tuple[dict, list[int]]:
         """The page's web links, each joined to the page's Link elements in order (a link
@@ -247,7 +305,7 @@ class TaggedPdf(StreamingPdf):
             annots.append(anum)
         return objrs, annots
 
-    def _write_page(self, num: int, form: int, size, content: bytes, overlay_source, overlay,
+    def _write_page(self, num: int, form: int, size, content: StreamObject, overlay_source, overlay,
                     annots: list[int], struct_parents: int) -> None:
         resources = DictionaryObject()
         if overlay is not None:
@@ -261,7 +319,7 @@ class TaggedPdf(StreamingPdf):
         box = ArrayObject([NumberObject(0), NumberObject(0), FloatObject(size[0]), FloatObject(size[1])])
         page = DictionaryObject({
             _name("/Type"): _name("/Page"), _name("/Parent"): _ref(self._pages), _name("/MediaBox"): box,
-            _name("/Resources"): resources, _name("/Contents"): self._add(self._stream(content)),
+            _name("/Resources"): resources, _name("/Contents"): self._add(content),
             _name("/StructParents"): NumberObject(struct_parents), _name("/Tabs"): _name("/S"),
             _name("/TrimBox"): ArrayObject(box),
         })

@@ -163,13 +163,18 @@ class StampJob:
         return made
 
     # -- phase 2: plans and overlays ------------------------------------------------
-    def plan_and_draw(self, out: "_Out") -> tuple[list[Plan], list[bytes | None], int, list[int]]:
+    def plan_and_draw(self, out: "_Out") -> tuple[list[Plan], list, int, list[int]]:
         """Every chunk planned and drawn on the workers, and written into `out` as soon as it
         and those before it are back (the file grows while later chunks are drawn). A part
         that must be laid out in full changes the page count: then nothing is kept of `out`
         and the file is written after (`out.written` is 0)."""
         blanks = {k: (b.fields, b.layout) for k, b in self.bases.items()}
         total = out.total = sum(self.bases[k].pages for k in self.part_keys if k is not None)
+        chunks = -(-len(self.parts) // CHUNK)
+        stamp_workers = self.workers if chunks > 1 and any(k is not None for k in self.part_keys) else 1
+        # on the workers, a tagged file's pages come marked (tagged.marked_pages): that work is
+        # theirs, not this process's, which writes every page (in one process it gains nothing)
+        marked = self.finished and stamp_workers != 1 and self.shared.workers > 1
         jobs, first = [], 0
         for start in range(0, len(self.parts), CHUNK):
             keys = self.part_keys[start:start + CHUNK]
@@ -177,7 +182,7 @@ class StampJob:
             mine = {k for k in keys if k is not None}
             jobs.append(({k: blanks[k] for k in mine}, items, first, total, self.forms,
                          Taller({k: self.blank_html[k] for k in mine if "data-grow" in self.blank_html[k]},
-                                self.cache_dir)))
+                                self.cache_dir), marked))
             first += sum(self.bases[k].pages for k in keys if k is not None)
         results: list = [None] * len(jobs)
         early: dict[int, Base] = {}  # parts to lay out in full, their cached PDF parsed meanwhile
@@ -200,7 +205,6 @@ class StampJob:
                 results[out.written - 1] = (chunk_plans, None)  # written: let the overlay go
 
         interrupts.phase("stamping")
-        stamp_workers = self.workers if len(jobs) > 1 and any(k is not None for k in self.part_keys) else 1
         ahead = self._read_ahead()  # while the workers start and draw the first chunks
 
         def idle() -> bool:
@@ -219,7 +223,7 @@ class StampJob:
         run_jobs(_stamp_chunk, jobs, stamp_workers, done, shared=self.shared, results=results,
                  idle=idle if stamp_workers != 1 else None)
         plans = [p for chunk_plans, _ in results for p in chunk_plans]
-        overlays: list[bytes | None] = [o for _, o in results]
+        overlays: list = [o for _, o in results]  # Drawn, bytes or None
         fallback = [i for i, p in enumerate(plans) if p.ops is None]
         if fallback:  # lay those parts out in full; the page count may change, so draw again
             out.discard()
@@ -289,7 +293,7 @@ class StampJob:
                 yield True
 
     # -- phase 3: the file --------------------------------------------------------
-    def stream(self, plans: list[Plan], overlays: list[bytes | None], out: "_Out") -> None:
+    def stream(self, plans: list[Plan], overlays: list, out: "_Out") -> None:
         """The chunks not written yet (all of them after a fallback), then the file closed."""
         out.settle()
         for c in range(out.written, -(-len(plans) // CHUNK)):
