@@ -81,10 +81,21 @@ def inline_markup(text: Any) -> Markup:
     """Escape text, keep values on one line, then turn **bold** and *italic* into tags."""
     if text is None:
         return Markup("&#8212;")
+    if type(text) is str:  # the content's own strings: each marked up once (a batch repeats them)
+        return _inline_markup_of(text)
+    return _marked_up(text)
+
+
+def _marked_up(text: Any) -> Markup:
     html = _nobreak(str(escape(str(text))))
     html = _BOLD.sub(r"<strong>\1</strong>", html)
     html = _ITALIC.sub(r"<em>\1</em>", html)
     return Markup(html)
+
+
+@lru_cache(maxsize=4096)
+def _inline_markup_of(text: str) -> Markup:
+    return _marked_up(text)
 
 
 _NUMBERED = re.compile(r"^\s*(?:\d+|[a-z])[.)]\s")

@@ -19,7 +19,7 @@ _TITLE = re.compile(r"<title>.*?</title>", re.S)
 _TAG = re.compile(r"<[^>]+>")
 
 
-@dataclass
+@dataclass(frozen=True)
 class Value:
     text: str
     classes: frozenset
@@ -43,22 +43,37 @@ class Fields:
     footer: str
 
 
+_SEEN: dict[tuple[str, str], "Value"] = {}  # a field's markup -> its value (shared: a Value is frozen)
+_SEEN_MAX = 20_000  # entries kept, at most (bounds a long batch's memory)
+
+
+def _value(attrs: str, inner: str) -> Value:
+    """The value of a field with these attributes and this content (`_SEEN` remembers it: most
+    fields of a batch's parts read the same, a box left empty, a word not chosen)."""
+    found = _SEEN.get((attrs, inner))
+    if found is None:
+        cls = _CLASS.search(attrs)
+        mark = _MARK.search(attrs)
+        label = _LABEL.search(attrs)
+        text = " ".join(htmllib.unescape(_TAG.sub("", inner)).split())
+        found = Value(text, frozenset(cls.group(1).split()) if cls else frozenset(),
+                      mark.group(1) if mark else "", htmllib.unescape(label.group(1)) if label else "",
+                      bool(_GROW.search(attrs)))
+        if len(_SEEN) >= _SEEN_MAX:
+            _SEEN.clear()
+        _SEEN[(attrs, inner)] = found
+    return found
+
+
 def fields_of(html: str) -> Fields:
     values: dict[str, Value] = {}
 
     def take(m: re.Match) -> str:
-        attrs = m.group(2)
-        cls = _CLASS.search(attrs)
-        mark = _MARK.search(attrs)
-        label = _LABEL.search(attrs)
-        text = " ".join(htmllib.unescape(_TAG.sub("", m.group(4))).split())
-        values[m.group(3)] = Value(text, frozenset(cls.group(1).split()) if cls else frozenset(),
-                                   mark.group(1) if mark else "", htmllib.unescape(label.group(1)) if label else "",
-                                   bool(_GROW.search(attrs)))
-        return f"<F {m.group(3)}>"
+        name = m.group(3)
+        values[name] = _value(m.group(2), m.group(4))
+        return f"<F {name}>"
 
     skeleton = _FIELD.sub(take, html)
     footers = _FOOTER.findall(skeleton)
     skeleton = _TITLE.sub("", _FOOTER.sub(r"\1\3", skeleton))
     return Fields(skeleton, values, htmllib.unescape(footers[0][1]) if footers else "")
-
