@@ -7,6 +7,7 @@ the chunk's overlay is drawn: one transparent page per page of its parts.
 """
 from __future__ import annotations
 
+import pickle
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -103,12 +104,41 @@ def _overlay_pages(plans: list[Plan], bases: dict, first: int, total: int) -> li
     return pages
 
 
+_READ: dict[str, tuple] = {}  # in a worker: the blanks unpacked so far, by key (see `packed`)
+_READ_MAX = 64
+
+
+def packed(key: str, fields: Fields, layout: dict):
+    """A blank as a chunk sends it to a worker: (fields, layout) pickled once by the process that
+    writes the file, unpickled once per worker (`_unpacked`), not once per chunk. A blank's key is
+    its HTML's hash, so one key is one blank; a part's own base ("part-N", numbered within one
+    job) goes as it is."""
+    if key.startswith("part-"):
+        return fields, layout
+    return pickle.dumps((fields, layout), protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def _unpacked(blanks: dict) -> dict:
+    found = {}
+    for key, value in blanks.items():
+        if isinstance(value, bytes):
+            hit = _READ.get(key)
+            if hit is None:
+                if len(_READ) >= _READ_MAX:
+                    _READ.clear()
+                hit = _READ[key] = pickle.loads(value)
+            value = hit
+        found[key] = value
+    return found
+
+
 def _stamp_chunk(blanks: dict, items: list, first: int, total: int,
                  forms: bool = False, taller: Taller | None = None, marked: bool = False) -> tuple[list[Plan], object]:
     """Plan a chunk of parts and draw its overlay (None when a part must be laid out in full).
-    `marked` (a tagged file): the overlay comes with each page's content marked for the
-    structure tree (`tagged.marked_pages`), so that the process writing the file does not."""
-    blanks = dict(blanks)
+    `blanks`: key -> (fields, layout), or that `packed`. `marked` (a tagged file): the overlay
+    comes with each page's content marked for the structure tree (`tagged.marked_pages`), so
+    that the process writing the file does not."""
+    blanks = _unpacked(blanks)
     plans = _plan_chunk(blanks, items, forms, taller)
     if any(p.ops is None for p in plans):
         return plans, None

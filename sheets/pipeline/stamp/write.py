@@ -31,7 +31,7 @@ from sheets.pipeline.stamp.fields import Fields, fields_of
 from sheets.pipeline.stamp.layout import render_base
 from sheets.pipeline.stamp.out import CHUNK, Out as _Out
 from sheets.pipeline.stamp.widgets import add_form, widgets_of
-from sheets.pipeline.stamp.chunk import Plan, Taller, _overlay_pages, _plan_on, _stamp_chunk
+from sheets.pipeline.stamp.chunk import Plan, Taller, _overlay_pages, _plan_on, _stamp_chunk, packed
 from sheets.pipeline.stamp.overlay import draw_overlay, grown_html
 from sheets.pipeline.workers import Workers, run_jobs
 
@@ -168,7 +168,7 @@ class StampJob:
         and those before it are back (the file grows while later chunks are drawn). A part
         that must be laid out in full changes the page count: then nothing is kept of `out`
         and the file is written after (`out.written` is 0)."""
-        blanks = {k: (b.fields, b.layout) for k, b in self.bases.items()}
+        blanks = {k: packed(k, b.fields, b.layout) for k, b in self.bases.items()}  # each pickled once
         total = out.total = sum(self.bases[k].pages for k in self.part_keys if k is not None)
         chunks = -(-len(self.parts) // CHUNK)
         stamp_workers = self.workers if chunks > 1 and any(k is not None for k in self.part_keys) else 1
