@@ -72,3 +72,15 @@ def test_a_bad_option_value_is_exit_code_1_with_a_message():
     assert out.returncode == 1
     assert "Invalid value for '--paper'" in out.stderr and "letter" in out.stderr
     assert "Traceback" not in out.stderr
+
+
+def test_inline_markup_of_a_string_is_remembered_and_the_same():
+    """Issue 38: the content's strings are marked up once (a batch repeats them); the cached
+    result is what marking up again gives, and other values are not cached."""
+    text = "**Medic:** heal 1d3 at 5 cm"
+    first = rendering.inline_markup(text)
+    assert rendering.inline_markup(text) is first
+    assert str(first) == str(rendering._marked_up(text))
+    assert str(rendering.inline_markup(12)) == "12"
+    from markupsafe import Markup
+    assert str(rendering.inline_markup(Markup("<b>x</b>"))) == str(rendering._marked_up(Markup("<b>x</b>")))

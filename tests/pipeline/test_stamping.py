@@ -354,3 +354,38 @@ def test_growing_a_box_keeps_everything_else_and_refuses_what_it_cannot_fit():
     assert overlay.growth(fixed, layout, fields.fields_of(blank_html.replace(" data-grow></span>", f">{long}</span>"))) is None
     wide = fields.fields_of(blank_html.replace("data-grow></span>", f"data-grow>{'W' * 80}</span>"))
     assert overlay.growth(blank, layout, wide) is None
+
+
+def test_a_field_read_again_is_the_same_value_and_the_memory_is_bounded(monkeypatch):
+    """Issue 38: a batch's fields are read once per distinct markup (`fields._value`); the value
+    is frozen (shared by every part), the same as read afresh, and the memory has a bound."""
+    html = ('<p><span class="box marked" data-field="a.1" data-label="A &amp; B">✔</span>'
+            '<span class="write" data-field="name" data-grow>Jan <b>Kowalski</b></span></p>')
+    first, again = fields.fields_of(html), fields.fields_of(html)
+    assert first == again and first.values["a.1"] is again.values["a.1"]
+    assert first.values["a.1"] == fields.Value("✔", frozenset({"box", "marked"}), "", "A & B", False)
+    assert first.values["name"].text == "Jan Kowalski" and first.values["name"].grow
+    with pytest.raises(AttributeError):
+        first.values["name"].text = "changed"  # shared, so it cannot change
+    monkeypatch.setattr(fields, "_SEEN_MAX", 3)
+    monkeypatch.setattr(fields, "_SEEN", {})
+    for i in range(10):
+        fields.fields_of(f'<span data-field="n{i}">{i}</span>')
+        assert len(fields._SEEN) <= 3
+
+
+def test_a_chunks_blanks_are_unpickled_once_per_worker(monkeypatch):
+    """Issue 38: a blank goes to a worker pickled once (`chunk.packed`) and is unpickled once
+    per worker (`chunk._unpacked`); a part's own base ("part-N", numbered per job) is never
+    remembered, since another job's part-N is another page."""
+    from sheets.pipeline.stamp import chunk
+
+    monkeypatch.setattr(chunk, "_READ", {})
+    f = fields.fields_of('<span data-field="x">1</span>')
+    blank = chunk.packed("abc", f, {"pages": [1]})
+    own = chunk.packed("part-3", f, {"pages": [2]})
+    assert isinstance(blank, bytes) and own == (f, {"pages": [2]})
+    one = chunk._unpacked({"abc": blank, "part-3": own})
+    two = chunk._unpacked({"abc": blank, "part-3": (f, {"pages": [9]})})
+    assert one["abc"] is two["abc"] and one["abc"] == (f, {"pages": [1]})
+    assert two["part-3"][1] == {"pages": [9]} and set(chunk._READ) == {"abc"}

@@ -73,3 +73,30 @@ def test_web_links_join_their_link_elements_as_before(regiment, tmp_path, monkey
     annots = {key: path for key, path in new["parents"].items() if key[0] == "annot"}
     assert {key[1] for key in annots} == set(range(len(new["pages"])))  # on every page,
     assert all(path is not None for path in annots.values())  # each in an element of the tree
+
+
+def test_pages_marked_on_the_workers_are_the_bytes_marked_here(regiment, tmp_path, monkeypatch):
+    """Issue 38: on two workers a tagged file's pages come marked from the workers that drew
+    them (`tagged.marked_pages`); this process only numbers their objects. The file is the
+    same bytes as the one whose pages this process marked itself (one worker, `add_page`)."""
+    from sheets.games.regiment.sheets import filled_playbooks, roll_squad
+    from sheets.pipeline.stamp.tagged import TaggedPdf
+
+    squad = roll_squad(regiment, Dice.seeded(23), 5)
+    calls = {"add_marked_page": 0, "add_page": 0}
+    for name in calls:
+        original = getattr(TaggedPdf, name)
+
+        def counted(self, *args, _name=name, _original=original, **kwargs):
+            calls[_name] += 1
+            return _original(self, *args, **kwargs)
+        monkeypatch.setattr(TaggedPdf, name, counted)
+    monkeypatch.setattr(stamping, "CHUNK", 2)  # three chunks, on the workers
+    cache = tmp_path / "cache"
+    here = stamping.write_stamped(filled_playbooks(regiment, squad, "s.pdf").parts, tmp_path / "here.pdf",
+                                  title="five", cache_dir=cache, workers=1, finished=True)
+    assert calls == {"add_marked_page": 0, "add_page": 10}
+    there = stamping.write_stamped(filled_playbooks(regiment, squad, "s.pdf").parts, tmp_path / "there.pdf",
+                                   title="five", cache_dir=cache, workers=2, finished=True)
+    assert calls == {"add_marked_page": 10, "add_page": 10}  # every page marked on a worker
+    assert there.read_bytes() == here.read_bytes()
