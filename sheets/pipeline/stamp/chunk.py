@@ -15,6 +15,7 @@ from sheets.pipeline import cache
 from sheets.pipeline.sheet import render_html
 from sheets.pipeline.stamp.fields import Fields, fields_of
 from sheets.pipeline.stamp.overlay import Op, draw_overlay, footers_drawable, growth, grown_html, margin_ops, plan_part
+from sheets.pipeline.stamp.tagged import marked_pages
 
 
 @dataclass
@@ -144,11 +145,7 @@ def _stamp_chunk(blanks: dict, items: list, first: int, total: int,
         return plans, None
     bases = {k: {"layout": lay, "footer": f.footer} for k, (f, lay) in blanks.items()}
     overlay = draw_overlay(_overlay_pages(plans, bases, first, total))
-    if not marked:
-        return plans, overlay
-    from sheets.pipeline.stamp.tagged import marked_pages  # noqa: PLC0415 - pikepdf, in the worker only
-
-    return plans, Drawn(overlay, marked_pages(overlay))
+    return plans, Drawn(overlay, marked_pages(overlay)) if marked else overlay
 
 
 @dataclass
