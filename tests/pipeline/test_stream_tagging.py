@@ -77,7 +77,7 @@ def test_web_links_join_their_link_elements_as_before(regiment, tmp_path, monkey
 
 def test_pages_marked_on_the_workers_are_the_bytes_marked_here(regiment, tmp_path, monkeypatch):
     """Issue 38: on two workers a tagged file's pages come marked from the workers that drew
-    them (`tagged.marked_pages`); this process only numbers their objects. The file is the
+    them (`marking.marked_pages`); this process only numbers their objects. The file is the
     same bytes as the one whose pages this process marked itself (one worker, `add_page`)."""
     from sheets.games.regiment.sheets import filled_playbooks, roll_squad
     from sheets.pipeline.stamp.tagged import TaggedPdf

@@ -15,7 +15,7 @@ from sheets.pipeline import cache
 from sheets.pipeline.sheet import render_html
 from sheets.pipeline.stamp.fields import Fields, fields_of
 from sheets.pipeline.stamp.overlay import Op, draw_overlay, footers_drawable, growth, grown_html, margin_ops, plan_part
-from sheets.pipeline.stamp.tagged import marked_pages
+from sheets.pipeline.stamp.marking import marked_pages
 
 
 @dataclass
@@ -106,7 +106,7 @@ def _overlay_pages(plans: list[Plan], bases: dict, first: int, total: int) -> li
 
 
 _READ: dict[str, tuple] = {}  # in a worker: the blanks unpacked so far, by key (see `packed`)
-_READ_MAX = 64
+_READ_MAX = 16
 
 
 def packed(key: str, fields: Fields, layout: dict):
@@ -137,7 +137,7 @@ def _stamp_chunk(blanks: dict, items: list, first: int, total: int,
                  forms: bool = False, taller: Taller | None = None, marked: bool = False) -> tuple[list[Plan], object]:
     """Plan a chunk of parts and draw its overlay (None when a part must be laid out in full).
     `blanks`: key -> (fields, layout), or that `packed`. `marked` (a tagged file): the overlay
-    comes with each page's content marked for the structure tree (`tagged.marked_pages`), so
+    comes with each page's content marked for the structure tree (`marking.marked_pages`), so
     that the process writing the file does not."""
     blanks = _unpacked(blanks)
     plans = _plan_chunk(blanks, items, forms, taller)

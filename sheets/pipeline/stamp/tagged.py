@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import hashlib
 import io
-import zlib
 from array import array
 from typing import BinaryIO
 
@@ -26,11 +25,11 @@ from pypdf.generic import (
 )
 
 from sheets.base.pdfstream import StreamingPdf, _fresh, _page_content
-from sheets.pipeline.finish import _has_text, _runs, _xmp, pikepdf
+from sheets.pipeline.finish import _xmp, pikepdf
 from sheets.pipeline.spacing import cmap_codes, mark_bytes
+from sheets.pipeline.stamp.marking import _BASE, BASE_DRAWN, mark_content
 
 _KEPT = ("/Alt", "/ActualText", "/Lang", "/E", "/T", "/A", "/C", "/ID")
-_BASE = "/WSBase"
 
 
 def _printable_link(annot) -> None:
@@ -101,57 +100,6 @@ class _Base:
             else:
                 kids.append((True, self._compile(kid, index, owners)))
         return index
-
-
-BASE_DRAWN = b"q /WSBase Do Q\n"  # a stamped page's content begins by drawing its blank
-
-
-def mark_content(ops: list, tagged: bool) -> tuple[bytes, str]:
-    """A stamped page's content (its blank drawn, then its overlay: `ops`) marked for the
-    structure tree: the blank's form left as it is when the blank is tagged, each run of the
-    page's own text a `Span` (MCID 0, 1, ...), the rest an `Artifact`. Returns the content and
-    its events, in order: "F" the tagged form, "T" a text run (`TaggedPdf._tagged_page` numbers
-    the page's objects by them). No object number is in the content, so a worker can make it."""
-    forms = {_BASE: True} if tagged else {}
-    out: list = []
-    events: list[str] = []
-    spans = 0
-    for kind, group in _runs(ops, forms):
-        if kind == "form" and forms:
-            forms = {}
-            events.append("F")
-            out.extend(group)
-        elif kind in ("form", "marked"):
-            out.extend(group)
-        elif _has_text(group):
-            out.append(([pikepdf.Name.Span, pikepdf.Dictionary(MCID=spans)], pikepdf.Operator("BDC")))
-            events.append("T")
-            spans += 1
-            out.extend(group)
-            out.append(([], pikepdf.Operator("EMC")))
-        else:
-            out.append(([pikepdf.Name.Artifact], pikepdf.Operator("BMC")))
-            out.extend(group)
-            out.append(([], pikepdf.Operator("EMC")))
-    return pikepdf.unparse_content_stream(out), "".join(events)
-
-
-def marked_pages(overlay: bytes) -> list[tuple[bytes, str]] | None:
-    """Each page of a chunk's overlay PDF as `TaggedPdf.add_marked_page` takes it: its content
-    marked (on a tagged blank) and compressed as the writer compresses a stream, and its events
-    (done in the worker that drew the overlay, so that the writing process only numbers them).
-    None when a page's content is not one stream (the writing process then marks it, as ever)."""
-    found = []
-    with pikepdf.open(io.BytesIO(overlay)) as pdf:
-        scratch = pikepdf.Stream(pdf, b"")
-        for page in pdf.pages:
-            contents = page.obj.get("/Contents")
-            if contents is not None and not isinstance(contents, pikepdf.Stream):
-                return None
-            scratch.write(BASE_DRAWN + (contents.read_bytes() if contents is not None else b""))
-            marked, events = mark_content(pikepdf.parse_content_stream(scratch), True)
-            found.append((zlib.compress(marked, 6), events))
-    return found
 
 
 _MCR = b"<< /Type /MCR /MCID %d /Pg %d 0 R /Stm %d 0 R >>"

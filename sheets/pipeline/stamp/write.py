@@ -172,7 +172,7 @@ class StampJob:
         total = out.total = sum(self.bases[k].pages for k in self.part_keys if k is not None)
         chunks = -(-len(self.parts) // CHUNK)
         stamp_workers = self.workers if chunks > 1 and any(k is not None for k in self.part_keys) else 1
-        # on the workers, a tagged file's pages come marked (tagged.marked_pages): that work is
+        # on the workers, a tagged file's pages come marked (marking.marked_pages): that work is
         # theirs, not this process's, which writes every page (in one process it gains nothing)
         marked = self.finished and stamp_workers != 1 and self.shared.workers > 1
         jobs, first = [], 0

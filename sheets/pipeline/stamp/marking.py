@@ -1,0 +1,66 @@
+"""A stamped page's content marked for the structure tree, where its overlay was drawn.
+
+A tagged stamped file's page is its blank (a form XObject, `/WSBase`) drawn, then its overlay
+page's content; `mark_content` marks that content as `TaggedPdf` (sheets.pipeline.stamp.tagged)
+writes it, and `marked_pages` does so for every page of a chunk's overlay in the worker that drew
+it, so that the process writing the file only numbers each page's objects. No object number is
+in the content, so the bytes are the same wherever it is made. This module brings pikepdf into a
+worker, not pypdf (the writer's).
+"""
+from __future__ import annotations
+
+import io
+import zlib
+
+from sheets.pipeline.finish import _has_text, _runs, pikepdf
+
+_BASE = "/WSBase"
+BASE_DRAWN = b"q /WSBase Do Q\n"  # a stamped page's content begins by drawing its blank
+
+
+def mark_content(ops: list, tagged: bool) -> tuple[bytes, str]:
+    """A stamped page's content (its blank drawn, then its overlay: `ops`) marked for the
+    structure tree: the blank's form left as it is when the blank is tagged, each run of the
+    page's own text a `Span` (MCID 0, 1, ...), the rest an `Artifact`. Returns the content and
+    its events, in order: "F" the tagged form, "T" a text run (`TaggedPdf._tagged_page` numbers
+    the page's objects by them). No object number is in the content, so a worker can make it."""
+    forms = {_BASE: True} if tagged else {}
+    out: list = []
+    events: list[str] = []
+    spans = 0
+    for kind, group in _runs(ops, forms):
+        if kind == "form" and forms:
+            forms = {}
+            events.append("F")
+            out.extend(group)
+        elif kind in ("form", "marked"):
+            out.extend(group)
+        elif _has_text(group):
+            out.append(([pikepdf.Name.Span, pikepdf.Dictionary(MCID=spans)], pikepdf.Operator("BDC")))
+            events.append("T")
+            spans += 1
+            out.extend(group)
+            out.append(([], pikepdf.Operator("EMC")))
+        else:
+            out.append(([pikepdf.Name.Artifact], pikepdf.Operator("BMC")))
+            out.extend(group)
+            out.append(([], pikepdf.Operator("EMC")))
+    return pikepdf.unparse_content_stream(out), "".join(events)
+
+
+def marked_pages(overlay: bytes) -> list[tuple[bytes, str]] | None:
+    """Each page of a chunk's overlay PDF as `TaggedPdf.add_marked_page` takes it: its content
+    marked (on a tagged blank) and compressed as the writer compresses a stream, and its events
+    (done in the worker that drew the overlay, so that the writing process only numbers them).
+    None when a page's content is not one stream (the writing process then marks it, as ever)."""
+    found = []
+    with pikepdf.open(io.BytesIO(overlay)) as pdf:
+        scratch = pikepdf.Stream(pdf, b"")
+        for page in pdf.pages:
+            contents = page.obj.get("/Contents")
+            if contents is not None and not isinstance(contents, pikepdf.Stream):
+                return None
+            scratch.write(BASE_DRAWN + (contents.read_bytes() if contents is not None else b""))
+            marked, events = mark_content(pikepdf.parse_content_stream(scratch), True)
+            found.append((zlib.compress(marked, 6), events))
+    return found
