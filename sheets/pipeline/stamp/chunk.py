@@ -36,6 +36,9 @@ def _plan_chunk(blanks: dict, items: list, forms: bool = False, taller: "Taller 
     the cache holds it (`taller`), else left to `StampJob.grow`."""
     plans = []
     for key, filled in items:
+        if isinstance(filled, Plan):  # planned already (while the blanks were laid out)
+            plans.append(filled)
+            continue
         html = render_html(filled)
         if key is None:  # no blank: this part is laid out in full (still in chunks, on every core)
             plans.append(Plan(key, None, fields_of(html).footer, html))

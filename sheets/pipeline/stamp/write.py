@@ -31,12 +31,13 @@ from sheets.pipeline.stamp.fields import Fields, fields_of
 from sheets.pipeline.stamp.layout import render_base
 from sheets.pipeline.stamp.out import CHUNK, Out as _Out
 from sheets.pipeline.stamp.widgets import add_form, widgets_of
-from sheets.pipeline.stamp.chunk import Plan, Taller, _overlay_pages, _plan_on, _stamp_chunk, packed
+from sheets.pipeline.stamp.chunk import Plan, Taller, _overlay_pages, _plan_chunk, _plan_on, _stamp_chunk, packed
 from sheets.pipeline.stamp.overlay import draw_overlay, grown_html
 from sheets.pipeline.workers import Workers, run_jobs
 
 StampPart = tuple  # (blank Sheet or None, filled Sheet)
 EARLY = 8  # parts to lay out in full parsed while the workers still draw, at most (bounds memory)
+PLAN_AHEAD = 8 * CHUNK  # parts planned while the blanks are laid out, at most (bounds memory)
 
 
 @dataclass
@@ -96,6 +97,8 @@ class StampJob:
     todo: list[str] = field(default_factory=list)  # blanks the cache does not hold
     finished: bool = False  # tagged and described as it is written (TaggedPdf), not raw
     forms: bool = False  # fillable: a form field at every field the blank leaves to the player
+    planned: dict = field(default_factory=dict)  # part index -> its Plan, made while the blanks were laid out
+    planned_on: dict = field(default_factory=dict)  # the (fields, layout) of the blanks those plans are on
     taller_laid_out: int = 0  # blanks with a growing box made taller, laid out by this job (`grow`)
     redrawn: int = 0  # chunks whose overlay was drawn again in this process (after a fallback)
 
@@ -123,19 +126,41 @@ class StampJob:
         direct = [i for i, k in enumerate(self.part_keys) if k is None]
         direct_html = {i: render_html(self.parts[i][1]) for i in direct}
         jobs = [(self.blank_html[k],) for k in self.todo] + [(direct_html[i],) for i in direct]
-        # while the workers lay those out, this process renders the filled parts' HTML
-        # (Jinja), which the stamping below would otherwise do after them
-        ahead = iter([filled for key, (_, filled) in zip(self.part_keys, self.parts) if key is not None])
+        # while the workers lay those out, this process renders the filled parts' HTML (Jinja)
+        # and plans the first parts whose blank it has, as a worker would (`_plan_chunk`): the
+        # stamping below then only draws those, and the rest is rendered already
+        ahead = iter([(i, key, filled) for i, (key, (_, filled)) in enumerate(zip(self.part_keys, self.parts))
+                      if key is not None])
+        planning: dict = {}  # the cached blanks: key -> (fields, layout); and the taller ones found
+        taller = Taller({}, self.cache_dir)
 
-        def render_ahead() -> bool:
-            filled = next(ahead, None)
-            if filled is None:
-                return False
-            render_html(filled)
+        reading = None  # then the pages of the blanks those plans are drawn on parsed (pdfstream.read_ahead)
+
+        def work_ahead() -> bool:
+            nonlocal reading
+            item = next(ahead, None)
+            if item is None:
+                if reading is None:
+                    plans = list(self.planned.values())
+                    self._load_taller(plans)
+                    reading = self._read_ahead(dict.fromkeys(p.key for p in plans if p.key in self.bases))
+                return next(reading, None) is not None
+            i, key, filled = item
+            if key in self.bases and len(self.planned) < PLAN_AHEAD:
+                if key not in planning:
+                    base = self.bases[key]
+                    base.fields = base.fields or fields_of(self.blank_html[key])
+                    planning[key] = (base.fields, base.layout)
+                    if "data-grow" in self.blank_html[key]:
+                        taller.html[key] = self.blank_html[key]
+                self.planned[i] = _plan_chunk(planning, [(key, filled)], self.forms, taller)[0]
+            else:
+                render_html(filled)
             return True
 
         interrupts.phase("laying out blanks")
-        made = self.laid_out(jobs, idle=render_ahead)
+        made = self.laid_out(jobs, idle=work_ahead)
+        self.planned_on = planning
         for key, (pdf, layout) in zip(self.todo, made):
             self.bases[key] = Base(key, pdf, layout)
         for i, (pdf, layout) in zip(direct, made[len(self.todo):]):
@@ -178,9 +203,12 @@ class StampJob:
         jobs, first = [], 0
         for start in range(0, len(self.parts), CHUNK):
             keys = self.part_keys[start:start + CHUNK]
-            items = [(k, filled) for k, (_, filled) in zip(keys, self.parts[start:start + CHUNK])]
+            items = [(k, self.planned.pop(start + j, filled))  # a part planned already goes as its plan
+                     for j, (k, (_, filled)) in enumerate(zip(keys, self.parts[start:start + CHUNK]))]
             mine = {k for k in keys if k is not None}
-            jobs.append(({k: blanks[k] for k in mine}, items, first, total, self.forms,
+            mine |= {plan.key for _, plan in items if isinstance(plan, Plan)}  # a taller blank, perhaps
+            jobs.append(({k: blanks[k] if k in blanks else packed(k, *self.planned_on[k]) for k in mine},
+                         items, first, total, self.forms,
                          Taller({k: self.blank_html[k] for k in mine if "data-grow" in self.blank_html[k]},
                                 self.cache_dir), marked))
             first += sum(self.bases[k].pages for k in keys if k is not None)
@@ -284,9 +312,10 @@ class StampJob:
                 grown.add(i)
         return grown
 
-    def _read_ahead(self):
-        """Each base's pages parsed, one page a step (pdfstream.read_ahead)."""
-        for key in dict.fromkeys(k for k in self.part_keys if k is not None):
+    def _read_ahead(self, keys=None):
+        """Each base's pages parsed, one page a step (pdfstream.read_ahead): the parts' bases,
+        or those of `keys`."""
+        for key in keys if keys is not None else dict.fromkeys(k for k in self.part_keys if k is not None):
             base = self.bases[key]
             for p in range(base.pages):
                 read_ahead(base.reader, p)
