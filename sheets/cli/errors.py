@@ -75,6 +75,11 @@ def user_errors(func):
         fonts.forget_missing()
         try:
             result = func(*args, **kwargs)
+            stop = _signalled()
+            if stop is not None and not _STOP["said"]:
+                # a signal's KeyboardInterrupt that some code caught and dropped, and the command
+                # ran on to its end: it is still the stop asked for (what was written is whole)
+                raise typer.Exit(_stopped(stop))
             left = unused_dice()
             if left:
                 typer.echo(f"warning: {left} of the dice given with --dice {'was' if left == 1 else 'were'} "

@@ -22,7 +22,7 @@ from urllib.parse import unquote, urlparse
 import jinja2
 from markupsafe import Markup, escape
 
-from sheets.base import cachedir, colors, fonts, paths
+from sheets.base import cachedir, colors, fonts, interrupts, paths
 from sheets.base.errors import SheetsError
 from sheets.base.formats import signed
 from sheets.base.overflow import find_overflows
@@ -145,7 +145,10 @@ class _Bytecode(jinja2.FileSystemBytecodeCache):
     def dump_bytecode(self, bucket) -> None:
         try:
             Path(self.directory).mkdir(parents=True, exist_ok=True)
-            super().dump_bytecode(bucket)
+            # Jinja writes a temporary file and renames it: a Ctrl-C or SIGTERM in between would
+            # leave the temporary file, so the signal waits the few milliseconds it takes
+            with interrupts.held():
+                super().dump_bytecode(bucket)
         except OSError:
             pass
 

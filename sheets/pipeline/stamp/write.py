@@ -193,25 +193,12 @@ class StampJob:
         and those before it are back (the file grows while later chunks are drawn). A part
         that must be laid out in full changes the page count: then nothing is kept of `out`
         and the file is written after (`out.written` is 0)."""
-        blanks = {k: packed(k, b.fields, b.layout) for k, b in self.bases.items()}  # each pickled once
         total = out.total = sum(self.bases[k].pages for k in self.part_keys if k is not None)
         chunks = -(-len(self.parts) // CHUNK)
         stamp_workers = self.workers if chunks > 1 and any(k is not None for k in self.part_keys) else 1
         # on the workers, a tagged file's pages come marked (marking.marked_pages): that work is
         # theirs, not this process's, which writes every page (in one process it gains nothing)
-        marked = self.finished and stamp_workers != 1 and self.shared.workers > 1
-        jobs, first = [], 0
-        for start in range(0, len(self.parts), CHUNK):
-            keys = self.part_keys[start:start + CHUNK]
-            items = [(k, self.planned.pop(start + j, filled))  # a part planned already goes as its plan
-                     for j, (k, (_, filled)) in enumerate(zip(keys, self.parts[start:start + CHUNK]))]
-            mine = {k for k in keys if k is not None}
-            mine |= {plan.key for _, plan in items if isinstance(plan, Plan)}  # a taller blank, perhaps
-            jobs.append(({k: blanks[k] if k in blanks else packed(k, *self.planned_on[k]) for k in mine},
-                         items, first, total, self.forms,
-                         Taller({k: self.blank_html[k] for k in mine if "data-grow" in self.blank_html[k]},
-                                self.cache_dir), marked))
-            first += sum(self.bases[k].pages for k in keys if k is not None)
+        jobs = self._chunk_jobs(total, self.finished and stamp_workers != 1 and self.shared.workers > 1)
         results: list = [None] * len(jobs)
         early: dict[int, Base] = {}  # parts to lay out in full, their cached PDF parsed meanwhile
         found: deque = deque()  # (part index, filled HTML) of those not parsed yet
@@ -269,6 +256,24 @@ class StampJob:
             overlays = [None] * len(jobs)
             total = out.total = sum(self.bases[p.key].pages for p in plans)
         return plans, overlays, total, fallback
+
+    def _chunk_jobs(self, total: int, marked: bool) -> list[tuple]:
+        """`_stamp_chunk`'s arguments for each chunk: its blanks (each pickled once), its parts
+        (a part planned already as its plan), its first page number and the page count."""
+        blanks = {k: packed(k, b.fields, b.layout) for k, b in self.bases.items()}
+        jobs, first = [], 0
+        for start in range(0, len(self.parts), CHUNK):
+            keys = self.part_keys[start:start + CHUNK]
+            items = [(k, self.planned.pop(start + j, filled))
+                     for j, (k, (_, filled)) in enumerate(zip(keys, self.parts[start:start + CHUNK]))]
+            mine = {k for k in keys if k is not None}
+            drawn_on = mine | {plan.key for _, plan in items if isinstance(plan, Plan)}  # a taller blank, perhaps
+            jobs.append(({k: blanks[k] if k in blanks else packed(k, *self.planned_on[k]) for k in drawn_on},
+                         items, first, total, self.forms,
+                         Taller({k: self.blank_html[k] for k in mine if "data-grow" in self.blank_html[k]},
+                                self.cache_dir), marked))
+            first += sum(self.bases[k].pages for k in keys if k is not None)
+        return jobs
 
     def _load_taller(self, plans: list[Plan]) -> None:
         """The taller blanks (`Taller`) a worker planned these parts on, read from the cache."""
