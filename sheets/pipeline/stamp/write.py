@@ -126,41 +126,9 @@ class StampJob:
         direct = [i for i, k in enumerate(self.part_keys) if k is None]
         direct_html = {i: render_html(self.parts[i][1]) for i in direct}
         jobs = [(self.blank_html[k],) for k in self.todo] + [(direct_html[i],) for i in direct]
-        # while the workers lay those out, this process renders the filled parts' HTML (Jinja)
-        # and plans the first parts whose blank it has, as a worker would (`_plan_chunk`): the
-        # stamping below then only draws those, and the rest is rendered already
-        ahead = iter([(i, key, filled) for i, (key, (_, filled)) in enumerate(zip(self.part_keys, self.parts))
-                      if key is not None])
-        planning: dict = {}  # the cached blanks: key -> (fields, layout); and the taller ones found
-        taller = Taller({}, self.cache_dir)
-
-        reading = None  # then the pages of the blanks those plans are drawn on parsed (pdfstream.read_ahead)
-
-        def work_ahead() -> bool:
-            nonlocal reading
-            item = next(ahead, None)
-            if item is None:
-                if reading is None:
-                    plans = list(self.planned.values())
-                    self._load_taller(plans)
-                    reading = self._read_ahead(dict.fromkeys(p.key for p in plans if p.key in self.bases))
-                return next(reading, None) is not None
-            i, key, filled = item
-            if key in self.bases and len(self.planned) < PLAN_AHEAD:
-                if key not in planning:
-                    base = self.bases[key]
-                    base.fields = base.fields or fields_of(self.blank_html[key])
-                    planning[key] = (base.fields, base.layout)
-                    if "data-grow" in self.blank_html[key]:
-                        taller.html[key] = self.blank_html[key]
-                self.planned[i] = _plan_chunk(planning, [(key, filled)], self.forms, taller)[0]
-            else:
-                render_html(filled)
-            return True
-
+        steps = self._work_ahead()  # this process's own work meanwhile
         interrupts.phase("laying out blanks")
-        made = self.laid_out(jobs, idle=work_ahead)
-        self.planned_on = planning
+        made = self.laid_out(jobs, idle=lambda: next(steps, False))
         for key, (pdf, layout) in zip(self.todo, made):
             self.bases[key] = Base(key, pdf, layout)
         for i, (pdf, layout) in zip(direct, made[len(self.todo):]):
@@ -171,6 +139,29 @@ class StampJob:
         for key, base in self.bases.items():
             base.fields = fields_of(self.blank_html[key])
         return direct
+
+    def _work_ahead(self):
+        """What this process does while the workers lay out, a step at a time: each filled part
+        rendered (Jinja) and, when this process has its blank, planned as a worker would
+        (`_plan_chunk`, PLAN_AHEAD parts at most), so that the stamping only draws it; then the
+        pages of the blanks those plans go on parsed (pdfstream.read_ahead)."""
+        planning = self.planned_on  # key -> (fields, layout): the cached blanks, and taller ones found
+        taller = Taller({}, self.cache_dir)
+        for i, (key, (_, filled)) in enumerate(zip(self.part_keys, self.parts)):
+            if key is not None and key in self.bases and len(self.planned) < PLAN_AHEAD:
+                if key not in planning:
+                    base = self.bases[key]
+                    base.fields = base.fields or fields_of(self.blank_html[key])
+                    planning[key] = (base.fields, base.layout)
+                    if "data-grow" in self.blank_html[key]:
+                        taller.html[key] = self.blank_html[key]
+                self.planned[i] = _plan_chunk(planning, [(key, filled)], self.forms, taller)[0]
+            elif key is not None:
+                render_html(filled)
+            yield True
+        plans = list(self.planned.values())
+        self._load_taller(plans)
+        yield from self._read_ahead(dict.fromkeys(p.key for p in plans if p.key in self.bases))
 
     def laid_out(self, jobs: list[tuple[str]], idle: Callable[[], bool] | None = None) -> list[tuple[bytes, dict]]:
         """Each HTML laid out in full (render_base), taken from the cache when it holds it (a
