@@ -125,10 +125,12 @@ def _instruction_runs(ops, forms: dict):
         yield "own", group, not _SHOWS_TEXT.isdisjoint(names)
 
 
-def marked_pages(overlay: bytes) -> list[tuple[bytes, str]] | None:
+def marked_pages(overlay: bytes) -> list[tuple[bytes, str, bytes | None, int]] | None:
     """Each page of a chunk's overlay PDF as `TaggedPdf.add_marked_page` takes it: its content
     marked (on a tagged blank) and compressed as the writer compresses a stream, and its events
-    (done in the worker that drew the overlay, so that the writing process only numbers them).
+    (done in the worker that drew the overlay, so that the writing process only numbers them);
+    then its resources dictionary written out (pages with the same one share what the writer
+    parsed of it; None: the page has none of its own) and its object number in the overlay.
     None when a page's content is not one stream (the writing process then marks it, as ever)."""
     found = []
     with pikepdf.open(io.BytesIO(overlay)) as pdf:
@@ -143,5 +145,7 @@ def marked_pages(overlay: bytes) -> list[tuple[bytes, str]] | None:
             ops = pikepdf.parse_content_stream(scratch)
             marked, events = (_marked(_instruction_runs(ops, {_BASE: True}), True) if canonical is not None
                               else mark_content(ops, True))
-            found.append((zlib.compress(marked, 6), events))
+            own = page.obj.get("/Resources")  # the page's own (not inherited): the writer parses one of each
+            found.append((zlib.compress(marked, 6), events, own.unparse() if own is not None else None,
+                          page.obj.objgen[0]))
     return found

@@ -90,14 +90,20 @@ class Out:
         pdf, bases = self._pdf, self.job.bases
         marked = data.pages if isinstance(data, Drawn) and self.job.finished else None
         overlay = PdfReader(io.BytesIO(data.pdf if isinstance(data, Drawn) else data))
+        parsed: dict[bytes, object] = {}  # a resources dictionary (as the worker wrote it out) -> parsed once
         source, n = f"overlay-{self.written * CHUNK}", 0
         with self._errors():
             for plan in chunk:
                 base = bases[plan.key]
                 for p, page in enumerate(base.layout["pages"]):
                     form, size = pdf.form(plan.key, base.reader, p), (page["width"], page["height"])
-                    if marked is not None:
-                        pdf.add_marked_page(form, size, source, overlay.pages[n], *marked[n])
+                    if marked is not None and marked[n][2] is not None and pdf.tagged(form):
+                        content, events, own, number = marked[n]
+                        if own not in parsed:  # only this page of the overlay parsed, not every page
+                            parsed[own] = overlay.get_object(number).get("/Resources")
+                        pdf.add_marked_page(form, size, source, {"/Resources": parsed[own]}, content, events)
+                    elif marked is not None:
+                        pdf.add_marked_page(form, size, source, overlay.pages[n], *marked[n][:2])
                     else:
                         pdf.add_page(form, size, source, overlay.pages[n])
                     n += 1

@@ -183,6 +183,10 @@ class TaggedPdf(StreamingPdf):
         marked, events = mark_content(self._ops_of(content), bool(base.nodes))
         self._tagged_page(base, size, self._stream(marked), events, overlay_source, overlay)
 
+    def tagged(self, form) -> bool:
+        """Whether the blank `form` (as `form` returned it) carries tags."""
+        return bool(self._bases[form].nodes)
+
     def add_marked_page(self, form, size: tuple[float, float], overlay_source: str, overlay,
                         marked: bytes, events: str) -> None:
         """`add_page` of a page whose content a worker marked already (`mark_content`, for a
