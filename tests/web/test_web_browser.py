@@ -96,6 +96,9 @@ def test_a_campaign_from_the_wizard_through_a_mission_a_debrief_a_spend_and_an_u
     page.get_by_label("Theatre").select_option("france-1944")
     page.get_by_role("button", name="Next: build the team against the CP budget").click()
     expect(page.locator("#budget")).to_contain_text("Budget 5 CP spent 0 CP remaining 5 CP")
+    # the team page is parsed, but its script (deferred: live.js) may not run yet on a loaded
+    # machine, and a change made before it listens is never posted (a fresh clone's run, once)
+    page.wait_for_load_state("load")
     page.get_by_label("Man 1: name").fill("Hans Weber")
     page.get_by_label("Man 1: quality").select_option("Veteran")
     # the weapon list follows the quality as it changes (the budget too), with no page load
