@@ -112,13 +112,15 @@ def _tagged_forms(page: pikepdf.Page) -> dict[str, pikepdf.Stream]:
 
 def _runs(ops: list, forms: dict) -> list[tuple[str, list]]:
     """The page's own operators cut at the top level: ("form", ops) for a `q … Do … Q` group
-    (or a bare Do), ("marked", ops) for a group already marked, ("own", ops) for the rest."""
+    (or a bare Do), ("marked", ops) for a group already marked, ("own", ops) for the rest.
+    `ops`: (operands, operator) pairs, or pikepdf's instructions as parsed, each run holding them
+    as given (read by index: an instruction's operands become Python values only for a Do)."""
     runs: list[tuple[str, list]] = []
     group: list = []
     depth = 0
-    for operands, op in ops:
-        name = str(op)
-        group.append((operands, op))
+    for item in ops:
+        name = str(item[1])
+        group.append(item)
         if name in ("q", "BT", "BMC", "BDC"):
             depth += 1
         elif name in ("Q", "ET", "EMC"):
@@ -127,7 +129,7 @@ def _runs(ops: list, forms: dict) -> list[tuple[str, list]]:
             continue
         first = str(group[0][1])
         kind = ("marked" if first in ("BMC", "BDC")
-                else "form" if any(str(o) == "Do" and str(a[0]) in forms for a, o in group) else "own")
+                else "form" if any(str(o[1]) == "Do" and str(o[0][0]) in forms for o in group) else "own")
         if kind == "own" and runs and runs[-1][0] == "own":
             runs[-1][1].extend(group)
         else:
@@ -139,12 +141,12 @@ def _runs(ops: list, forms: dict) -> list[tuple[str, list]]:
 
 
 def _has_text(ops: list) -> bool:
-    return any(str(op) in ("Tj", "TJ", "'", '"') for _, op in ops)
+    return any(str(item[1]) in ("Tj", "TJ", "'", '"') for item in ops)
 
 
 def _tag_page(tree: _Tree, page: pikepdf.Page, unit_forms: tuple[str, ...]) -> None:
     forms = _tagged_forms(page)
-    ops = pikepdf.parse_content_stream(page)
+    ops = [(operands, op) for operands, op in pikepdf.parse_content_stream(page)]  # written back converted
     first = len(tree.kids)
     out: list = []
     mcid = 0

@@ -103,13 +103,14 @@ def test_pages_marked_on_the_workers_are_the_bytes_marked_here(regiment, tmp_pat
 
 
 def test_the_workers_quick_way_writes_numbers_as_pikepdf_and_leaves_strings_alone():
-    """The workers mark a page from its instructions as parsed (`marking._instruction_runs`),
+    """The workers mark a page from its instructions as parsed (`finish._runs`),
     whose real numbers pikepdf writes back as they were written: so the content is first put in
     the form pikepdf gives a converted number (".5" as "0.5"), outside its strings, whose bytes
     (a subset's codes) may read like numbers; a content that may hold an inline image is left to
     the slower way. Both ways give the same marked content."""
     import pikepdf
 
+    from sheets.pipeline.finish import _runs as finish_runs
     from sheets.pipeline.stamp import marking
 
     content = (b"q /WSBase Do Q\n1 0 0 1 0 0 cm .464286 w -.5 0 m 12. 0 l S\n"
@@ -121,6 +122,6 @@ def test_the_workers_quick_way_writes_numbers_as_pikepdf_and_leaves_strings_alon
     assert marking._canonical(b"BT [ (x) -.25 (y) ] TJ ET") is None
     pdf = pikepdf.new()
     slow = marking.mark_content(pikepdf.parse_content_stream(pikepdf.Stream(pdf, content)), True)
-    quick = marking._marked(marking._instruction_runs(
+    quick = marking._marked(finish_runs(
         pikepdf.parse_content_stream(pikepdf.Stream(pdf, marking._canonical(content))), {"/WSBase": True}), True)
     assert quick == slow and slow[1] == "FT"

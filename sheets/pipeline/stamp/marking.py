@@ -26,24 +26,23 @@ def mark_content(ops: list, tagged: bool) -> tuple[bytes, str]:
     an `Artifact`. Returns the content and its events, in order: "F" the tagged form, "T" a text
     run (`TaggedPdf._tagged_page` numbers the page's objects by them). No object number is in the
     content, so a worker can make it."""
-    runs = _runs(ops, {_BASE: True} if tagged else {})
-    return _marked(((kind, group, _has_text(group)) for kind, group in runs), tagged)
+    return _marked(_runs([(operands, op) for operands, op in ops], {_BASE: True} if tagged else {}), tagged)
 
 
-def _marked(runs, tagged: bool) -> tuple[bytes, str]:
-    """`mark_content` of the page's runs: (kind, operations, whether they show text)."""
+def _marked(runs: list, tagged: bool) -> tuple[bytes, str]:
+    """`mark_content` of the page's runs (`finish._runs`)."""
     out: list = []
     events: list[str] = []
     spans = 0
     form = tagged  # the first tagged form is the blank's
-    for kind, group, text in runs:
+    for kind, group in runs:
         if kind == "form" and form:
             form = False
             events.append("F")
             out.extend(group)
         elif kind in ("form", "marked"):
             out.extend(group)
-        elif text:
+        elif _has_text(group):
             out.append(([pikepdf.Name.Span, pikepdf.Dictionary(MCID=spans)], pikepdf.Operator("BDC")))
             events.append("T")
             spans += 1
@@ -56,18 +55,17 @@ def _marked(runs, tagged: bool) -> tuple[bytes, str]:
     return pikepdf.unparse_content_stream(out), "".join(events)
 
 
-# The worker's way, twice as quick: the runs of the instructions as parsed, their operands never
-# turned into Python values (that is most of the cost). pikepdf writes a parsed real operand back
-# as it was written, and a converted one in its canonical form (".5" as "0.5", "-.5" as "-0.5",
-# "5." as "5"): the content is put in that form first (`_canonical`, outside its strings), so
-# that both ways give the same bytes (tests/pipeline/test_stream_tagging.py compares the two whole
-# files). A real inside an array is written otherwise again ("-0.25" as "-.25"), so a content
-# with an array (a TJ's, a dash's: the overlay draws none) goes the slower way.
+# The worker's way, twice as quick: the runs (`finish._runs`) of the instructions as parsed, their
+# operands never turned into Python values (that is most of the cost). pikepdf writes a parsed
+# real operand back as it was written, and a converted one in its canonical form (".5" as "0.5",
+# "-.5" as "-0.5", "5." as "5"): the content is put in that form first (`_canonical`, outside its
+# strings), so that both ways give the same bytes (tests/pipeline/test_stream_tagging.py compares
+# the two whole files). A real inside an array is written otherwise again ("-0.25" as "-.25"), so
+# a content with an array (a TJ's, a dash's: the overlay draws none) goes the slower way.
 _STRING = re.compile(rb"\((?:[^()\\]|\\.|\((?:[^()\\]|\\.)*\))*\)|<[0-9A-Fa-f\s]*>", re.S)
 _FRACTION = re.compile(rb"(?<![\w.#/])(-?)\.(\d)")
 _WHOLE = re.compile(rb"(?<![\w.#/])(-?\d+)\.(?![\w])")
 _INLINE_IMAGE = re.compile(rb"(?<![\w])ID(?![\w])")
-_SHOWS_TEXT = frozenset({"Tj", "TJ", "'", '"'})
 
 
 def _canonical(content: bytes) -> bytes | None:
@@ -84,45 +82,6 @@ def _canonical(content: bytes) -> bytes | None:
         return None
     out[::2] = [_WHOLE.sub(rb"\1", _FRACTION.sub(rb"\g<1>0.\2", part)) for part in out[::2]]
     return b"".join(out)
-
-
-def _instruction_runs(ops, forms: dict):
-    """`finish._runs` of parsed instructions, reading only each one's operator (and a Do's
-    name), with whether each run shows text: (kind, instructions, text)."""
-    group: list = []
-    names: list[str] = []
-    depth = 0
-    last = None  # the run being gathered when it is "own" (own runs in a row are one)
-    for inst in ops:
-        name = str(inst.operator)
-        group.append(inst)
-        names.append(name)
-        if name in ("q", "BT", "BMC", "BDC"):
-            depth += 1
-        elif name in ("Q", "ET", "EMC"):
-            depth -= 1
-        if depth > 0:
-            continue
-        kind = ("marked" if names[0] in ("BMC", "BDC")
-                else "form" if any(n == "Do" and str(i.operands[0]) in forms for n, i in zip(names, group))
-                else "own")
-        text = not _SHOWS_TEXT.isdisjoint(names)
-        if kind == "own" and last is not None:
-            last[1].extend(group)
-            last[2] = last[2] or text
-        else:
-            if last is not None:
-                yield tuple(last)
-                last = None
-            if kind == "own":
-                last = [kind, group, text]
-            else:
-                yield kind, group, text
-        group, names = [], []
-    if last is not None:
-        yield tuple(last)
-    if group:
-        yield "own", group, not _SHOWS_TEXT.isdisjoint(names)
 
 
 def marked_pages(overlay: bytes) -> list[tuple[bytes, str, bytes | None, int]] | None:
@@ -143,7 +102,7 @@ def marked_pages(overlay: bytes) -> list[tuple[bytes, str, bytes | None, int]] |
             canonical = _canonical(content)
             scratch.write(canonical if canonical is not None else content)
             ops = pikepdf.parse_content_stream(scratch)
-            marked, events = (_marked(_instruction_runs(ops, {_BASE: True}), True) if canonical is not None
+            marked, events = (_marked(_runs(ops, {_BASE: True}), True) if canonical is not None
                               else mark_content(ops, True))
             own = page.obj.get("/Resources")  # the page's own (not inherited): the writer parses one of each
             found.append((zlib.compress(marked, 6), events, own.unparse() if own is not None else None,
