@@ -250,7 +250,8 @@ def test_axe_finds_no_serious_accessibility_violation(page, live):
             found[url] = result
     page.goto(live.url + "/wotw/mission")
     page.get_by_label("Dice seed (empty: roll one)").fill("11")
-    page.get_by_role("button", name="Roll the mission").click()
+    with page.expect_navigation(wait_until="load"):  # a form post: the briefing is a new page
+        page.get_by_role("button", name="Roll the mission").click()
     page.add_script_tag(path=str(AXE))
     briefing = page.evaluate(SERIOUS)
     if briefing:
@@ -260,7 +261,8 @@ def test_axe_finds_no_serious_accessibility_violation(page, live):
     page.get_by_role("button", name="Next: build the team against the CP budget").click()
     page.get_by_label("Man 1: name").fill("Kurt")
     page.get_by_label("Man 1: weapon").select_option("LMG")  # a crew short of a man: the row's problem shows
-    page.get_by_role("button", name="Update the budget").click()
+    with page.expect_navigation(wait_until="load"):
+        page.get_by_role("button", name="Update the budget").click()
     page.add_script_tag(path=str(AXE))
     wizard = page.evaluate(SERIOUS)
     if wizard:
@@ -366,12 +368,15 @@ def test_no_page_is_wider_than_a_phone(browser, live):
         page.get_by_label("engineers").check()
         page.get_by_role("button", name="Next: build the team against the CP budget").click()
         page.get_by_label("Man 1: name").fill("Kurt Oberhauser-Wittgenstein")
-        page.get_by_role("button", name="Update the budget").click()
+        with page.expect_navigation(wait_until="load"):  # measured on the new page, not mid-way
+            page.get_by_role("button", name="Update the budget").click()
         measure("the team wizard")
         expect(page.get_by_label("Man 1: weapon")).to_be_in_viewport()
         page.goto(live.url + "/wotw/mission")
         page.get_by_label("Dice seed (empty: roll one)").fill("11")
-        page.get_by_role("button", name="Roll the mission").click()
+        with page.expect_navigation(wait_until="load"):
+            page.get_by_role("button", name="Roll the mission").click()
+        expect(page.locator("#briefing")).to_be_visible()
         measure("the briefing")
         page.goto(live.url + "/regiment/character?file=ada.yaml")
         (live.workspace / "ada.yaml").write_text((live.workspace / "ada.yaml").read_text() + "notes: changed\n")
