@@ -24,8 +24,9 @@ DEFAULT_MAX_MB = 500
 #: the kits' up-to-date records, one folder per output folder (sheets.kit.uptodate)
 KITS = "kits"
 #: what the cache writes: entries (`KEY.pdf`, `stamped-`, `contents-`, `blank-KEY.pdf/.json`),
-#: a kit's record, compiled templates (`jinja-SHA1.cache`), and the temporary files of a write cut short
-_ENTRY = re.compile(r"^(?:(?:stamped-|contents-|blank-)?[0-9a-f]{64}\.(?:pdf|json)|build-state\.json|\..+\.tmp"
+#: a kit's record, compiled templates (`jinja-SHA1.cache`), the native libraries' names (`libraries-`:
+#: sheets.base.libraries), and the temporary files of a write cut short
+_ENTRY = re.compile(r"^(?:(?:stamped-|contents-|blank-)?[0-9a-f]{64}\.(?:pdf|json)|build-state\.json|libraries-[0-9a-f]{64}\.json|\..+\.tmp"
                     r"|jinja-[0-9a-f]{40}\.cache(?:.+\.tmp)?)$")
 
 

@@ -22,7 +22,7 @@ from urllib.parse import unquote, urlparse
 import jinja2
 from markupsafe import Markup, escape
 
-from sheets.base import cachedir, colors, fonts, interrupts, paths
+from sheets.base import cachedir, colors, fonts, interrupts, libraries, paths
 from sheets.base.errors import SheetsError
 from sheets.base.formats import signed
 from sheets.base.overflow import find_overflows
@@ -252,9 +252,10 @@ def _weasy():
     # the sheets bring their own fonts: a machine with none installed is not "ugly output"
     warnings.filterwarnings("ignore", message="No fonts configured in FontConfig")
     # lazy: importing WeasyPrint costs ~1 s; only the processes that lay out pages pay it
-    import weasyprint  # noqa: PLC0415
-    from weasyprint.text.fonts import FontConfiguration  # noqa: PLC0415
-    from weasyprint.urls import FatalURLFetchingError, URLFetcher  # noqa: PLC0415
+    with libraries.remembered():  # its native libraries' names, looked up once per machine
+        import weasyprint  # noqa: PLC0415
+        from weasyprint.text.fonts import FontConfiguration  # noqa: PLC0415
+        from weasyprint.urls import FatalURLFetchingError, URLFetcher  # noqa: PLC0415
 
     if os.environ.get("SHEETS_NO_HB_SUBSET"):
         # as on a plain `pip install` without Debian's libharfbuzz-subset0: WeasyPrint

@@ -89,6 +89,7 @@ class Pool:
     def __init__(self, size: int):
         self.size = max(size, 1)
         self.workers: list[_Worker] = []
+        self.leaving: list[_Worker] = []  # asked to go (`let_go`), not yet waited for
         self._context = get_context("spawn")
 
     def start(self) -> None:
@@ -162,13 +163,25 @@ class Pool:
             raise value
         return value
 
+    def let_go(self) -> None:
+        """Ask every worker to go, and go on at once: its exit (a Python with WeasyPrint loaded
+        takes a tenth of a second to end) is waited for by `shutdown`, which ends them all."""
+        with interrupts.held():
+            for worker in self.workers:
+                try:
+                    worker.conn.send(None)
+                except (OSError, ValueError):
+                    pass
+            self.leaving += self.workers
+            self.workers = []  # a later job starts new ones
+
     def shutdown(self, graceful: bool) -> None:
         """The one way workers end. Graceful (their part is done): each is asked to go and
         given GRACE seconds. Then, and at once when interrupted or failed, whatever is left
         is killed (a worker holds nothing to clean up: the parent writes every file).
         Signals wait until every worker is gone."""
         with interrupts.held():
-            workers, self.workers = self.workers, []
+            workers, self.workers, self.leaving = self.workers + self.leaving, [], []
             if graceful:
                 for worker in workers:
                     try:
@@ -211,6 +224,11 @@ class Workers:
     def close(self) -> None:
         """Let the workers finish and go (their part of the command is done)."""
         self._end(graceful=True)
+
+    def let_go(self) -> None:
+        """Ask the workers to go without waiting for them (the pool's end waits: `__exit__`)."""
+        if self.pool is not None:
+            self.pool.let_go()
 
     def stop(self) -> None:
         """Stop every worker now (interrupted or failed)."""

@@ -389,3 +389,27 @@ def test_a_chunks_blanks_are_unpickled_once_per_worker(monkeypatch):
     two = chunk._unpacked({"abc": blank, "part-3": (f, {"pages": [9]})})
     assert one["abc"] is two["abc"] and one["abc"] == (f, {"pages": [1]})
     assert two["part-3"][1] == {"pages": [9]} and set(chunk._READ) == {"abc"}
+
+
+def test_the_stamper_measures_and_wraps_text_as_reportlab_does():
+    """`text_width` and `split_lines` remember each text's width in the font's units, and give
+    reportlab's own floats (`stringWidth`) and lines (`simpleSplit`): the same ops, the same bytes."""
+    import random
+
+    from reportlab.lib.utils import simpleSplit
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    rnd = random.Random(38)
+    letters = "abcdefghijklmnopqrstuvwxyz ABCDEFGHIJ éüß—–·✔’“”0123456789,.;:()\n  "
+    names = [fonts.face_for({"family": ("Sheets DejaVu Sans",), "weight": w, "style": s, "stretch": "normal"})[0]
+             for w, s in ((400, "normal"), (700, "normal"), (400, "italic"))]
+    checked = 0
+    for name in names:
+        for _ in range(1500):
+            text = "".join(rnd.choice(letters) for _ in range(rnd.randint(0, 90)))
+            size = rnd.choice([6, 6.65, 7.5, 8.55, 9, 10.5, 12]) * (1 - 0.05 * rnd.randint(0, 8))
+            width = rnd.choice([0, 12, 40, 80.5, 120.25, 300])
+            assert fonts.text_width(text, name, size, 0) == stringWidth(text, name, size)
+            assert fonts.split_lines(text, name, size, width) == simpleSplit(text, name, size, width)
+            checked += 1
+    assert checked == 4500

@@ -109,3 +109,20 @@ def test_a_worker_is_started_with_ctrl_c_held_even_the_first():
     assert (done.returncode, done.stderr) == (0, "")
     assert done.stdout == ("[[<Signals.SIGINT: 2>, <Signals.SIGTERM: 15>], [<Signals.SIGINT: 2>, <Signals.SIGTERM: 15>]]"
                            " set()\n")
+
+
+def test_workers_let_go_end_on_their_own_and_a_later_job_starts_new_ones():
+    """`let_go` asks the workers to go and returns at once (a stamped file's writing does not
+    wait for their exit); the block's end waits for them, and a job after it starts fresh ones."""
+    with workers.Workers(2) as shared:
+        assert workers.run_jobs(_square, [(2,), (3,)], 2, shared=shared) == [4, 9]
+        first = [w.process for w in shared.pool.workers]
+        shared.let_go()
+        assert shared.pool.workers == [] and shared.pool.leaving != []
+        for process in first:
+            process.join(10)
+            assert process.exitcode == 0  # asked, not killed
+        assert workers.run_jobs(_square, [(4,), (5,)], 2, shared=shared) == [16, 25]
+        assert {w.process.pid for w in shared.pool.workers}.isdisjoint({p.pid for p in first})
+    assert shared.pool is None
+    _no_children_left()

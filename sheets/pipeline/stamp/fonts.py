@@ -6,12 +6,11 @@ from pathlib import Path
 
 from fontTools.ttLib import TTFont as FontFile
 from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfbase.ttfonts import TTFont
 
 from sheets.pipeline.stamp.glyphs import drawable, face_file, font_file
 
-__all__ = ["drawable", "face_for", "font_file", "text_width"]
+__all__ = ["drawable", "face_for", "font_file", "split_lines", "text_width"]
 
 
 @lru_cache(maxsize=None)
@@ -33,6 +32,43 @@ def face_for(font: dict, text: str = "") -> tuple[str, float, float, str]:
     return name, asc, desc, path
 
 
+@lru_cache(maxsize=1 << 16)
+def _units(font_name: str, text: str) -> float:
+    """The sum of the text's advance widths, in thousandths of its size, summed as reportlab's
+    `stringWidth` sums them (a TTF's, `rl_accel`): the same float, computed once per text. A
+    value is fitted at up to nine sizes, each wrap measuring every word again."""
+    face = pdfmetrics.getFont(font_name).face
+    get, default = face.charWidths.get, face.defaultWidth
+    return sum(get(ord(u), default) for u in text)
+
+
+def _width(text: str, font_name: str, size: float) -> float:
+    return 0.001 * size * _units(font_name, text)  # reportlab's own expression: the same bits
+
+
 def text_width(text: str, font_name: str, size: float, spacing: float) -> float:
-    return stringWidth(text, font_name, size) + spacing * max(len(text) - 1, 0)
+    return _width(text, font_name, size) + spacing * max(len(text) - 1, 0)
+
+
+def split_lines(text: str, font_name: str, size: float, max_width: float) -> list[str]:
+    """reportlab's `simpleSplit` (each line of the text wrapped at spaces to `max_width`, a
+    word too long for a line alone on its own), with the widths above."""
+    if not max_width:
+        return text.split("\n")
+    found: list[str] = []
+    space = _width(" ", font_name, size)
+    for line in text.split("\n"):
+        words: list[str] = []
+        width = -space
+        for word in line.split():
+            w = _width(word, font_name, size)
+            if width + space + w <= max_width or not words:
+                words.append(word)
+                width = width + space + w
+            else:
+                found.append(" ".join(words))
+                words, width = [word], w
+        if words:
+            found.append(" ".join(words))
+    return found
 

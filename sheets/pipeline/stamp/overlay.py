@@ -11,13 +11,12 @@ import re
 from dataclasses import dataclass, field
 
 from reportlab import rl_config
-from reportlab.lib.utils import simpleSplit
 from reportlab.pdfgen.canvas import Canvas
 
 from sheets.base.colors import MIN_SHEET_PT
 from sheets.pipeline.stamp.embed import finish_fonts
 from sheets.pipeline.stamp.fields import Fields
-from sheets.pipeline.stamp.fonts import drawable, face_for, text_width
+from sheets.pipeline.stamp.fonts import drawable, face_for, split_lines, text_width
 
 def _transform(text: str, how: str) -> str:
     return text.upper() if how == "uppercase" else text.lower() if how == "lowercase" else text
@@ -59,7 +58,7 @@ def _fit_text(text: str, spec: dict) -> Op | None:
         line_h = lh * s / size
         if text_width(text, face, s, font["spacing"]) <= w + 0.01:
             return Op("text", spec["content"], font, [text], s, baseline=None, valign=spec.get("valign", "top"))
-        lines = simpleSplit(text, face, s, w)
+        lines = split_lines(text, face, s, w)
         if len(lines) > 1 and len(lines) * line_h <= max(h, lh) + 0.01 and all(
                 text_width(ln, face, s, 0) <= w + 0.01 for ln in lines):
             return Op("text", spec["content"], font, lines, s, valign=spec.get("valign", "top"))
@@ -132,7 +131,7 @@ def growth(blank: Fields, layout: dict, filled: Fields) -> dict[str, float] | No
             return None
         face = face_for(font, text)[0]
         w = spec["content"][2]
-        lines = simpleSplit(text, face, font["size"], w)
+        lines = split_lines(text, face, font["size"], w)
         if not lines or any(text_width(ln, face, font["size"], 0) > w + 0.01 for ln in lines):
             return None  # a word wider than the box: laid out in full, where it wraps
         heights[name] = round(len(lines) * font["line_height"], 2)
@@ -266,7 +265,7 @@ def margin_ops(margins: list[dict], footer: str, blank_footer: str, number: int,
             face = font_name = face_for(font, text)[0]
             room = min([o["content"][0] - x - FOOTER_GAP for o in margins if o["content"][0] > x + 1] or [w])
             if text_width(text, font_name, font["size"], font["spacing"]) > max(room, w) + 0.01:
-                lines = simpleSplit(text, face, font["size"], max(room, w)) or [text]
+                lines = split_lines(text, face, font["size"], max(room, w)) or [text]
         ops.append(Op("text", [x, y, w, h], font, lines, font["size"], baseline=m["baseline"], artifact=True))
     return ops
 

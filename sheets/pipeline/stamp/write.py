@@ -351,7 +351,7 @@ class StampJob:
             plans, overlays, total, fallback = self.plan_and_draw(out)
             t1 = time.perf_counter()
             if self.own_pool:
-                self.shared.close()  # the workers' part is done: let them go before writing the rest
+                self.shared.let_go()  # the workers' part is done: they go while the rest is written
             if self.stats is not None:
                 self.stats.update(stamped=len(self.parts) - len(fallback) - len(direct), no_blank=len(direct),
                                   grown=sum(1 for p in plans if p.grown_from),
