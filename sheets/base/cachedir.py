@@ -14,6 +14,7 @@ pointed at the wrong folder loses nothing else.
 """
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 from pathlib import Path
@@ -38,6 +39,26 @@ def root() -> Path:
     import platformdirs  # noqa: PLC0415 - only when no SHEETS_CACHE_DIR says where
 
     return Path(platformdirs.user_cache_dir("warsheets", appauthor=False))
+
+
+SEAL = b"\n%warsheets-cache-sha256 "  # then the 64 hex digits of the sha256, and a newline
+
+
+def sealed(data: bytes) -> bytes:
+    """An entry as it is written: its data, then a line with the data's sha256 (a file cut
+    short by a crash, a disk error or an old format then reads as no entry: `unsealed`)."""
+    return data + SEAL + hashlib.sha256(data).hexdigest().encode() + b"\n"
+
+
+def unsealed(raw: bytes) -> bytes | None:
+    """The entry's data if its seal is there and matches it, else None."""
+    size = len(SEAL) + 65
+    if len(raw) < size or not raw.endswith(b"\n"):
+        return None
+    data, seal = raw[:-size], raw[-size:]
+    if not seal.startswith(SEAL) or seal[len(SEAL):-1] != hashlib.sha256(data).hexdigest().encode():
+        return None
+    return data
 
 
 def max_bytes() -> int:

@@ -10,7 +10,8 @@ folder, written by the first process that asked. The record belongs to one state
 machine's libraries: its name is the hash of the dynamic loader's cache (`/etc/ld.so.cache`:
 its size and time, which change whenever a package adds or removes a library) and of the
 variables that steer the search. A new library or path gives a new record, so an answer is
-never older than the libraries it describes; an unreadable record is asked again.
+never older than the libraries it describes; a record cut short (its seal, as every cache
+entry's) is asked again.
 """
 from __future__ import annotations
 
@@ -41,7 +42,7 @@ def record_path(folder: Path | None = None) -> Path | None:
 
 def _read(path: Path) -> dict[str, str | None]:
     try:
-        found = json.loads(path.read_text(encoding="utf-8"))
+        found = json.loads((cachedir.unsealed(path.read_bytes()) or b"").decode("utf-8"))
     except (OSError, ValueError):
         return {}
     ok = isinstance(found, dict) and all(isinstance(v, (str, type(None))) for v in found.values())
@@ -73,6 +74,7 @@ def remembered(folder: Path | None = None):
         ctypes.util.find_library = ask
         if asked:
             try:
-                output.write_atomic(path, json.dumps(dict(sorted(known.items())), indent=1).encode())
+                data = json.dumps(dict(sorted(known.items())), indent=1).encode()
+                output.write_atomic(path, cachedir.sealed(data))  # sealed, as every cache entry
             except Exception:  # noqa: BLE001 - a cache we cannot write is only slower
                 pass

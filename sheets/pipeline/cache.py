@@ -23,6 +23,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from sheets.base import cachedir, fontdirs, fonts, output
+from sheets.base.cachedir import sealed as _sealed, unsealed as _unsealed
 from sheets.base.errors import SheetsError
 from sheets.pipeline import rendering
 from sheets.pipeline.sheet import Finisher, Sheet, render_html
@@ -31,7 +32,6 @@ from sheets.pipeline.stamp.forms import KEY as FORMS_KEY
 VERSION = "5"  # the format of entries (raise it when what a key names changes meaning); 2: sealed;
 # 3: font subsets tagged by their program (stamp/embed.py), no unembedded font; 4: tagged, finished PDFs;
 # 5: page margin boxes (running footers, card numbers) as pagination artifacts (PDF/UA, sheets/pipeline/ua.py)
-SEAL = b"\n%warsheets-cache-sha256 "  # then the 64 hex digits of the sha256, and a newline
 
 
 @lru_cache(maxsize=1)
@@ -101,21 +101,6 @@ def holds_any_sheet(cache: Path | None) -> bool:
 
 
 # -- reading and writing --------------------------------------------------------
-def _sealed(data: bytes) -> bytes:
-    return data + SEAL + hashlib.sha256(data).hexdigest().encode() + b"\n"
-
-
-def _unsealed(raw: bytes) -> bytes | None:
-    """The entry's data if its seal is there and matches it, else None."""
-    size = len(SEAL) + 65
-    if len(raw) < size or not raw.endswith(b"\n"):
-        return None
-    data, seal = raw[:-size], raw[-size:]
-    if not seal.startswith(SEAL) or seal[len(SEAL):-1] != hashlib.sha256(data).hexdigest().encode():
-        return None
-    return data
-
-
 def discard(path: Path) -> None:
     try:
         path.unlink()

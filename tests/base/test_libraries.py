@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from sheets.base import libraries
+from sheets.base import cachedir, libraries
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux") or not libraries.LOADER_CACHE.exists(),
                                 reason="the record is kept on Linux, where a miss runs ldconfig and gcc")
@@ -30,7 +30,8 @@ def test_a_name_is_asked_once_then_answered_from_the_record(tmp_path, monkeypatc
         assert ctypes.util.find_library is find_library  # put back after the block
     assert asked == ["libgobject-2.0-0", "gobject-2.0"]
     record = libraries.record_path(tmp_path)
-    assert json.loads(record.read_text()) == {"gobject-2.0": "libgobject-2.0.so.0", "libgobject-2.0-0": None}
+    assert json.loads(cachedir.unsealed(record.read_bytes())) == {"gobject-2.0": "libgobject-2.0.so.0",
+                                                                  "libgobject-2.0-0": None}
 
 
 def test_another_search_path_or_a_damaged_record_asks_again(tmp_path, monkeypatch):
@@ -40,10 +41,11 @@ def test_another_search_path_or_a_damaged_record_asks_again(tmp_path, monkeypatc
     monkeypatch.setenv("LD_LIBRARY_PATH", "/opt/b")
     assert libraries.record_path(tmp_path) != first  # a new path may hold a new library
     path = libraries.record_path(tmp_path)
-    path.write_text("{ cut short")
+    whole = cachedir.sealed(json.dumps({"pango-1.0": "libpango-1.0.so.9"}).encode())
+    path.write_bytes(whole[:-10])  # cut short: its seal does not match
     with libraries.remembered(tmp_path):
         assert ctypes.util.find_library("pango-1.0") == "libpango-1.0.so.1"
-    assert json.loads(path.read_text()) == {"pango-1.0": "libpango-1.0.so.1"}
+    assert json.loads(cachedir.unsealed(path.read_bytes())) == {"pango-1.0": "libpango-1.0.so.1"}
 
 
 def test_weasyprint_imported_with_a_record_finds_the_same_libraries(tmp_path):
