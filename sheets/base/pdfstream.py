@@ -10,6 +10,7 @@ deterministic: the same calls in the same order give the same bytes.
 from __future__ import annotations
 
 import io
+import sys
 import zlib
 from array import array
 from typing import BinaryIO
@@ -26,6 +27,7 @@ from pypdf.generic import (
 _HEADER = b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n"
 PACK = 200  # objects per object stream
 _PACKED = 1 << 62  # an offsets entry that is (object stream << 16 | index), not a byte offset
+_TYPE1, _TYPE2 = 1 << 56, 2 << 56  # a cross-reference row's first byte (`_xref_stream`)
 
 
 def _page_content(page) -> bytes:
@@ -153,14 +155,15 @@ class StreamingPdf:
         self._flush_pack()
         num = self._reserve()
         at = self._offsets[num] = self._f.tell()
-        rows = bytearray(b"\x00\x00\x00\x00\x00\x00\xff\xff")
-        for n in range(1, self._count + 1):
-            v = self._offsets[n]
-            if v & _PACKED:
-                rows += b"\x02" + ((v & ~_PACKED) >> 16).to_bytes(5, "big") + (v & 0xFFFF).to_bytes(2, "big")
-            else:
-                rows += b"\x01" + v.to_bytes(5, "big") + b"\x00\x00"
-        stream = self._stream(bytes(rows), {
+        # a row is 8 bytes (/W [1 5 2]): one big-endian 64-bit number. In an object stream
+        # (type 2): the stream's number, then the index, which `_offsets` holds as (stm << 16 | i);
+        # at a byte offset (type 1): the offset, then generation 0
+        rows = array("Q", [0xFFFF])
+        rows.extend([_TYPE2 | (v ^ _PACKED) if v & _PACKED else _TYPE1 | (v << 16)
+                     for v in self._offsets[1:self._count + 1]])
+        if sys.byteorder == "little":
+            rows.byteswap()
+        stream = self._stream(rows.tobytes(), {
             "/Type": NameObject("/XRef"), "/Size": NumberObject(self._count + 1),
             "/W": ArrayObject([NumberObject(1), NumberObject(5), NumberObject(2)]),
             "/Root": IndirectObject(root, 0, None), "/Info": IndirectObject(info, 0, None)})

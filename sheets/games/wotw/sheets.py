@@ -1,6 +1,9 @@
 """Render contexts for The Way of the Warrior: log sheets, campaign page, reference."""
 from __future__ import annotations
 
+import pickle
+from dataclasses import dataclass
+
 from sheets.base.paper import page_size, resolve
 from sheets.games.wotw.crews import crew_notes
 from sheets.games.wotw.mission import Mission, longest_track, roll_missions  # noqa: F401 - roll_missions re-exported
@@ -98,9 +101,20 @@ def mission_context(game: Game, mission: Mission, team: Team | None, campaign=No
     }
 
 
+@dataclass(frozen=True)
+class BlankMission:
+    """What a blank log sheet shows of its mission: the boxes its options add, nothing rolled
+    (the template reads no more on a blank; StrictUndefined would say so if it did)."""
+
+    engineers: object
+    weather: object
+    airborne: object
+
+
 def blank_mission_context(ctx: dict) -> dict:
     """The same sheet with nothing written: the blank a mission is stamped onto."""
-    blank = dict(ctx, v={k: "" for k in ctx["v"]}, team=None)
+    m = ctx["m"]
+    blank = dict(ctx, v={k: "" for k in ctx["v"]}, team=None, m=BlankMission(m.engineers, m.weather, m.airborne))
     blank["rows"] = [{k: "" for k in r} for r in ctx["rows"]]
     blank["legend"] = [{k: "" for k in e} for e in ctx["legend"]]
     return blank
@@ -124,16 +138,22 @@ def log_sheet(game: Game, missions: list[Mission], filename: str, paper: str = "
 
 def stamped_missions(game: Game, missions: list[Mission], team: Team | None, filename: str, paper: str,
                      footer: str, campaign=None) -> list:
-    """(blank, filled) log sheets, one pair per mission; missions of the same sides share a blank."""
-    parts, blanks = [], {}
+    """(blank, filled) log sheets, one pair per mission; missions of the same sides share a blank.
+    A blank is rendered once per context (missions with equal blank contexts have the same
+    blank), and shared by every mission whose blank renders the same."""
+    parts, blanks, rendered = [], {}, {}
     # the blank's own footer names no seed, so that one blank serves every seed (each
     # page's footer is stamped: `footer`, and "page N of M" over the whole document)
     blank_footer = f"{game.info.title} · log sheet · warsheets"
     for m in missions:
         ctx = mission_context(game, m, team, campaign, prefix="m-")
         filled = _log_sheet(game, [ctx], filename, paper, False, footer)
-        blank = _log_sheet(game, [blank_mission_context(ctx)], filename, paper, False, blank_footer)
-        parts.append((blanks.setdefault(render_html(blank), blank), filled))
+        blank_ctx = blank_mission_context(ctx)
+        same = pickle.dumps(blank_ctx, protocol=pickle.HIGHEST_PROTOCOL)
+        if same not in rendered:
+            blank = _log_sheet(game, [blank_ctx], filename, paper, False, blank_footer)
+            rendered[same] = blanks.setdefault(render_html(blank), blank)
+        parts.append((rendered[same], filled))
     return parts
 
 

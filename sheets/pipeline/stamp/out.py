@@ -35,6 +35,7 @@ class Out:
         self._tmp: str | None = None
         self._handle = None
         self._pdf = None
+        self._writing = None  # the chunk being written a page at a time (`write_a_page`)
 
     # -- the temporary file ------------------------------------------------------
     @contextmanager
@@ -62,7 +63,7 @@ class Out:
         """Nothing written is kept (see the module)."""
         self.live = False
         self.written = self.number = 0
-        self._pdf = None
+        self._pdf = self._writing = None
         self._later = []  # drawn again from the start: kept
         self._drop()
 
@@ -81,10 +82,34 @@ class Out:
             os.unlink(tmp)
 
     # -- the pages ---------------------------------------------------------------
+    def write_a_page(self, results: list) -> bool:
+        """One page more of the chunks drawn so far, in order (`results`: per chunk, its plans
+        and overlay, or None while it is drawn); False when none can be written now. A chunk
+        with a part to lay out in full (no overlay) discards the file: the page count may change."""
+        if self._writing is not None:
+            if next(self._writing, self) is None:
+                return True
+            self._writing = None
+            results[self.written - 1] = (results[self.written - 1][0], None)  # written: let the overlay go
+        if not self.live or self.written >= len(results) or results[self.written] is None:
+            return False
+        chunk, data = results[self.written]
+        if data is None:
+            self.discard()
+            return False
+        self._writing = self.writing(chunk, data)
+        return True
+
     def write(self, chunk: list, data) -> None:
         """One chunk's parts: each page its base's page with the chunk's overlay page on top.
         `data`: the overlay PDF, or a worker's `Drawn` (the overlay with its pages' content
         marked already, for a tagged file)."""
+        for _ in self.writing(chunk, data):
+            pass
+
+    def writing(self, chunk: list, data):
+        """`write`, a page at a time: the caller does other work between pages (answers its
+        workers: sheets.pipeline.stamp.write). The chunk counts as written at the end."""
         if self._pdf is None:
             self._open()
         pdf, bases = self._pdf, self.job.bases
@@ -108,6 +133,7 @@ class Out:
                         pdf.add_page(form, size, source, overlay.pages[n])
                     n += 1
                     self.number += 1
+                    yield
                 if plan.key.startswith("part-"):  # laid out in full: drawn here only
                     if self.job.finished:
                         pdf.forget(plan.key)

@@ -202,19 +202,15 @@ class StampJob:
             if data is None:  # parts to lay out in full: parse their cached PDF while the workers draw
                 found.extend((i * CHUNK + j, p.html) for j, p in enumerate(chunk_plans) if p.ops is None)
             self._load_taller(results[i][0])
-            while out.live and out.written < len(results) and results[out.written] is not None:
-                chunk_plans, data = results[out.written]
-                if data is None:  # a part to lay out in full: the page count may change
-                    out.discard()
-                    break
-                out.write(chunk_plans, data)
-                results[out.written - 1] = (chunk_plans, None)  # written: let the overlay go
+            while stamp_workers == 1 and out.write_a_page(results):  # in one process: at once
+                pass
 
         interrupts.phase("stamping")
         ahead = self._read_ahead()  # while the workers start and draw the first chunks
 
-        def idle() -> bool:
-            if next(ahead, None) is not None:
+        def idle() -> bool:  # the file written a page a step: a worker's result is taken, and its
+            # next chunk sent, between two pages, not after a whole chunk
+            if out.write_a_page(results) or next(ahead, None) is not None:
                 return True
             if not found or len(early) >= EARLY:
                 return False
@@ -228,6 +224,8 @@ class StampJob:
 
         run_jobs(_stamp_chunk, jobs, stamp_workers, done, shared=self.shared, results=results,
                  idle=idle if stamp_workers != 1 else None)
+        while out.write_a_page(results):  # what came back last
+            pass
         plans = [p for chunk_plans, _ in results for p in chunk_plans]
         overlays: list = [o for _, o in results]  # Drawn, bytes or None
         fallback = [i for i, p in enumerate(plans) if p.ops is None]
