@@ -26,6 +26,7 @@ from sheets.base import cachedir, colors, fonts, interrupts, libraries, paths
 from sheets.base.errors import SheetsError
 from sheets.base.formats import signed
 from sheets.base.overflow import find_overflows
+from sheets.pipeline import fieldmarkup
 from sheets.pipeline.stamp.embed import finish_fonts
 
 # fontTools stamps the current time into subset fonts unless this is set.
@@ -179,6 +180,7 @@ def _environment(search_path: tuple[Path, ...]) -> jinja2.Environment:
     env.filters["text_on"] = colors.text_on
     env.filters["tint"] = colors.tint
     env.globals["min_text_pt"] = colors.MIN_TEXT_PT
+    env.globals["fieldmarkup"] = fieldmarkup  # box, write, mark: macros.html.j2 binds them
     return env
 
 

@@ -126,3 +126,48 @@ def test_a_signal_while_a_compiled_template_is_written_leaves_no_temporary_file(
     done = subprocess.run([sys.executable, "-c", _SIGNALLED_WHILE_COMPILED_IS_WRITTEN, str(tmp_path)],
                           capture_output=True, text=True, timeout=60)
     assert done.stdout.split("\n")[:2] == ["stopped", "['jinja-k.cache']"], (done.stdout, done.stderr)
+
+
+#: the fields as they were Jinja macros (templates/_base/macros.html.j2 before issue 38): the
+#: functions that replace them (sheets.pipeline.fieldmarkup) must give these bytes
+MACROS = '''{% macro box(name, marked=false, fill=false, shape="square", premarked=false, label="") -%}
+{% if fill -%}
+<input type="checkbox" name="{{ name }}"{% if label %} title="{{ label }}"{% endif %}{% if marked or premarked %} checked{% endif %}>
+{%- else -%}
+<span class="box{% if shape == 'circle' %} circle{% endif %}{% if marked %} marked{% elif premarked %} premarked{% endif %}" data-field="{{ name }}"{% if label %} data-label="{{ label }}"{% endif %}>{% if marked %}✔{% endif %}</span>
+{%- endif %}
+{%- endmacro %}
+{% macro write(name, value="", width="30mm", fill=false, label="", grow=false) -%}
+{% if fill -%}
+<input type="text" name="{{ name }}"{% if label %} title="{{ label }}"{% endif %} value="{{ value if value is not none else '' }}" style="width: {{ width }}">
+{%- else -%}
+<span class="write" style="min-width: {{ width }}" data-field="{{ name }}"{% if label %} data-label="{{ label }}"{% endif %}{% if grow %} data-grow{% endif %}>{{ value if value is not none else '' }}</span>
+{%- endif %}
+{%- endmacro %}
+{% macro mark(name, text, marked=false, fill=false, how="underline", tag="span") -%}
+<{{ tag }} class="{{ how }}{% if marked %} marked{% endif %}"{% if not fill %} data-field="{{ name }}" data-mark="{{ how }}"{% endif %}>{{ text }}</{{ tag }}>
+{%- endmacro %}'''
+
+
+def test_the_field_functions_give_the_macros_bytes():
+    """box, write and mark, as every template imports them, give what the macros gave, for
+    values that need escaping, empty and None values, numbers, Markup, and every flag."""
+    import itertools
+
+    from markupsafe import Markup
+
+    env = rendering.environment("regiment")
+    calls = ('box(k.n, marked=k.a, fill=k.b, shape=k.s, premarked=k.c, label=k.l)',
+             'write(k.n, k.v, k.w, fill=k.b, label=k.l, grow=k.a)', 'write(k.n)', 'box(k.n)',
+             'mark(k.n, k.v, marked=k.a, fill=k.b, how=k.h, tag=k.t)')
+    template = "{% for k in cases %}[" + "][".join("{{ " + c + " }}" for c in calls) + "]{% endfor %}"
+    old = env.from_string(MACROS + template)
+    new = env.from_string('{% from "macros.html.j2" import box, write, mark %}' + template)
+    cases = [dict(n=n, v=v, w=w, l=l, a=a, b=b, c=c, s=s, h=h, t=t)
+             for n, v, w, l in [("name", "Ada & <Bob>", "30mm", ""), ('m-"q"', None, "12.5mm", "Ada's \"tip\""),
+                                ("x", 7, "100%", "label"), ("y", Markup("<b>bold</b>"), "3em", None),
+                                ("z", "", "0", 0)]
+             for a, b, c in itertools.product((False, True), repeat=3)
+             for s, h, t in [("square", "underline", "span"), ("circle", "shade", "td")]]
+    assert new.render(cases=cases) == old.render(cases=cases)
+    assert "&amp; &lt;Bob&gt;" in new.render(cases=cases[:1])

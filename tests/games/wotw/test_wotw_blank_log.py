@@ -53,3 +53,29 @@ def test_blank_rows_numbered_throughout(wotw, paper, tmp_path):
     assert numbers == list(range(1, len(numbers) + 1)), numbers
     assert numbers[-1] >= longest_track(wotw.data)
     assert pages(pdf) == 3  # rows 7 mm apart (issue 34): the longest mission over three pages
+
+
+def test_a_campaigns_missions_share_their_blanks_each_rendered_once(wotw, monkeypatch):
+    """A blank is rendered once per blank context (the sides and the three options a blank
+    shows: sheets.games.wotw.sheets.BlankMission), not once per mission; missions whose blanks
+    render the same share one."""
+    from sheets.games.wotw import sheets as wotw_sheets
+    from sheets.games.wotw.mission import roll_missions
+    from sheets.pipeline import rendering
+
+    rendered = []
+    real = rendering.render_html
+
+    def counted(template, context, *args, **kwargs):
+        html = real(template, context, *args, **kwargs)
+        if all(not v for c in context.get("missions", []) for v in c["v"].values()):
+            rendered.append(html)
+        return html
+
+    monkeypatch.setattr(rendering, "render_html", counted)
+    missions = roll_missions(wotw, Dice.seeded(1), 40, "france-1944", None, engineers=True)
+    sheet = wotw_sheets.log_sheet(wotw, missions, "x.pdf")
+    blanks = {id(blank) for blank, _ in sheet.parts if blank is not None}
+    assert len(rendered) < 10 and len(blanks) == len(set(rendered))  # 40 missions: a handful of blanks
+    contexts = {(m.nation, m.enemy, bool(m.engineers), m.weather, m.airborne) for m in missions}
+    assert len(rendered) <= len(contexts)
