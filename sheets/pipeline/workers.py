@@ -134,10 +134,17 @@ class Pool:
                 worker.job = -1
 
     def run(self, fn: Callable, jobs: list[tuple], order: list[int], results: list,
-            on_done: Callable[[int], None] | None, idle: Callable[[], bool] | None) -> None:
-        """Every job on the workers, biggest first (`order`); results by index."""
+            on_done: Callable[[int], None] | None, idle: Callable[[], bool] | None,
+            ready: Callable[[], None] | None = None) -> None:
+        """Every job on the workers, biggest first (`order`); results by index. `ready`: what
+        a worker these jobs leave idle does meanwhile (imports for the next phase's jobs)."""
         self.start()
         queue = deque(order)
+        self._hand_out(fn, jobs, queue)
+        for worker in self.workers:
+            if ready is not None and worker.job is None:
+                worker.conn.send((ready, ()))
+                worker.job = -1  # as `warm`: its reply is taken, never waited for
         while queue or any(w.job is not None and w.job >= 0 for w in self.workers):
             self._hand_out(fn, jobs, queue)
             busy = idle is not None and idle()  # asked on every turn: it may have new work
@@ -262,7 +269,7 @@ class Workers:
 def run_jobs(fn: Callable, jobs: list[tuple], workers: int | None = None,
              on_done: Callable[[int], None] | None = None, weight: Callable[[tuple], int] | None = None,
              shared: Workers | None = None, idle: Callable[[], bool] | None = None,
-             layout: bool = False, results: list | None = None) -> list:
+             layout: bool = False, results: list | None = None, ready: Callable[[], None] | None = None) -> list:
     """`fn(*job)` for each job, in order: in this process for one job, else on every core.
 
     Workers are spawned (they import WeasyPrint themselves), or taken from `shared`; on
@@ -272,6 +279,8 @@ def run_jobs(fn: Callable, jobs: list[tuple], workers: int | None = None,
     so even one goes to `shared`'s workers when they are running (they have it imported).
     `results`: the list to fill (len(jobs) long), so that `on_done(i)` can read each result
     as it comes (a stamped file is written while its later chunks are still being drawn).
+    `ready`: run by each worker these jobs leave idle (fewer jobs than workers), so that it is
+    ready for what comes next (the stamper's imports while a campaign's record is laid out).
     """
     results = results if results is not None else [None] * len(jobs)
     if not jobs:
@@ -291,7 +300,7 @@ def run_jobs(fn: Callable, jobs: list[tuple], workers: int | None = None,
     own = shared is None
     pool_of = Workers(workers) if own else shared
     try:
-        pool_of.get().run(fn, jobs, order, results, on_done, idle)  # type: ignore[union-attr]
+        pool_of.get().run(fn, jobs, order, results, on_done, idle, ready)  # type: ignore[union-attr]
     except BaseException:
         pool_of.stop()  # type: ignore[union-attr]
         raise

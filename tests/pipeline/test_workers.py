@@ -126,3 +126,26 @@ def test_workers_let_go_end_on_their_own_and_a_later_job_starts_new_ones():
         assert {w.process.pid for w in shared.pool.workers}.isdisjoint({p.pid for p in first})
     assert shared.pool is None
     _no_children_left()
+
+
+def _note_ready() -> None:
+    with open(os.environ["SHEETS_TEST_READY"], "a") as f:
+        f.write(f"{os.getpid()}\n")
+
+
+def _pid(n: int) -> int:
+    time.sleep(0.3)
+    return os.getpid()
+
+
+def test_a_worker_left_idle_by_a_phase_gets_ready_for_the_next(tmp_path, monkeypatch):
+    """One job on two workers: the other worker runs `ready` meanwhile (a campaign's record is
+    laid out on one; the other imports the stamper), and the job's result is not held up by it."""
+    monkeypatch.setenv("SHEETS_TEST_READY", str(tmp_path / "ready.txt"))
+    with workers.Workers(2) as shared:
+        [busy] = workers.run_jobs(_pid, [(1,)], 2, shared=shared, idle=lambda: False, ready=_note_ready)
+        pids = {w.process.pid for w in shared.pool.workers}
+        assert workers.run_jobs(_square, [(2,), (3,)], 2, shared=shared) == [4, 9]  # the pool goes on
+    ready = [int(line) for line in (tmp_path / "ready.txt").read_text().split()]
+    assert len(ready) == 1 and ready[0] in pids - {busy}
+    _no_children_left()

@@ -82,9 +82,10 @@ class Taller:
         return self.found[taller]
 
 
-def _plan_on(key: str, fields: Fields, layout: dict, html: str, forms: bool) -> Plan:
-    """A filled part's plan on the base `key` (its fields and layout)."""
-    f = fields_of(html)
+def _plan_on(key: str, fields: Fields, layout: dict, html: str, forms: bool, read: Fields | None = None) -> Plan:
+    """A filled part's plan on the base `key` (its fields and layout); `read`: the part's fields,
+    when they were read already."""
+    f = read if read is not None else fields_of(html)
     ops = plan_part(fields, layout, f)
     if ops is not None and not all(footers_drawable(page["margins"], f.footer, fields.footer)
                                    for page in layout["pages"]):
@@ -149,6 +150,11 @@ def _stamp_chunk(blanks: dict, items: list, first: int, total: int,
     bases = {k: {"layout": lay, "footer": f.footer} for k, (f, lay) in blanks.items()}
     overlay = draw_overlay(_overlay_pages(plans, bases, first, total))
     return plans, Drawn(overlay, marked_pages(overlay)) if marked else overlay
+
+
+def ready() -> None:
+    """A worker's warm-up while another lays out the blanks: this module, the stamper's, is
+    imported as the function is sent (reportlab, pikepdf), so its first chunk does not wait."""
 
 
 @dataclass

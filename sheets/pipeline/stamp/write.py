@@ -31,7 +31,7 @@ from sheets.pipeline.stamp.fields import Fields, fields_of
 from sheets.pipeline.stamp.layout import render_base
 from sheets.pipeline.stamp.out import CHUNK, Out as _Out
 from sheets.pipeline.stamp.widgets import add_form, widgets_of
-from sheets.pipeline.stamp.chunk import Plan, Taller, _overlay_pages, _plan_chunk, _plan_on, _stamp_chunk, packed
+from sheets.pipeline.stamp.chunk import Plan, Taller, _overlay_pages, _plan_chunk, _plan_on, _stamp_chunk, packed, ready
 from sheets.pipeline.stamp.overlay import draw_overlay, grown_html
 from sheets.pipeline.workers import Workers, run_jobs
 
@@ -171,7 +171,7 @@ class StampJob:
         made: list = [cache.read_blank(self.cache_dir, key) for key in keys]
         todo = [i for i, hit in enumerate(made) if hit is None]
         fresh = run_jobs(render_base, [jobs[i] for i in todo], self.workers, shared=self.shared,
-                         weight=lambda job: len(job[0]), idle=idle, layout=True)
+                         weight=lambda job: len(job[0]), idle=idle, layout=True, ready=ready)
         for i, (pdf, layout) in zip(todo, fresh):
             layout = _same_shape_as_cached(layout)
             cache.write_blank(self.cache_dir, keys[i], pdf, layout)
@@ -208,9 +208,10 @@ class StampJob:
         interrupts.phase("stamping")
         ahead = self._read_ahead()  # while the workers start and draw the first chunks
 
-        def idle() -> bool:  # the file written a page a step: a worker's result is taken, and its
-            # next chunk sent, between two pages, not after a whole chunk
-            if out.write_a_page(results) or next(ahead, None) is not None:
+        def idle() -> bool:  # the bases parsed first (a new one takes a tenth of a second: better
+            # while every worker has just got a chunk), then the file written a page a step, so
+            # that a worker's result is taken, and its next chunk sent, between two pages
+            if next(ahead, None) is not None or out.write_a_page(results):
                 return True
             if not found or len(early) >= EARLY:
                 return False
@@ -253,7 +254,7 @@ class StampJob:
         jobs, first = [], 0
         for start in range(0, len(self.parts), CHUNK):
             keys = self.part_keys[start:start + CHUNK]
-            items = [(k, self.planned.pop(start + j, filled))
+            items = [(k, self.planned.pop(start + j, None) or self._own_plan(k, filled))
                      for j, (k, (_, filled)) in enumerate(zip(keys, self.parts[start:start + CHUNK]))]
             mine = {k for k in keys if k is not None}
             drawn_on = mine | {plan.key for _, plan in items if isinstance(plan, Plan)}  # a taller blank, perhaps
@@ -263,6 +264,14 @@ class StampJob:
                                 self.cache_dir), marked))
             first += sum(self.bases[k].pages for k in keys if k is not None)
         return jobs
+
+    def _own_plan(self, key: str | None, filled: Sheet):
+        """A part laid out in full (a roster, a record) is its own base, only its footers to draw:
+        planned here, from its base's fields (a worker would render its HTML again to read them)."""
+        if key is None or not key.startswith("part-"):
+            return filled
+        base = self.bases[key]
+        return _plan_on(key, base.fields, base.layout, self.blank_html[key], self.forms, base.fields)
 
     def _load_taller(self, plans: list[Plan]) -> None:
         """The taller blanks (`Taller`) a worker planned these parts on, read from the cache."""
