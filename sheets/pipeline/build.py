@@ -149,11 +149,12 @@ def _stamped_and_finished(sheet: Sheet, target: Path, **how) -> Path:
         return output.write_atomic(target, finish_pdf(raw.read_bytes(), title or None))
 
 
-def build_one(sheet: Sheet, target: Path, *, cache_dir: Path | None = None) -> Path:
+def build_one(sheet: Sheet, target: Path, *, cache_dir: Path | None = None, shared: Workers | None = None) -> Path:
     """Render one sheet to `target` (atomic); a laid-out sheet is taken from `cache_dir` (and
-    put there) when given: the same HTML gives the same bytes, so a hit is exact."""
+    put there) when given: the same HTML gives the same bytes, so a hit is exact. `shared`: the
+    caller's pool, started already, for a stamped sheet (workers.started_for)."""
     if sheet.stamped:
-        return _stamped_and_finished(sheet, target)
+        return _stamped_and_finished(sheet, target, shared=shared)
     return output.write_atomic(target, sheet_pdf(sheet, cache_dir))
 
 

@@ -17,9 +17,10 @@ import signal
 import sys
 import traceback
 from collections import deque
+from contextlib import contextmanager
 from multiprocessing import get_context, resource_tracker
 from multiprocessing.connection import Connection, wait
-from typing import Callable
+from typing import Callable, Iterator
 
 from sheets.base import interrupts
 from sheets.base.errors import SheetsError
@@ -264,6 +265,19 @@ class Workers:
 
     def __exit__(self, kind, exc, tb) -> None:
         self._end(graceful=kind is None)
+
+
+@contextmanager
+def started_for(parts: int, fewest: int = 2) -> Iterator[Workers | None]:
+    """A pool started now, before a batch of `parts` is rolled and rendered, so that its workers
+    start Python and import what they need while this process does that (the stamping hands
+    them their first jobs at once); None for a small batch or one core. Ended with the block."""
+    if parts < fewest or cores() < 2:
+        yield None
+        return
+    with Workers() as pool:
+        pool.get().start()
+        yield pool
 
 
 def run_jobs(fn: Callable, jobs: list[tuple], workers: int | None = None,

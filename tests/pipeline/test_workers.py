@@ -149,3 +149,25 @@ def test_a_worker_left_idle_by_a_phase_gets_ready_for_the_next(tmp_path, monkeyp
     ready = [int(line) for line in (tmp_path / "ready.txt").read_text().split()]
     assert len(ready) == 1 and ready[0] in pids - {busy}
     _no_children_left()
+
+
+def test_a_batch_starts_its_workers_before_it_is_rolled_and_ends_them_with_the_block():
+    """`started_for`: no pool for one part (or one core), else workers running at once (they
+    start Python while the batch is rolled), used by the jobs, and gone when the block ends,
+    even when it ends in an error."""
+    with workers.started_for(1) as none:
+        assert none is None
+    with workers.started_for(100) as pool:
+        if workers.cores() < 2:
+            assert pool is None
+            return
+        running = [w.process for w in pool.pool.workers]
+        assert len(running) == pool.workers and all(p.is_alive() for p in running)
+        assert workers.run_jobs(_square, [(2,), (3,)], shared=pool) == [4, 9]
+        assert [w.process for w in pool.pool.workers] == running  # the same workers
+    assert pool.pool is None
+    with pytest.raises(SheetsError):
+        with workers.started_for(100) as pool:
+            raise SheetsError("bad input found while rolling")
+    assert pool.pool is None
+    _no_children_left()

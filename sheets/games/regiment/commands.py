@@ -15,6 +15,7 @@ from sheets.games.regiment.squads import load_squad
 from sheets.games.regiment.starter import write_starter
 from sheets.library.access import game_with_plugin, library, make_dice, slug
 from sheets.library.yaml_source import load_yaml
+from sheets.pipeline.workers import started_for
 from sheets.pipeline.write import write
 
 
@@ -25,6 +26,11 @@ def make_playbook(name: str | None, options: PrintOptions = PrintOptions(), *, c
 
     Returns the paths written (the PDF first) and a note for the user.
     """
+    with started_for(count) as pool:  # a squad's workers start while it is rolled
+        return _make_playbook(name, options, character, random, count, seed, dice, fillable, save, pool)
+
+
+def _make_playbook(name, options, character, random, count, seed, dice, fillable, save, pool) -> tuple[list[Path], str]:
     paper = options.paper
     lib = library(options.content)
     game = game_with_plugin(lib, "regiment")
@@ -60,14 +66,14 @@ def make_playbook(name: str | None, options: PrintOptions = PrintOptions(), *, c
         sheet = blank_playbook(game, game.data.playbook(name), paper, fillable)
     options.target(sheet.filename)  # a wrong -o is refused before anything is written
     if save is None:
-        return write([sheet], options), note
+        return write([sheet], options, workers=pool), note
     command = "sheets playbook" + (f" {name}" if name else "") + " --random"
     command += f" --count {count}" if count > 1 else ""
     command += f" --seed {rolled.seed}" if rolled.seed is not None else f" --dice {dice}"
     output.ensure_dir(Path(save))
     with output.locked(Path(save) / SQUAD_FILE):  # one writer at a time adds to the folder's squad
         planned = plan_save(squad, Path(save), rolled.describe, command, game.data)  # checked before any write
-        return write([sheet], options) + write_planned(planned), note
+        return write([sheet], options, workers=pool) + write_planned(planned), note
 
 
 def playbook_json(character: Path, content: Path | None = None) -> str:

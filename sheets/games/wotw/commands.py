@@ -24,9 +24,15 @@ from sheets.library.yaml_source import load_yaml
 from sheets.pipeline import cache
 from sheets.pipeline.build import sheet_pdf
 from sheets.pipeline.sheet import Sheet
+from sheets.pipeline.workers import started_for
 from sheets.pipeline.write import write
 
 def make_mission(req: MissionRequest, options: PrintOptions = PrintOptions()) -> tuple[Path, str]:
+    with started_for(req.count) as pool:  # a campaign's workers start while its missions are rolled
+        return _make_mission(req, options, pool)
+
+
+def _make_mission(req: MissionRequest, options: PrintOptions, pool) -> tuple[Path, str]:
     game, missions = roll_missions(req, options.content)
     team = None
     if req.team is not None:
@@ -37,7 +43,7 @@ def make_mission(req: MissionRequest, options: PrintOptions = PrintOptions()) ->
     stem = f"wotw-{'campaign' if req.count > 1 else 'mission'}-{first.theatre}"
     stem += f"-seed{first.seed}" if first.seed is not None else "-dice"
     note = f"rolled with {first.dice if first.seed is None else 'seed ' + str(first.seed)}"
-    return write([log_sheet(game, missions, f"{stem}.pdf", options.paper, team)], options)[0], note
+    return write([log_sheet(game, missions, f"{stem}.pdf", options.paper, team)], options, workers=pool)[0], note
 
 
 def _log_sheet(game, campaign, mission, options: PrintOptions) -> Path:
