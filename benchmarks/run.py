@@ -29,8 +29,27 @@ REPO = Path(__file__).resolve().parent.parent
 PY = sys.executable
 
 
+PAGE = os.sysconf("SC_PAGE_SIZE")
+
+
 def _tree_rss(pid: int) -> int:
-    """Sum of RSS (bytes) of pid and all its descendants."""
+    """Sum of RSS (bytes) of pid and all its descendants: the tree walked through each process's
+    `children` files (Linux), reading only its own processes; else every process of /proc scanned.
+    The sampler runs every 10 ms beside the command it measures, on the same cores: scanning all
+    of /proc each time took the command some 0.15 s of CPU in a 2-second run."""
+    if os.path.exists(f"/proc/{pid}/task/{pid}/children"):
+        total, stack = 0, [pid]
+        while stack:
+            p = stack.pop()
+            try:
+                with open(f"/proc/{p}/stat") as f:
+                    total += int(f.read().rsplit(")", 1)[1].split()[21]) * PAGE
+                for task in os.listdir(f"/proc/{p}/task"):
+                    with open(f"/proc/{p}/task/{task}/children") as f:
+                        stack.extend(int(c) for c in f.read().split())
+            except (OSError, ValueError, IndexError):
+                pass  # gone meanwhile
+        return total
     parents: dict[int, list[int]] = {}
     rss: dict[int, int] = {}
     for d in os.listdir("/proc"):

@@ -227,9 +227,10 @@ class Workers:
             run_jobs(f, jobs, n, shared=shared); run_jobs(g, more, n, shared=shared)
     """
 
-    def __init__(self, workers: int | None = None):
+    def __init__(self, workers: int | None = None, batch: bool = False):
         self.workers = workers if workers is not None else cores()
         self.pool: Pool | None = None
+        self.batch = batch  # one batch's (`started_for`): let go once its stamping is drawn
 
     def get(self) -> Pool:
         if self.pool is None:
@@ -275,7 +276,7 @@ def started_for(parts: int, fewest: int = 2) -> Iterator[Workers | None]:
     if parts < fewest or cores() < 2:
         yield None
         return
-    with Workers() as pool:
+    with Workers(batch=True) as pool:
         pool.get().start()
         yield pool
 

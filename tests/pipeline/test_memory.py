@@ -34,3 +34,42 @@ def test_peak_memory_does_not_grow_with_the_count(tmp_path):
     small = _peak(50, tmp_path / "fifty.pdf")
     large = _peak(500, tmp_path / "five-hundred.pdf")
     assert large <= small * 1.2, f"peak {large / 1e6:.0f} MB for 500 playbooks, {small / 1e6:.0f} MB for 50"
+
+
+def test_the_sampler_sums_the_whole_process_tree_as_a_scan_of_proc_does():
+    """benchmarks/run.py walks the command's own tree (its `children` files) instead of scanning
+    every process each 10 ms: the same sum, a child's child included."""
+    import subprocess
+    import time
+
+    import run as bench
+
+    code = ("import subprocess, sys, time\nx = bytearray(30_000_000)\n"
+            "child = subprocess.Popen([sys.executable, '-c', "
+            "'import subprocess, sys, time; y = bytearray(20_000_000); "
+            "subprocess.Popen([sys.executable, \"-c\", \"import time; z = bytearray(10_000_000); time.sleep(3)\"]); "
+            "time.sleep(3)'])\ntime.sleep(3)\n")
+    tree = subprocess.Popen([sys.executable, "-c", code])
+    try:
+        time.sleep(1.5)
+        walked = bench._tree_rss(tree.pid)
+        parents: dict[int, list[int]] = {}
+        rss: dict[int, int] = {}
+        for d in filter(str.isdigit, os.listdir("/proc")):
+            try:
+                fields = Path(f"/proc/{d}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            parents.setdefault(int(fields[1]), []).append(int(d))
+            rss[int(d)] = int(fields[21]) * bench.PAGE
+        scanned, stack, seen = 0, [tree.pid], 0
+        while stack:
+            p = stack.pop()
+            scanned += rss.get(p, 0)
+            seen += 1
+            stack.extend(parents.get(p, []))
+        assert seen == 3 and walked > 60_000_000
+        assert abs(walked - scanned) < 2_000_000  # sampled a moment apart: a page or two
+    finally:
+        tree.kill()
+        tree.wait()

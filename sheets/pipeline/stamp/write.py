@@ -357,7 +357,7 @@ class StampJob:
         with _Out(self) as out:
             plans, overlays, total, fallback = self.plan_and_draw(out)
             t1 = time.perf_counter()
-            if self.own_pool:
+            if self.own_pool or self.shared.batch:
                 self.shared.let_go()  # the workers' part is done: they go while the rest is written
             if self.stats is not None:
                 self.stats.update(stamped=len(self.parts) - len(fallback) - len(direct), no_blank=len(direct),
