@@ -71,7 +71,10 @@ def _copy(tmp_path: Path) -> Path:
 
 
 def _files(root: Path) -> dict[str, bytes]:
-    return {p.relative_to(root).as_posix(): p.read_bytes() for p in root.rglob("*") if p.is_file()}
+    """Every file under `root`, but Python's compiled bytecode (written as the commands run
+    unless PYTHONDONTWRITEBYTECODE is set: not a file anyone writes)."""
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in root.rglob("*")
+            if p.is_file() and "__pycache__" not in p.parts}
 
 
 def _sheets(copy: Path, cwd: Path, *args: str) -> subprocess.CompletedProcess:
