@@ -100,6 +100,10 @@ class Out:
         self._writing = self.writing(chunk, data)
         return True
 
+    def waiting(self, results: list) -> int:
+        """Chunks drawn (`results`) and not yet written."""
+        return sum(1 for r in results[self.written:] if r is not None and r[1] is not None)
+
     def write(self, chunk: list, data) -> None:
         """One chunk's parts: each page its base's page with the chunk's overlay page on top.
         `data`: the overlay PDF, or a worker's `Drawn` (the overlay with its pages' content

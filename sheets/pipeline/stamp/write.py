@@ -38,6 +38,7 @@ from sheets.pipeline.workers import Workers, run_jobs
 StampPart = tuple  # (blank Sheet or None, filled Sheet)
 EARLY = 8  # parts to lay out in full parsed while the workers still draw, at most (bounds memory)
 PLAN_AHEAD = 8 * CHUNK  # parts planned while the blanks are laid out, at most (bounds memory)
+BACKLOG = 4  # chunks drawn, not yet written, at most before the workers wait (bounds memory)
 
 
 @dataclass
@@ -202,15 +203,15 @@ class StampJob:
             if data is None:  # parts to lay out in full: parse their cached PDF while the workers draw
                 found.extend((i * CHUNK + j, p.html) for j, p in enumerate(chunk_plans) if p.ops is None)
             self._load_taller(results[i][0])
-            while stamp_workers == 1 and out.write_a_page(results):  # in one process: at once
+            # at once in one process or past BACKLOG waiting chunks (memory bound), else in idle steps
+            while (stamp_workers == 1 or out.waiting(results) > BACKLOG) and out.write_a_page(results):
                 pass
 
         interrupts.phase("stamping")
         ahead = self._read_ahead()  # while the workers start and draw the first chunks
 
-        def idle() -> bool:  # the bases parsed first (a new one takes a tenth of a second: better
-            # while every worker has just got a chunk), then the file written a page a step, so
-            # that a worker's result is taken, and its next chunk sent, between two pages
+        def idle() -> bool:  # the bases parsed (a tenth of a second each), then a page written a
+            # step: a worker's result is taken, and its next chunk sent, between two pages
             if next(ahead, None) is not None or out.write_a_page(results):
                 return True
             if not found or len(early) >= EARLY:
@@ -266,8 +267,7 @@ class StampJob:
         return jobs
 
     def _own_plan(self, key: str | None, filled: Sheet):
-        """A part laid out in full (a roster, a record) is its own base, only its footers to draw:
-        planned here, from its base's fields (a worker would render its HTML again to read them)."""
+        """A part laid out in full (its own base, only footers to draw), planned from its base's fields."""
         if key is None or not key.startswith("part-"):
             return filled
         base = self.bases[key]
