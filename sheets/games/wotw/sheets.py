@@ -149,7 +149,10 @@ def stamped_missions(game: Game, missions: list[Mission], team: Team | None, fil
         ctx = mission_context(game, m, team, campaign, prefix="m-")
         filled = _log_sheet(game, [ctx], filename, paper, False, footer)
         blank_ctx = blank_mission_context(ctx)
-        same = pickle.dumps(blank_ctx, protocol=pickle.HIGHEST_PROTOCOL)
+        try:
+            same = pickle.dumps(blank_ctx, protocol=pickle.HIGHEST_PROTOCOL)
+        except (pickle.PicklingError, TypeError, AttributeError):  # a plug-in's value: rendered to compare
+            same = object()
         if same not in rendered:
             blank = _log_sheet(game, [blank_ctx], filename, paper, False, blank_footer)
             rendered[same] = blanks.setdefault(render_html(blank), blank)

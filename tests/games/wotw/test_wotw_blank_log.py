@@ -79,3 +79,21 @@ def test_a_campaigns_missions_share_their_blanks_each_rendered_once(wotw, monkey
     assert len(rendered) < 10 and len(blanks) == len(set(rendered))  # 40 missions: a handful of blanks
     contexts = {(m.nation, m.enemy, bool(m.engineers), m.weather, m.airborne) for m in missions}
     assert len(rendered) <= len(contexts)
+
+
+def test_a_blank_context_that_cannot_be_compared_is_rendered_and_still_shared(wotw, monkeypatch):
+    """A value a plug-in puts in a blank's context that pickle cannot take: that blank is
+    rendered to be compared, and missions whose blanks render the same still share one."""
+    from sheets.games.wotw import sheets as wotw_sheets
+    from sheets.games.wotw.mission import roll_missions
+
+    missions = roll_missions(wotw, Dice.seeded(1), 12, "france-1944", None)
+    shared = {id(b) for b, _ in wotw_sheets.log_sheet(wotw, missions, "x.pdf").parts if b is not None}
+
+    def refuse(*args, **kwargs):
+        raise TypeError("cannot pickle a plug-in's value")
+
+    monkeypatch.setattr(wotw_sheets.pickle, "dumps", refuse)
+    sheet = wotw_sheets.log_sheet(wotw, missions, "x.pdf")
+    blanks = [b for b, _ in sheet.parts if b is not None]
+    assert len(blanks) == 12 and len({id(b) for b in blanks}) == len(shared)
