@@ -11,6 +11,7 @@ a worker whose parent is gone sees its pipe close and ends too.
 """
 from __future__ import annotations
 
+import importlib
 import os
 import pickle
 import signal
@@ -25,9 +26,16 @@ from typing import Callable, Iterator
 from sheets.base import interrupts
 from sheets.base.errors import SheetsError
 from sheets.base.paths import FIXED_EPOCH
-from sheets.pipeline import rendering
 
 GRACE = 5.0  # seconds a finished worker has to go before it is made to
+# What a worker can make ready before its first job (`Pool.prepare`): the layout engine
+# (WeasyPrint imported, its fonts loaded), or the stamper's modules (reportlab, pikepdf)
+LAYOUT = "layout"
+STAMPER = "sheets.pipeline.stamp.chunk"
+# a batch's workers (`started_for`): a campaign's record is laid out in full (one worker makes the
+# layout engine ready) while the other is ready to stamp; a squad's parts are all stamped
+CAMPAIGN = (LAYOUT, STAMPER)
+SQUAD = (STAMPER, STAMPER)
 
 
 def cores() -> int:
@@ -38,7 +46,19 @@ def cores() -> int:
 
 
 def _warm_up() -> None:
+    # imported here, not with this module: a command starts its workers before it imports
+    # Jinja and the pipeline (started_for), so that they start meanwhile
+    from sheets.pipeline import rendering  # noqa: PLC0415
+
     rendering.warm_up()
+
+
+def _prepare(what: str) -> None:
+    """A worker's warm-up: `what` made ready (LAYOUT, or a module imported)."""
+    if what == LAYOUT:
+        _warm_up()
+    else:
+        importlib.import_module(what)
 
 
 def _sendable(exc: BaseException) -> BaseException:
@@ -93,7 +113,20 @@ class _Worker:
     def __init__(self, process, conn: Connection):
         self.process = process
         self.conn = conn
-        self.job: int | None = None  # the index of the job it runs, -1 warming up, None idle
+        self.job: int | None = None  # the index of the job it runs (None: none)
+        # warm-ups sent whose replies are not taken yet: a job may be sent behind them (the pipe
+        # keeps the order), so that a job waits for the worker that has its imports done
+        self.warming = 0
+        self.prepared: set[str] = set()  # what its warm-ups made ready (LAYOUT, STAMPER)
+
+    @property
+    def busy(self) -> bool:
+        return self.job is not None or self.warming > 0
+
+    def prepare(self, fn: Callable, args: tuple, what: str) -> None:
+        self.conn.send((fn, args))
+        self.warming += 1
+        self.prepared.add(what)
 
 
 class Pool:
@@ -130,44 +163,59 @@ class Pool:
         self.start()
         interrupts.phase("workers importing the layout engine")
         for worker in self.workers:
-            if worker.job is None:
-                worker.conn.send((_warm_up, ()))
-                worker.job = -1
+            if not worker.busy:
+                worker.prepare(_warm_up, (), LAYOUT)
+
+    def prepare(self, what: tuple[str, ...]) -> None:
+        """Start every worker, the i-th making `what[i]` ready (LAYOUT, STAMPER) before its
+        first job; a job that needs it goes to a worker that has it (`run`'s `needs`)."""
+        self.start()
+        for worker, one in zip(self.workers, what):
+            if one not in worker.prepared:
+                worker.prepare(_prepare, (one,), one)
 
     def run(self, fn: Callable, jobs: list[tuple], order: list[int], results: list,
             on_done: Callable[[int], None] | None, idle: Callable[[], bool] | None,
-            ready: Callable[[], None] | None = None) -> None:
+            ready: Callable[[], None] | None = None, needs: str | None = None) -> None:
         """Every job on the workers, biggest first (`order`); results by index. `ready`: what
-        a worker these jobs leave idle does meanwhile (imports for the next phase's jobs)."""
+        a worker these jobs leave idle does meanwhile (imports for the next phase's jobs).
+        `needs`: what the jobs need made ready (LAYOUT): a worker that has it, or is making it
+        ready, takes a job first, behind its warm-up."""
         self.start()
         queue = deque(order)
-        self._hand_out(fn, jobs, queue)
+        self._hand_out(fn, jobs, queue, needs)
         for worker in self.workers:
-            if ready is not None and worker.job is None:
-                worker.conn.send((ready, ()))
-                worker.job = -1  # as `warm`: its reply is taken, never waited for
-        while queue or any(w.job is not None and w.job >= 0 for w in self.workers):
-            self._hand_out(fn, jobs, queue)
+            if ready is not None and not worker.busy:
+                worker.prepare(ready, (), STAMPER)  # its reply is taken, never waited for
+        while queue or any(w.job is not None for w in self.workers):
+            self._hand_out(fn, jobs, queue, needs)
             busy = idle is not None and idle()  # asked on every turn: it may have new work
-            working = [w for w in self.workers if w.job is not None]
+            working = [w for w in self.workers if w.busy]
             ready = wait([w.conn for w in working], timeout=0 if busy else None)
             finished = []
             for worker in working:
                 if worker.conn in ready:
-                    finished.append((worker.job, self._reply(worker)))
-            self._hand_out(fn, jobs, queue)  # the next jobs go out before `on_done` runs (it may write)
+                    i, value = self._reply(worker)
+                    if i is not None:
+                        finished.append((i, value))
+            self._hand_out(fn, jobs, queue, needs)  # the next jobs go out before `on_done` runs (it may write)
             for i, value in sorted(finished, key=lambda item: item[0]):  # type: ignore[arg-type,return-value]
-                if i >= 0:
-                    results[i] = value
-                    if on_done:
-                        on_done(i)
+                results[i] = value
+                if on_done:
+                    on_done(i)
 
-    def _hand_out(self, fn: Callable, jobs: list[tuple], queue: deque) -> None:
-        for worker in self.workers:
-            if queue and worker.job is None:
-                i = queue.popleft()
-                worker.conn.send((fn, jobs[i]))
-                worker.job = i
+    def _hand_out(self, fn: Callable, jobs: list[tuple], queue: deque, needs: str | None = None) -> None:
+        # those that have what the jobs need (or are making it ready) first, then the idle
+        free = sorted((w for w in self.workers if w.job is None),
+                      key=lambda w: (needs is not None and needs not in w.prepared, w.warming > 0))
+        for worker in free:
+            if not queue:
+                return
+            if needs is not None and worker.warming and needs not in worker.prepared:
+                continue  # busy making something else ready: the job would wait behind that
+            i = queue.popleft()
+            worker.conn.send((fn, jobs[i]))
+            worker.job = i
 
     def _reply(self, worker: _Worker):
         try:
@@ -178,10 +226,14 @@ class Pool:
             how = f"signal {-code}" if code is not None and code < 0 else f"exit code {code}"
             raise WorkerLost(f"a worker process ended in the middle of a job ({how}); "
                              f"nothing half-written was left behind, run the command again") from None
-        worker.job = None
+        if worker.warming:  # the pipe answers in order: a warm-up's reply comes first
+            worker.warming -= 1
+            i = None
+        else:
+            i, worker.job = worker.job, None
         if not ok:
             raise value
-        return value
+        return i, value
 
     def let_go(self) -> None:
         """Ask every worker to go, and go on at once: its exit (a Python with WeasyPrint loaded
@@ -269,16 +321,33 @@ class Workers:
 
 
 @contextmanager
-def started_for(parts: int, fewest: int = 2) -> Iterator[Workers | None]:
+def started_for(parts: int, prepare: tuple[str, ...] = (), fewest: int = 2) -> Iterator[Workers | None]:
     """A pool started now, before a batch of `parts` is rolled and rendered, so that its workers
     start Python and import what they need while this process does that (the stamping hands
-    them their first jobs at once); None for a small batch or one core. Ended with the block."""
+    them their first jobs at once); None for a small batch or one core. Ended with the block.
+
+    `prepare`: what each worker makes ready meanwhile (`Pool.prepare`: LAYOUT for a part laid
+    out in full, such as a campaign's record; STAMPER). The command's pool: a `started_for`
+    inside the block (the game's command, after the CLI started it before importing that
+    command's modules) takes the same pool.
+    """
+    global _COMMAND  # noqa: PLW0603 - one pool per command
+    if _COMMAND is not None:
+        yield _COMMAND
+        return
     if parts < fewest or cores() < 2:
         yield None
         return
     with Workers(batch=True) as pool:
-        pool.get().start()
-        yield pool
+        pool.get().prepare(prepare)
+        _COMMAND = pool
+        try:
+            yield pool
+        finally:
+            _COMMAND = None
+
+
+_COMMAND: Workers | None = None  # the pool `started_for` started, while its block runs
 
 
 def run_jobs(fn: Callable, jobs: list[tuple], workers: int | None = None,
@@ -315,7 +384,8 @@ def run_jobs(fn: Callable, jobs: list[tuple], workers: int | None = None,
     own = shared is None
     pool_of = Workers(workers) if own else shared
     try:
-        pool_of.get().run(fn, jobs, order, results, on_done, idle, ready)  # type: ignore[union-attr]
+        pool_of.get().run(fn, jobs, order, results, on_done, idle, ready,  # type: ignore[union-attr]
+                          needs=LAYOUT if layout else None)
     except BaseException:
         pool_of.stop()  # type: ignore[union-attr]
         raise

@@ -171,3 +171,31 @@ def test_a_batch_starts_its_workers_before_it_is_rolled_and_ends_them_with_the_b
             raise SheetsError("bad input found while rolling")
     assert pool.pool is None
     _no_children_left()
+
+
+def _what_is_ready(n: int) -> tuple[int, bool, bool]:
+    time.sleep(0.3)  # each worker takes one
+    return os.getpid(), "weasyprint" in sys.modules, "sheets.pipeline.stamp.chunk" in sys.modules
+
+
+def test_a_layout_goes_to_the_worker_that_made_the_layout_engine_ready():
+    """`started_for(n, prepare)`: the workers make ready what the batch will need before its
+    first job; a layout goes to the worker that readied the layout engine, even while it is
+    still importing it (behind that warm-up, in its pipe), not to the other, which would import
+    it all over again. A `started_for` inside the block (the game's command, inside the CLI's)
+    takes the same pool."""
+    if workers.cores() < 2:
+        pytest.skip("one core: no pool")
+    with workers.started_for(2, (workers.STAMPER, workers.LAYOUT)) as pool:
+        with workers.started_for(2, workers.SQUAD) as inner:
+            assert inner is pool
+        first, second = pool.pool.workers
+        assert (first.prepared, second.prepared) == ({workers.STAMPER}, {workers.LAYOUT})
+        [pid] = workers.run_jobs(_pid, [(1,)], shared=pool, layout=True, idle=lambda: False)
+        assert pid == second.process.pid
+        # each made ready what it was asked to: the stamper's modules, and WeasyPrint
+        ready = {pid: (layout, stamper) for pid, layout, stamper in
+                 workers.run_jobs(_what_is_ready, [(1,), (2,)], shared=pool)}
+        assert ready == {first.process.pid: (False, True), second.process.pid: (True, False)}
+    assert workers._COMMAND is None  # noqa: SLF001
+    _no_children_left()

@@ -43,16 +43,23 @@ def playbook(
     content: Content = None,
 ) -> None:
     """A Regiment playbook: blank, filled from --character, or rolled (--random)."""
-    from sheets.games.regiment import commands  # noqa: PLC0415 - content models and Jinja: not for --help
-
     if as_json:
+        from sheets.games.regiment import commands  # noqa: PLC0415 - content models and Jinja: not for --help
+
         if character is None or random or save is not None or count != 1 or seed is not None or dice is not None:
             raise SheetsError("--json prints a character file resolved: use it with --character FILE only")
         typer.echo(commands.playbook_json(character, content))
         return
-    paths, note = commands.make_playbook(name, print_options(paper, ink_saver, output, content), character=character,
-                                         random=random, count=count, seed=seed, dice=dice, fillable=fillable,
-                                         save=save)
+    # a squad's workers start first, while this process imports and rolls (make_playbook takes them)
+    from sheets.pipeline.workers import SQUAD, started_for  # noqa: PLC0415 - not for --help
+
+    with started_for(count, SQUAD):
+        from sheets.games.regiment import commands  # noqa: PLC0415 - content models and Jinja: not for --help
+
+        paths, note = commands.make_playbook(name, print_options(paper, ink_saver, output, content),
+                                             character=character,
+                                             random=random, count=count, seed=seed, dice=dice,
+                                             fillable=fillable, save=save)
     report(paths, note)
     write_previews([p for p in paths if p.suffix == ".pdf"], preview)
 

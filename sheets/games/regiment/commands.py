@@ -15,7 +15,7 @@ from sheets.games.regiment.squads import load_squad
 from sheets.games.regiment.starter import write_starter
 from sheets.library.access import game_with_plugin, library, make_dice, slug
 from sheets.library.yaml_source import load_yaml
-from sheets.pipeline.workers import started_for
+from sheets.pipeline.workers import SQUAD, started_for
 from sheets.pipeline.write import write
 
 
@@ -26,7 +26,7 @@ def make_playbook(name: str | None, options: PrintOptions = PrintOptions(), *, c
 
     Returns the paths written (the PDF first) and a note for the user.
     """
-    with started_for(count) as pool:  # a squad's workers start while it is rolled
+    with started_for(count, SQUAD) as pool:  # a squad's workers start while it is rolled
         return _make_playbook(name, options, character, random, count, seed, dice, fillable, save, pool)
 
 

@@ -24,11 +24,11 @@ from sheets.library.yaml_source import load_yaml
 from sheets.pipeline import cache
 from sheets.pipeline.build import sheet_pdf
 from sheets.pipeline.sheet import Sheet
-from sheets.pipeline.workers import started_for
+from sheets.pipeline.workers import CAMPAIGN, started_for
 from sheets.pipeline.write import write
 
 def make_mission(req: MissionRequest, options: PrintOptions = PrintOptions()) -> tuple[Path, str]:
-    with started_for(req.count) as pool:  # a campaign's workers start while its missions are rolled
+    with started_for(req.count, CAMPAIGN) as pool:  # a campaign's workers start while its missions are rolled
         return _make_mission(req, options, pool)
 
 
