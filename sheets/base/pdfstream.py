@@ -104,9 +104,13 @@ class StreamingPdf:
     def _write(self, num: int, obj: PdfObject) -> None:
         buf = io.BytesIO()
         obj.write_to_stream(buf)
+        self._write_bytes(num, buf.getvalue())
+
+    def _write_bytes(self, num: int, data: bytes) -> None:
+        """`_write` of an object already written out (its PDF syntax)."""
         self._offsets[num] = self._f.tell()
         self._f.write(b"%d 0 obj\n" % num)
-        self._f.write(buf.getvalue())
+        self._f.write(data)
         self._f.write(b"\nendobj\n")
 
     def _pack(self, num: int, obj: PdfObject) -> None:

@@ -77,10 +77,11 @@ class _Base:
     parent's index or -1, its kids: (True, a kid's index) or (False, an MCID)); `tops`, the
     top elements; `owners`, MCID -> index; `links`, the Link elements' indices)."""
 
-    __slots__ = ("data", "entries", "web", "nodes", "tops", "owners", "links")
+    __slots__ = ("data", "entries", "web", "nodes", "tops", "owners", "links", "copy")
 
     def __init__(self, data: bytes, entries: dict, structure, web: list):
         self.data, self.entries, self.web = data, entries, web
+        self.copy: tuple[bytes, bytes] | None = None  # a page's copy of the form, written out (`_form_copy`)
         self.nodes: list = []
         owners: dict[int, int] = {}
         self.tops = [self._compile(desc, -1, owners) for desc in structure] if structure is not None else []
@@ -102,6 +103,7 @@ class _Base:
         return index
 
 
+_ANY_FORM = 2**31 - 1  # an object number no file here reaches: where a page's form goes (`_resources`)
 _MCR = b"<< /Type /MCR /MCID %d /Pg %d 0 R /Stm %d 0 R >>"
 _OBJR = b"<< /Type /OBJR /Obj %d 0 R /Pg %d 0 R >>"
 _ELEM = b"<< /Type /StructElem %s /P %d 0 R /Pg %d 0 R /K [ %s ] >>"
@@ -133,6 +135,8 @@ class TaggedPdf(StreamingPdf):
         self._nums = array("Q")  # the parent tree: key i -> object number
         self._bases: dict[tuple[str, int], _Base] = {}
         self._scratch = pikepdf.new()
+        self._resources_of: tuple[str | None, dict] = (None, {})  # one overlay's at a time (`_resources`)
+        self._boxes: dict[tuple, bytes] = {}  # a page size's box, written out
         self._ops = pikepdf.Stream(self._scratch, b"")
 
     # -- the blanks -------------------------------------------------------------
@@ -152,14 +156,18 @@ class TaggedPdf(StreamingPdf):
             del self._bases[key]
 
     def _form_copy(self, base: _Base, num: int, struct_parents: int | None) -> None:
-        stream = StreamObject()
-        stream._data = base.data  # noqa: SLF001
-        stream[_name("/Filter")] = _name("/FlateDecode")
-        for k, v in base.entries.items():
-            stream[_name(k)] = v
-        if struct_parents is not None:
-            stream[_name("/StructParents")] = NumberObject(struct_parents)
-        self._write(num, stream)
+        """The page's own copy of its blank's form: the same bytes for every page but its
+        `/StructParents`, so it is written out once per blank (as pypdf writes the stream: its
+        entries, `/StructParents`, `/Length`) and only that number is put in."""
+        if base.copy is None:
+            entries = DictionaryObject({_name("/Filter"): _name("/FlateDecode")})
+            for k, v in base.entries.items():
+                entries[_name(k)] = v
+            base.copy = (_syntax(entries)[:-2],  # without its ">>"
+                         b"/Length %d\n>>\nstream\n%s\nendstream" % (len(base.data), base.data))
+        head, tail = base.copy
+        self._write_bytes(num, head + (b"/StructParents %d\n" % struct_parents if struct_parents is not None else b"")
+                          + tail)
 
     # -- the parent tree ----------------------------------------------------------
     def _entry(self, num: int) -> int:
@@ -257,27 +265,39 @@ class TaggedPdf(StreamingPdf):
             annots.append(anum)
         return objrs, annots
 
+    def _resources(self, source: str, res) -> tuple[bytes, bytes]:
+        """A page's resources (its overlay page's, imported, and its blank's form as `/WSBase`)
+        written out, in two parts: the form's object number goes between them. Imported once
+        per resources dictionary of an overlay (its pages mostly share one), not once per page;
+        the same objects, numbered at the same moment, so the same bytes."""
+        if source != self._resources_of[0]:
+            self._resources_of = (source, {})
+        found = self._resources_of[1].get(id(res))
+        if found is None:
+            resources = self._import(source, res.get_object()) if res is not None else DictionaryObject()
+            xobjects = resources.get("/XObject")
+            xobjects = DictionaryObject(xobjects.get_object()) if xobjects is not None else DictionaryObject()
+            xobjects[_name(_BASE)] = _ref(_ANY_FORM)
+            resources[_name("/XObject")] = xobjects
+            head, tail = _syntax(resources).split(b"%d 0 R" % _ANY_FORM)
+            found = self._resources_of[1][id(res)] = (res, head, tail)  # `res` kept: its id stays its own
+        return found[1], found[2]
+
     def _write_page(self, num: int, form: int, size, content: StreamObject, overlay_source, overlay,
                     annots: list[int], struct_parents: int) -> None:
-        resources = DictionaryObject()
-        if overlay is not None:
-            res = overlay.get("/Resources")
-            if res is not None:
-                resources = self._import(overlay_source or "overlay", res.get_object())
-        xobjects = resources.get("/XObject")
-        xobjects = DictionaryObject(xobjects.get_object()) if xobjects is not None else DictionaryObject()
-        xobjects[_name(_BASE)] = _ref(form)
-        resources[_name("/XObject")] = xobjects
-        box = ArrayObject([NumberObject(0), NumberObject(0), FloatObject(size[0]), FloatObject(size[1])])
-        page = DictionaryObject({
-            _name("/Type"): _name("/Page"), _name("/Parent"): _ref(self._pages), _name("/MediaBox"): box,
-            _name("/Resources"): resources, _name("/Contents"): self._add(content),
-            _name("/StructParents"): NumberObject(struct_parents), _name("/Tabs"): _name("/S"),
-            _name("/TrimBox"): ArrayObject(box),
-        })
+        """The page object, written out as pypdf writes its dictionary (the same bytes)."""
+        head, tail = self._resources(overlay_source or "overlay", overlay.get("/Resources") if overlay is not None
+                                     else None)
+        box = self._boxes.get(size)
+        if box is None:
+            box = self._boxes[size] = _syntax(ArrayObject([NumberObject(0), NumberObject(0), FloatObject(size[0]),
+                                                           FloatObject(size[1])]))
+        page = (b"<<\n/Type /Page\n/Parent %d 0 R\n/MediaBox %s\n/Resources %s%d 0 R%s\n/Contents %d 0 R\n"
+                b"/StructParents %d\n/Tabs /S\n/TrimBox %s\n"
+                % (self._pages, box, head, form, tail, self._add(content).idnum, struct_parents, box))
         if annots:
-            page[_name("/Annots")] = ArrayObject(_ref(a) for a in annots)
-        self._pack(num, page)
+            page += b"/Annots [%s ]\n" % b"".join(b" %d 0 R" % a for a in annots)
+        self._pack_bytes(num, page + b">>")
         self._kids.append(num)
 
     def _identity(self) -> bytes:
