@@ -10,10 +10,32 @@ the same order, nothing around the tag.
 `fill`: a PDF form field (an <input>) instead of the printed field; `name`: the field's unique
 name (a blank's fields and a filled sheet's are matched by it, sheets.pipeline.stamp.fields);
 `label`: what a player sees beside it, the form field's tooltip (read aloud by a screen reader).
+
+A batch renders the same fields again and again (a squad's playbooks: the same boxes, ticked
+or not), so each function remembers its last few thousand answers (`_remembered`), for calls
+whose arguments are all plain values (text, numbers, None): those give the same markup every time.
 """
 from __future__ import annotations
 
+from functools import lru_cache, wraps
+
 from markupsafe import Markup, escape
+
+_PLAIN = frozenset({str, Markup, int, float, bool, type(None)})  # exact types: a subclass may change
+
+
+def _remembered(fn):
+    """`fn`, its answers kept for plain arguments (any other value, e.g. a plug-in's object,
+    is rendered each time: its text may change between calls)."""
+    cached = lru_cache(maxsize=4096, typed=True)(fn)
+
+    @wraps(fn)
+    def call(*args, **kwargs):
+        if _PLAIN.issuperset(map(type, args)) and _PLAIN.issuperset(map(type, kwargs.values())):
+            return cached(*args, **kwargs)
+        return fn(*args, **kwargs)
+    call.uncached = fn  # type: ignore[attr-defined]
+    return call
 
 
 def _text(value) -> Markup:
@@ -24,6 +46,7 @@ def _attribute(name: str, value) -> str:
     return f' {name}="{escape(value)}"' if value else ""
 
 
+@_remembered
 def box(name, marked=False, fill=False, shape="square", premarked=False, label="") -> Markup:
     """A check box: ticked (`marked`), shaded (`premarked`: the playbook's own mark), or empty."""
     if fill:
@@ -34,6 +57,7 @@ def box(name, marked=False, fill=False, shape="square", premarked=False, label="
         classes, escape(name), _attribute("data-label", label), "✔" if marked else ""))
 
 
+@_remembered
 def write(name, value="", width="30mm", fill=False, label="", grow=False) -> Markup:
     """A line to write on, `width` long at least, with `value` written on it; `grow`: a box
     whose height follows its text (an audit trail)."""
@@ -44,6 +68,7 @@ def write(name, value="", width="30mm", fill=False, label="", grow=False) -> Mar
         escape(width), escape(name), _attribute("data-label", label), " data-grow" if grow else "", _text(value)))
 
 
+@_remembered
 def mark(name, text, marked=False, fill=False, how="underline", tag="span") -> Markup:
     """Text printed on every sheet that a mark picks out for this character: `how` is
     "underline" (a chosen word) or "shade" (a chosen table cell)."""

@@ -171,3 +171,36 @@ def test_the_field_functions_give_the_macros_bytes():
              for s, h, t in [("square", "underline", "span"), ("circle", "shade", "td")]]
     assert new.render(cases=cases) == old.render(cases=cases)
     assert "&amp; &lt;Bob&gt;" in new.render(cases=cases[:1])
+
+
+class _Changing:
+    """A plug-in's value whose text changes between two calls."""
+
+    def __init__(self):
+        self.text = "before"
+
+    def __str__(self):
+        return self.text
+
+
+def test_the_field_functions_remember_plain_calls_only():
+    """A batch's fields are remembered (the same markup for the same plain arguments, as the
+    function itself gives it), but a value of any other type is rendered each time: its text
+    may have changed since."""
+    from markupsafe import Markup
+
+    from sheets.pipeline import fieldmarkup
+
+    for fn, args, kwargs in [(fieldmarkup.box, ("b",), {"marked": True}), (fieldmarkup.write, ("w", 7, "5mm"), {}),
+                             (fieldmarkup.write, ("w", 7.0, "5mm"), {}), (fieldmarkup.write, ("w", True), {}),
+                             (fieldmarkup.mark, ("m", Markup("<i>x</i>")), {"how": "shade"}),
+                             (fieldmarkup.mark, ("m", "<i>x</i>"), {"how": "shade"})]:
+        first, again = fn(*args, **kwargs), fn(*args, **kwargs)
+        assert first == again == fn.uncached(*args, **kwargs)
+    # 7, 7.0 and True are equal keys to a plain cache: each keeps its own text
+    assert [str(fieldmarkup.write("w", v)) for v in (1, 1.0, True)] == [
+        '<span class="write" style="min-width: 30mm" data-field="w">%s</span>' % t for t in ("1", "1.0", "True")]
+    value = _Changing()
+    assert ">before<" in fieldmarkup.write("w", value)
+    value.text = "after"
+    assert ">after<" in fieldmarkup.write("w", value)
