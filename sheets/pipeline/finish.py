@@ -116,28 +116,31 @@ def _runs(ops: list, forms: dict) -> list[tuple[str, list]]:
     `ops`: (operands, operator) pairs, or pikepdf's instructions as parsed, each run holding them
     as given (read by index: an instruction's operands become Python values only for a Do)."""
     runs: list[tuple[str, list]] = []
-    group: list = []
-    depth = 0
-    for item in ops:
-        name = str(item[1])
-        group.append(item)
-        if name in ("q", "BT", "BMC", "BDC"):
+    names = [str(item[1]) for item in ops]  # each operator's name, once
+    start = depth = 0
+    for end, name in enumerate(names, 1):
+        if name in _OPENS:
             depth += 1
-        elif name in ("Q", "ET", "EMC"):
+        elif name in _CLOSES:
             depth -= 1
         if depth > 0:
             continue
-        first = str(group[0][1])
-        kind = ("marked" if first in ("BMC", "BDC")
-                else "form" if any(str(o[1]) == "Do" and str(o[0][0]) in forms for o in group) else "own")
+        group = ops[start:end]
+        kind = ("marked" if names[start] in ("BMC", "BDC")
+                else "form" if "Do" in names[start:end] and any(
+                    str(o[1]) == "Do" and str(o[0][0]) in forms for o in group) else "own")
         if kind == "own" and runs and runs[-1][0] == "own":
             runs[-1][1].extend(group)
         else:
             runs.append((kind, group))
-        group = []
-    if group:
-        runs.append(("own", group))
+        start = end
+    if start < len(ops):
+        runs.append(("own", ops[start:]))
     return runs
+
+
+_OPENS = frozenset(("q", "BT", "BMC", "BDC"))
+_CLOSES = frozenset(("Q", "ET", "EMC"))
 
 
 def _has_text(ops: list) -> bool:
