@@ -28,10 +28,11 @@ from sheets.base.errors import SheetsError
 from sheets.base.paths import FIXED_EPOCH
 
 GRACE = 5.0  # seconds a finished worker has to go before it is made to
-# What a worker can make ready before its first job (`Pool.prepare`): the layout engine
-# (WeasyPrint imported, its fonts loaded), or the stamper's modules (reportlab, pikepdf)
-LAYOUT = "layout"
-STAMPER = "sheets.pipeline.stamp.chunk"
+# What a worker can make ready before its first job (`Pool.prepare`), by module name: the module
+# imported and its `warm_up()` run, if it has one. Named, not imported, here: a command starts
+# its workers (started_for) before it imports Jinja and the pipeline, so that they start meanwhile
+LAYOUT = "sheets.pipeline.rendering"  # WeasyPrint imported, its fonts loaded
+STAMPER = "sheets.pipeline.stamp.chunk"  # reportlab and pikepdf imported
 # a batch's workers (`started_for`): a campaign's record is laid out in full (one worker makes the
 # layout engine ready) while the other is ready to stamp; a squad's parts are all stamped
 CAMPAIGN = (LAYOUT, STAMPER)
@@ -45,20 +46,11 @@ def cores() -> int:
         return os.cpu_count() or 1
 
 
-def _warm_up() -> None:
-    # imported here, not with this module: a command starts its workers before it imports
-    # Jinja and the pipeline (started_for), so that they start meanwhile
-    from sheets.pipeline import rendering  # noqa: PLC0415
-
-    rendering.warm_up()
-
-
-def _prepare(what: str) -> None:
-    """A worker's warm-up: `what` made ready (LAYOUT, or a module imported)."""
-    if what == LAYOUT:
-        _warm_up()
-    else:
-        importlib.import_module(what)
+def _prepare(module: str) -> None:
+    """A worker's warm-up: `module` imported, and its `warm_up()` run if it has one."""
+    warm_up = getattr(importlib.import_module(module), "warm_up", None)
+    if warm_up is not None:
+        warm_up()
 
 
 def _sendable(exc: BaseException) -> BaseException:
@@ -164,7 +156,7 @@ class Pool:
         interrupts.phase("workers importing the layout engine")
         for worker in self.workers:
             if not worker.busy:
-                worker.prepare(_warm_up, (), LAYOUT)
+                worker.prepare(_prepare, (LAYOUT,), LAYOUT)
 
     def prepare(self, what: tuple[str, ...]) -> None:
         """Start every worker, the i-th making `what[i]` ready (LAYOUT, STAMPER) before its
