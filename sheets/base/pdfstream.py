@@ -127,6 +127,16 @@ class StreamingPdf:
         if len(self._pending) >= PACK:
             self._flush_pack()
 
+    def _pack_run(self, first: int, data: list[bytes]) -> None:
+        """`_pack_bytes` of objects `first`, `first` + 1, ... in one go (the same streams)."""
+        done = 0
+        while done < len(data):
+            take = data[done:done + PACK - len(self._pending)]
+            self._pending.extend(zip(range(first + done, first + done + len(take)), take))
+            done += len(take)
+            if len(self._pending) >= PACK:
+                self._flush_pack()
+
     def _reserve_many(self, n: int) -> int:
         """`n` consecutive object numbers; the first."""
         first = self._count + 1

@@ -77,11 +77,14 @@ class _Base:
     parent's index or -1, its kids: (True, a kid's index) or (False, an MCID)); `tops`, the
     top elements; `owners`, MCID -> index; `links`, the Link elements' indices)."""
 
-    __slots__ = ("data", "entries", "web", "nodes", "tops", "owners", "links", "copy")
+    __slots__ = ("data", "entries", "web", "nodes", "tops", "owners", "links", "copy", "elements")
 
     def __init__(self, data: bytes, entries: dict, structure, web: list):
         self.data, self.entries, self.web = data, entries, web
         self.copy: tuple[bytes, bytes] | None = None  # a page's copy of the form, written out (`_form_copy`)
+        # a page's structure elements and its form's parent tree entry, written out as formats
+        # (`_elements`, `_form_owners`), by the distance from the page's number to its first element's
+        self.elements: dict = {}
         self.nodes: list = []
         owners: dict[int, int] = {}
         self.tops = [self._compile(desc, -1, owners) for desc in structure] if structure is not None else []
@@ -174,6 +177,19 @@ class TaggedPdf(StreamingPdf):
         self._nums.append(num)
         return len(self._nums) - 1
 
+    def _form_owners(self, base: _Base, first: int, delta: int) -> int:
+        """`_owners_entry` of the page's form (MCID -> its element), its array written out once per
+        blank as a format (each element's number is the page's own plus a constant)."""
+        key = ("owners", delta)
+        if key not in base.elements:
+            items = [b"%d 0 R" if i is not None else b"null" for i in base.owners]
+            base.elements[key] = (b"[ " + b" ".join(items) + b" ]", [delta + i for i in base.owners if i is not None])
+        form, offsets = base.elements[key]
+        page = first - delta
+        num = self._reserve()
+        self._pack_bytes(num, form % tuple([page + k for k in offsets]))
+        return self._entry(num)
+
     def _owners_entry(self, owners: list) -> int:
         num = self._reserve()
         self._pack_bytes(num, b"[ " + b" ".join(b"%d 0 R" % o if o is not None else b"null" for o in owners) + b" ]")
@@ -222,7 +238,7 @@ class TaggedPdf(StreamingPdf):
                 first = self._reserve_many(len(base.nodes))
                 tops += [first + i for i in base.tops]
                 if base.owners:
-                    form_parents = self._owners_entry([first + i if i is not None else None for i in base.owners])
+                    form_parents = self._form_owners(base, first, first - page)
             else:
                 num = self._reserve()
                 self._pack_bytes(num, b"<< /Type /StructElem /S /P /P %d 0 R /Pg %d 0 R /K %d >>"
@@ -231,14 +247,43 @@ class TaggedPdf(StreamingPdf):
                 spans.append(num)
         objrs, annots = self._links_of(base, page, first, tops)
         if first:
-            for i, (head, parent, kids) in enumerate(base.nodes):
-                items = [b"%d 0 R" % (first + v) if child else _MCR % (v, page, form_num) for child, v in kids]
-                items += objrs.get(i, [])
-                self._pack_bytes(first + i, _ELEM % (head, first + parent if parent >= 0 else self._document,
-                                                     page, b" ".join(items)))
+            elements = self._elements(base, first - page) if not objrs else None
+            if elements is not None:  # the page's elements in one go: every number is the page's + k
+                form, offsets = elements
+                self._pack_run(first, (form % tuple([page + k for k in offsets])).split(b"\0"))
+            else:
+                for i, (head, parent, kids) in enumerate(base.nodes):
+                    items = [b"%d 0 R" % (first + v) if child else _MCR % (v, page, form_num) for child, v in kids]
+                    items += objrs.get(i, [])
+                    self._pack_bytes(first + i, _ELEM % (head, first + parent if parent >= 0 else self._document,
+                                                         page, b" ".join(items)))
         self._doc_kids.extend(tops)
         self._form_copy(base, form_num, form_parents)
         self._write_page(page, form_num, size, content, overlay_source, overlay, annots, self._owners_entry(spans))
+
+    def _elements(self, base: _Base, delta: int) -> tuple[bytes, list[int]] | None:
+        """A page's structure elements (a page with no web links) as one format and its numbers:
+        each number in them is the page's own (P) plus a constant (its form is P + 1, its first
+        element P + `delta`), the Document's is written in, and the elements are cut apart at
+        NULs (None if the blank's own text holds one: the page is then written element by
+        element). The same bytes as `_ELEM` and `_MCR` made one at a time."""
+        if delta not in base.elements:
+            forms, offsets = [], []
+            for head, parent, kids in base.nodes:
+                offsets += [delta + parent, 0] if parent >= 0 else [0]  # its parent, its page
+                items = []
+                for child, v in kids:
+                    if child:
+                        items.append(b"%d 0 R")
+                        offsets.append(delta + v)
+                    else:
+                        items.append(b"<< /Type /MCR /MCID %d /Pg %%d 0 R /Stm %%d 0 R >>" % v)
+                        offsets += [0, 1]
+                forms.append(b"<< /Type /StructElem %s /P %s 0 R /Pg %%d 0 R /K [ %s ] >>" % (
+                    head.replace(b"%", b"%%"), b"%d" if parent >= 0 else b"%d" % self._document, b" ".join(items)))
+            ok = not any(b"\0" in form for form in forms)
+            base.elements[delta] = (b"\0".join(forms), offsets) if ok else None
+        return base.elements[delta]
 
     def _links_of(self, base: _Base, page: int, first: int, tops: list[int]) -> tuple[dict, list[int]]:
         """The page's web links, each joined to the page's Link elements in order (a link
