@@ -16,6 +16,7 @@ import os
 import pickle
 import signal
 import sys
+import threading
 import traceback
 from collections import deque
 from contextlib import contextmanager
@@ -323,23 +324,25 @@ def started_for(parts: int, prepare: tuple[str, ...] = (), fewest: int = 2) -> I
     inside the block (the game's command, after the CLI started it before importing that
     command's modules) takes the same pool.
     """
-    global _COMMAND  # noqa: PLW0603 - one pool per command
-    if _COMMAND is not None:
-        yield _COMMAND
+    running = getattr(_COMMAND, "pool", None)
+    if running is not None:
+        yield running
         return
     if parts < fewest or cores() < 2:
         yield None
         return
     with Workers(batch=True) as pool:
         pool.get().prepare(prepare)
-        _COMMAND = pool
+        _COMMAND.pool = pool
         try:
             yield pool
         finally:
-            _COMMAND = None
+            _COMMAND.pool = None
 
 
-_COMMAND: Workers | None = None  # the pool `started_for` started, while its block runs
+# the pool `started_for` started, while its block runs: the command's, in its thread (the desk
+# runs one command at a time, each in a thread of its own)
+_COMMAND = threading.local()
 
 
 def run_jobs(fn: Callable, jobs: list[tuple], workers: int | None = None,

@@ -189,6 +189,17 @@ def test_a_layout_goes_to_the_worker_that_made_the_layout_engine_ready():
     with workers.started_for(2, (workers.STAMPER, workers.LAYOUT)) as pool:
         with workers.started_for(2, workers.SQUAD) as inner:
             assert inner is pool
+        other: list = []  # another thread's command (the desk's) starts its own
+
+        def elsewhere():
+            with workers.started_for(2) as theirs:
+                other.append(theirs)
+
+        import threading
+        thread = threading.Thread(target=elsewhere)
+        thread.start()
+        thread.join()
+        assert isinstance(other[0], workers.Workers) and other[0] is not pool
         first, second = pool.pool.workers
         assert (first.prepared, second.prepared) == ({workers.STAMPER}, {workers.LAYOUT})
         [pid] = workers.run_jobs(_pid, [(1,)], shared=pool, layout=True, idle=lambda: False)
@@ -197,5 +208,5 @@ def test_a_layout_goes_to_the_worker_that_made_the_layout_engine_ready():
         ready = {pid: (layout, stamper) for pid, layout, stamper in
                  workers.run_jobs(_what_is_ready, [(1,), (2,)], shared=pool)}
         assert ready == {first.process.pid: (False, True), second.process.pid: (True, False)}
-    assert workers._COMMAND is None  # noqa: SLF001
+    assert getattr(workers._COMMAND, "pool", None) is None  # noqa: SLF001
     _no_children_left()
