@@ -354,10 +354,12 @@ class TaggedPdf(StreamingPdf):
         tree_num, parents_num = self._reserve(), self._reserve()
         # the two objects as long as the document, written as pypdf writes a dictionary and an
         # array (the same bytes), without making an object per entry
+        # (each list made by one format over all its numbers: they end the file, on one core)
         self._pack_bytes(self._document, b"<<\n/Type /StructElem\n/S /Document\n/P %d 0 R\n/K [%s ]\n>>" % (
-            tree_num, b"".join(b" %d 0 R" % n for n in self._doc_kids)))
-        self._pack_bytes(parents_num, b"<<\n/Nums [%s ]\n>>" % b"".join(
-            b" %d %d 0 R" % (key, num) for key, num in enumerate(self._nums)))
+            tree_num, b" %d 0 R" * len(self._doc_kids) % tuple(self._doc_kids)))
+        keyed = [0] * (2 * len(self._nums))
+        keyed[::2], keyed[1::2] = range(len(self._nums)), self._nums
+        self._pack_bytes(parents_num, b"<<\n/Nums [%s ]\n>>" % (b" %d %d 0 R" * len(self._nums) % tuple(keyed)))
         self._pack(tree_num, DictionaryObject({
             _name("/Type"): _name("/StructTreeRoot"), _name("/K"): _ref(self._document),
             _name("/ParentTree"): _ref(parents_num), _name("/ParentTreeNextKey"): NumberObject(len(self._nums))}))
