@@ -116,8 +116,9 @@ class _Worker:
     def busy(self) -> bool:
         return self.job is not None or self.warming > 0
 
-    def prepare(self, fn: Callable, args: tuple, what: str) -> None:
-        self.conn.send((fn, args))
+    def prepare(self, what: str) -> None:
+        """Send it a warm-up: `what` (a module's name) made ready; its reply is taken, never waited for."""
+        self.conn.send((_prepare, (what,)))
         self.warming += 1
         self.prepared.add(what)
 
@@ -153,11 +154,8 @@ class Pool:
 
     def warm(self) -> None:
         """Start every worker and have it import WeasyPrint before the first job is known."""
-        self.start()
         interrupts.phase("workers importing the layout engine")
-        for worker in self.workers:
-            if not worker.busy:
-                worker.prepare(_prepare, (LAYOUT,), LAYOUT)
+        self.prepare((LAYOUT,) * self.size)
 
     def prepare(self, what: tuple[str, ...]) -> None:
         """Start every worker, the i-th making `what[i]` ready (LAYOUT, STAMPER) before its
@@ -165,29 +163,29 @@ class Pool:
         self.start()
         for worker, one in zip(self.workers, what):
             if one not in worker.prepared:
-                worker.prepare(_prepare, (one,), one)
+                worker.prepare(one)
 
     def run(self, fn: Callable, jobs: list[tuple], order: list[int], results: list,
             on_done: Callable[[int], None] | None, idle: Callable[[], bool] | None,
-            ready: Callable[[], None] | None = None, needs: str | None = None) -> None:
+            ready: str | None = None, needs: str | None = None) -> None:
         """Every job on the workers, biggest first (`order`); results by index. `ready`: what
-        a worker these jobs leave idle does meanwhile (imports for the next phase's jobs).
+        a worker these jobs leave idle makes ready meanwhile (STAMPER: the next phase's imports).
         `needs`: what the jobs need made ready (LAYOUT): a worker that has it, or is making it
         ready, takes a job first, behind its warm-up."""
         self.start()
         queue = deque(order)
         self._hand_out(fn, jobs, queue, needs)
         for worker in self.workers:
-            if ready is not None and not worker.busy:
-                worker.prepare(ready, (), STAMPER)  # its reply is taken, never waited for
+            if ready is not None and not worker.busy and ready not in worker.prepared:
+                worker.prepare(ready)
         while queue or any(w.job is not None for w in self.workers):
             self._hand_out(fn, jobs, queue, needs)
             busy = idle is not None and idle()  # asked on every turn: it may have new work
             working = [w for w in self.workers if w.busy]
-            ready = wait([w.conn for w in working], timeout=0 if busy else None)
+            answered = wait([w.conn for w in working], timeout=0 if busy else None)
             finished = []
             for worker in working:
-                if worker.conn in ready:
+                if worker.conn in answered:
                     i, value = self._reply(worker)
                     if i is not None:
                         finished.append((i, value))
@@ -348,7 +346,7 @@ _COMMAND = threading.local()
 def run_jobs(fn: Callable, jobs: list[tuple], workers: int | None = None,
              on_done: Callable[[int], None] | None = None, weight: Callable[[tuple], int] | None = None,
              shared: Workers | None = None, idle: Callable[[], bool] | None = None,
-             layout: bool = False, results: list | None = None, ready: Callable[[], None] | None = None) -> list:
+             layout: bool = False, results: list | None = None, ready: str | None = None) -> list:
     """`fn(*job)` for each job, in order: in this process for one job, else on every core.
 
     Workers are spawned (they import WeasyPrint themselves), or taken from `shared`; on
@@ -358,8 +356,8 @@ def run_jobs(fn: Callable, jobs: list[tuple], workers: int | None = None,
     so even one goes to `shared`'s workers when they are running (they have it imported).
     `results`: the list to fill (len(jobs) long), so that `on_done(i)` can read each result
     as it comes (a stamped file is written while its later chunks are still being drawn).
-    `ready`: run by each worker these jobs leave idle (fewer jobs than workers), so that it is
-    ready for what comes next (the stamper's imports while a campaign's record is laid out).
+    `ready`: what each worker these jobs leave idle (fewer jobs than workers) makes ready for
+    what comes next (`Pool.prepare`: STAMPER, the stamper's imports while a record is laid out).
     """
     results = results if results is not None else [None] * len(jobs)
     if not jobs:

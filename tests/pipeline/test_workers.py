@@ -128,26 +128,22 @@ def test_workers_let_go_end_on_their_own_and_a_later_job_starts_new_ones():
     _no_children_left()
 
 
-def _note_ready() -> None:
-    with open(os.environ["SHEETS_TEST_READY"], "a") as f:
-        f.write(f"{os.getpid()}\n")
-
-
 def _pid(n: int) -> int:
     time.sleep(0.3)
     return os.getpid()
 
 
-def test_a_worker_left_idle_by_a_phase_gets_ready_for_the_next(tmp_path, monkeypatch):
-    """One job on two workers: the other worker runs `ready` meanwhile (a campaign's record is
-    laid out on one; the other imports the stamper), and the job's result is not held up by it."""
-    monkeypatch.setenv("SHEETS_TEST_READY", str(tmp_path / "ready.txt"))
+def test_a_worker_left_idle_by_a_phase_gets_ready_for_the_next():
+    """One job on two workers: the other worker makes `ready` ready meanwhile (a campaign's
+    record is laid out on one; the other imports the stamper), and the job's result is not held
+    up by it."""
     with workers.Workers(2) as shared:
-        [busy] = workers.run_jobs(_pid, [(1,)], 2, shared=shared, idle=lambda: False, ready=_note_ready)
+        [busy] = workers.run_jobs(_pid, [(1,)], 2, shared=shared, idle=lambda: False, ready=workers.STAMPER)
         pids = {w.process.pid for w in shared.pool.workers}
-        assert workers.run_jobs(_square, [(2,), (3,)], 2, shared=shared) == [4, 9]  # the pool goes on
-    ready = [int(line) for line in (tmp_path / "ready.txt").read_text().split()]
-    assert len(ready) == 1 and ready[0] in pids - {busy}
+        assert {w.process.pid for w in shared.pool.workers if workers.STAMPER in w.prepared} == pids - {busy}
+        # the stamper's modules are in the idle one only
+        ready = {pid: stamper for pid, _, stamper in workers.run_jobs(_what_is_ready, [(1,), (2,)], shared=shared)}
+        assert ready == {busy: False, (pids - {busy}).pop(): True}
     _no_children_left()
 
 

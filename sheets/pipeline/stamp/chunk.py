@@ -152,11 +152,6 @@ def _stamp_chunk(blanks: dict, items: list, first: int, total: int,
     return plans, Drawn(overlay, marked_pages(overlay)) if marked else overlay
 
 
-def ready() -> None:
-    """A worker's warm-up while another lays out the blanks: this module, the stamper's, is
-    imported as the function is sent (reportlab, pikepdf), so its first chunk does not wait."""
-
-
 @dataclass
 class Drawn:
     """A chunk's overlay PDF and, for a tagged file, each page's marked content (or None)."""

@@ -31,9 +31,9 @@ from sheets.pipeline.stamp.fields import Fields, fields_of
 from sheets.pipeline.stamp.layout import render_base
 from sheets.pipeline.stamp.out import CHUNK, Out as _Out
 from sheets.pipeline.stamp.widgets import add_form, widgets_of
-from sheets.pipeline.stamp.chunk import Plan, Taller, _overlay_pages, _plan_chunk, _plan_on, _stamp_chunk, packed, ready
+from sheets.pipeline.stamp.chunk import Plan, Taller, _overlay_pages, _plan_chunk, _plan_on, _stamp_chunk, packed
 from sheets.pipeline.stamp.overlay import draw_overlay, grown_html
-from sheets.pipeline.workers import Workers, run_jobs
+from sheets.pipeline.workers import STAMPER, Workers, run_jobs
 
 StampPart = tuple  # (blank Sheet or None, filled Sheet)
 EARLY = 8  # parts to lay out in full parsed while the workers still draw, at most (bounds memory)
@@ -172,7 +172,7 @@ class StampJob:
         made: list = [cache.read_blank(self.cache_dir, key) for key in keys]
         todo = [i for i, hit in enumerate(made) if hit is None]
         fresh = run_jobs(render_base, [jobs[i] for i in todo], self.workers, shared=self.shared,
-                         weight=lambda job: len(job[0]), idle=idle, layout=True, ready=ready)
+                         weight=lambda job: len(job[0]), idle=idle, layout=True, ready=STAMPER)
         for i, (pdf, layout) in zip(todo, fresh):
             layout = _same_shape_as_cached(layout)
             cache.write_blank(self.cache_dir, keys[i], pdf, layout)
