@@ -35,8 +35,13 @@ def _kind(value) -> type | None:
 
 
 def _same_style(old, new) -> None:
-    """A list or mapping written as the new text writes it (`[]` that grows becomes a block)."""
-    old.fa._flow_style = new.fa.flow_style()
+    """A list or mapping written as the new text writes it (`[]` that grows becomes a block).
+    ruamel sets the style of every non-empty collection it reads; an empty one is written `[]`
+    or `{}` whatever its style, so block is the style of an unset one."""
+    if new.fa.flow_style():
+        old.fa.set_flow_style()
+    else:
+        old.fa.set_block_style()
 
 
 def _merge_map(old: CommentedMap, new: CommentedMap) -> CommentedMap:
