@@ -19,10 +19,9 @@ from typing import Literal
 import pypdfium2 as pdfium
 from markupsafe import Markup, escape
 from pydantic import Field
-from pypdf import PdfReader
 
 from sheets import __version__
-from sheets.base import output, paths
+from sheets.base import interrupts, output, paths
 from sheets.base.errors import ContentError, Problem
 from sheets.base.paper import PAPERS, paper_name
 from sheets.kinds import registry
@@ -34,6 +33,9 @@ from sheets.pipeline.sheet import Sheet
 from sheets.pipeline.stamp.write import write_stamped
 from sheets.pipeline.tagging import merge_pdfs
 from sheets.pipeline.workers import Workers
+
+with interrupts.held():  # a Ctrl-C while pikepdf registers its C++ types aborts the process
+    import pikepdf
 
 KIT_PDF = "kit.pdf"
 MANIFEST = "manifest.json"
@@ -163,7 +165,7 @@ def describe(path: Path, *, title: str, game: str | None, game_title: str, templ
 
 def _pages_and_size(path: Path) -> tuple[int, tuple[float, float]]:
     """How many pages a PDF has, and its first page's size in pt (PDFium reads it in
-    milliseconds; pypdf would parse every object stream of the file to count pages)."""
+    milliseconds, without parsing the file's object streams to count its pages)."""
     doc = pdfium.PdfDocument(str(path))
     try:
         return len(doc), tuple(doc[0].get_size())
@@ -243,7 +245,8 @@ def contents(parts: list[Part], *, title: str, subtitle: str, paper_size: str, c
         _number(parts, pages)
         data = _contents_pdf(parts, title=title, subtitle=subtitle, paper_size=paper_size, cache_dir=cache_dir,
                              pages=pages, shared=shared, separate=separate, compact=compact, run=run)
-        return data, len(PdfReader(io.BytesIO(data)).pages)
+        with pikepdf.open(io.BytesIO(data)) as pdf:
+            return data, len(pdf.pages)
 
     data, n = laid_out(1)
     if n != 1:

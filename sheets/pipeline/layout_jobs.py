@@ -1,8 +1,8 @@
 """What a worker lays out: a sheet's PDF, or a blank to stamp onto (PDF + field layout).
 
 A module of its own so that a worker imports the layout side only (WeasyPrint, Jinja,
-fontTools, and pikepdf for the last pass over each PDF), not the stamper's reportlab and
-pypdf, which `sheets.pipeline.build` brings: each worker starts faster and some 10 MB lighter.
+fontTools, and pikepdf for the last pass over each PDF), not the stamper (reportlab and its
+writer), which `sheets.pipeline.build` brings: each worker starts faster and some 10 MB lighter.
 """
 from __future__ import annotations
 

@@ -7,8 +7,7 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
-from pypdf import PdfReader
-
+from sheets.base import interrupts
 from sheets.base.config import paper_flag
 from sheets.base.options import PrintOptions
 from sheets.games.wotw import campaign as cp
@@ -26,6 +25,10 @@ from sheets.pipeline.build import sheet_pdf
 from sheets.pipeline.sheet import Sheet
 from sheets.pipeline.workers import CAMPAIGN, started_for
 from sheets.pipeline.write import write
+
+with interrupts.held():  # a Ctrl-C while pikepdf registers its C++ types aborts the process
+    import pikepdf
+
 
 def make_mission(req: MissionRequest, options: PrintOptions = PrintOptions()) -> tuple[Path, str]:
     with started_for(req.count, CAMPAIGN) as pool:  # a campaign's workers start while its missions are rolled
@@ -109,7 +112,8 @@ def fitted_record(game, campaign, filename: str, paper) -> Sheet:
     page 2; a record that runs over anyway keeps them all, and its ledger begins page 2 (so that
     page holds the ledger and the rules, not the rules alone), unless that costs a page."""
     def pages(sheet: Sheet) -> int:  # laid out through the cache: the one chosen is written from it
-        return len(PdfReader(io.BytesIO(sheet_pdf(sheet, cache.default_dir()))).pages)
+        with pikepdf.open(io.BytesIO(sheet_pdf(sheet, cache.default_dir()))) as pdf:
+            return len(pdf.pages)
 
     sheet = campaign_record(game, campaign, filename, paper)
     if campaign is None or pages(sheet) == 1:

@@ -1,6 +1,6 @@
 """The Way of the Warrior's campaign file commands that print nothing: `sheets campaign new`,
 `debrief`, `spend`, `adjust`, `undo`, `history`, `--json` (sheets.games.wotw.commands prints the
-log sheets and the record). They load the content and the file, never Jinja, pypdf or the
+log sheets and the record). They load the content and the file, never Jinja, pikepdf or the
 PDF pipeline: a ledger command starts in about half the time of one that prints.
 """
 from __future__ import annotations

@@ -48,4 +48,4 @@ def test_a_campaign_mission_still_prints_its_log_sheet(tmp_path):
                           text=True, timeout=120)
     assert made.returncode == 0, made.stderr
     imported = _imported(["campaign", "mission", "ww.yaml", "--seed", "4", "-o", "m.pdf"], tmp_path)
-    assert {"sheets.pipeline.build", "pypdf"} <= imported and (tmp_path / "m.pdf").stat().st_size > 10_000
+    assert {"sheets.pipeline.build", "pikepdf"} <= imported and (tmp_path / "m.pdf").stat().st_size > 10_000
