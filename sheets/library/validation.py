@@ -7,9 +7,11 @@ name file, line and field, all of them at once.
 from __future__ import annotations
 
 import difflib
-from typing import Annotated, Any, TypeVar, get_args
+import functools
+from types import UnionType
+from typing import Annotated, Any, TypeVar, Union, get_args, get_origin
 
-from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError, field_validator, model_validator
 
 from sheets.base import limits
 
@@ -55,6 +57,53 @@ class Strict(BaseModel):
     def _numbers(cls, value: Any) -> Any:
         _sane_numbers(value)
         return value
+
+    @model_validator(mode="before")
+    @classmethod
+    def _switches_given_true_or_false(cls, data: Any) -> Any:
+        """A true/false field takes only true or false: pydantic alone would read 'yes', 'on', 1
+        or 'false' (quoted) as a boolean, which YAML 1.2 (the editor's and ours) reads as text or
+        a number. The value is swapped for one no boolean accepts, so the field's own error names it."""
+        if isinstance(data, dict):
+            for key in _switches(cls):
+                value = data.get(key)
+                if value is not None and type(value) is not bool and not isinstance(value, NotASwitch):
+                    data = {**data, key: NotASwitch(value)}
+        return data
+
+
+class NotASwitch:
+    """A value given where true or false is asked for; its field's error says what was found."""
+
+    def __init__(self, value: Any):
+        self.value = value
+
+    def __repr__(self) -> str:
+        return _not_a_switch(self.value)
+
+
+_YAML11_SWITCHES = {"yes", "no", "on", "off", "y", "n"}
+
+
+def _not_a_switch(value: Any) -> str:
+    """A true/false field given anything else: pydantic would read 'yes', 'on', 1 or '0' as a
+    boolean; YAML 1.2 (the editor's, and ours) reads them as text or a number, so say what was found."""
+    if isinstance(value, str) and value.strip().lower() in _YAML11_SWITCHES:
+        return f"{_quoted(value)} is not true or false (YAML 1.2 reads {value} as text): write true or false"
+    if isinstance(value, str) and value.strip().lower() in ("true", "false"):
+        return f"{_quoted(value)} is text (in quotes), not true or false: write {value.strip().lower()} without quotes"
+    return f"{_quoted(value)} is not true or false: write true or false"
+
+
+@functools.cache
+def _switches(model: type) -> tuple[str, ...]:
+    """The keys of `model`'s true/false fields (bool, or bool or None)."""
+    def switch(tp: Any) -> bool:
+        if tp is bool:
+            return True
+        args = [a for a in get_args(tp) if a is not type(None)]
+        return get_origin(tp) in (Union, UnionType) and bool(args) and all(a is bool for a in args)
+    return tuple(info.alias or name for name, info in model.model_fields.items() if switch(info.annotation))
 
 
 def _quoted(value: Any) -> str:
@@ -111,6 +160,8 @@ def _message(err: dict) -> str:
         if got is None:
             return "empty: a mapping of keys was expected"
         return f"expected a mapping of keys (key: value), found {type(got).__name__} {str(got)[:40]!r}"
+    if isinstance(err.get("input"), NotASwitch):
+        return repr(err["input"])
     if kind in WORDS:
         return WORDS[kind](err.get("input"), err.get("ctx") or {})
     msg = err.get("msg", "invalid value")

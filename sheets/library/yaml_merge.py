@@ -15,16 +15,79 @@ from __future__ import annotations
 
 import io
 
+import re
+
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.constructor import RoundTripConstructor
 from ruamel.yaml.error import YAMLError
+from ruamel.yaml.representer import RoundTripRepresenter
+from ruamel.yaml.resolver import VersionedResolver
+from ruamel.yaml.scalarstring import PlainScalarString
+
+from sheets.library.yaml_source import CORE_SCHEMA, as_written
 
 
-def _yaml(width: int) -> YAML:
-    yaml = YAML()  # round-trip
+_CORE_TABLE: dict = {}  # first character -> [(tag, pattern)], as ruamel's resolvers keep them
+for _tag, (_pattern, _first) in CORE_SCHEMA.items():
+    for _char in list(_first) + ([""] if _tag.endswith(":null") else []):
+        _CORE_TABLE.setdefault(_char, []).append((_tag, re.compile(_pattern)))
+
+
+class CoreResolver(VersionedResolver):
+    """YAML 1.2's core schema, the one `sheets.library.yaml_source.Loader` reads: no dates and no
+    `1_000` (ruamel's own 1.2 resolver reads both)."""
+
+    @property
+    def versioned_resolver(self):
+        return _CORE_TABLE
+
+
+class WrittenNumber(PlainScalarString):
+    """A plain scalar YAML 1.2 reads as a number, written otherwise than the number prints (`010`,
+    `+1`, `1.50`): text, as the CLI reads it, written back plain as it was."""
+
+    __slots__ = ("tag",)
+
+    def __new__(cls, value: str, tag: str) -> "WrittenNumber":
+        made = super().__new__(cls, value)
+        made.tag = tag
+        return made
+
+
+class AsWrittenConstructor(RoundTripConstructor):
+    def construct_yaml_int(self, node):
+        value = as_written(self.construct_scalar(node), int)
+        return WrittenNumber(value, node.tag) if isinstance(value, str) else super().construct_yaml_int(node)
+
+    def construct_yaml_float(self, node):
+        value = as_written(self.construct_scalar(node), float)
+        return WrittenNumber(value, node.tag) if isinstance(value, str) else super().construct_yaml_float(node)
+
+
+AsWrittenConstructor.add_constructor("tag:yaml.org,2002:int", AsWrittenConstructor.construct_yaml_int)
+AsWrittenConstructor.add_constructor("tag:yaml.org,2002:float", AsWrittenConstructor.construct_yaml_float)
+
+
+class AsWrittenRepresenter(RoundTripRepresenter):
+    pass
+
+
+AsWrittenRepresenter.add_representer(
+    WrittenNumber, lambda representer, data: representer.represent_scalar(str(data.tag), str(data)))
+
+
+def round_trip(width: int = 110) -> YAML:
+    """ruamel's round-trip reader and writer (comments, key order, quoting kept), reading plain
+    text as the CLI's reader does (YAML 1.2 core, numbers as written): the desk's and this module's."""
+    yaml = YAML()
+    yaml.Resolver = CoreResolver
+    yaml.Constructor = AsWrittenConstructor
+    yaml.Representer = AsWrittenRepresenter
     yaml.width = width
     yaml.preserve_quotes = True
     return yaml
+
 
 
 def _kind(value) -> type | None:
@@ -90,13 +153,13 @@ def _merge(old, new):
 def carried_over(old_text: str, new_text: str, *, width: int = 110) -> str | None:
     """`new_text`'s values in `old_text`'s document (its comments, key order, quoting); None when
     either text is not one mapping the round-trip reader takes (the caller writes `new_text`)."""
-    round_trip = _yaml(width)  # both texts were read and checked by yaml_source first; this keeps their comments
+    reader = round_trip(width)  # both texts were read and checked by yaml_source first; this keeps their comments
     try:
-        old, new = round_trip.load(old_text), round_trip.load(new_text)
+        old, new = reader.load(old_text), reader.load(new_text)
     except YAMLError:
         return None
     if not isinstance(old, CommentedMap) or not isinstance(new, CommentedMap):
         return None
     buffer = io.StringIO()
-    round_trip.dump(_merge(old, new), buffer)
+    reader.dump(_merge(old, new), buffer)
     return buffer.getvalue()

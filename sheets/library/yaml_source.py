@@ -49,8 +49,71 @@ class YamlDocument:
         return YamlDocument(self.name, value, lines)
 
 
-# libyaml's loader is ~10x faster and keeps the same line marks; fall back to pure Python.
-Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+# libyaml's parser is ~10x faster and keeps the same line marks; fall back to pure Python.
+_Base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class Loader(_Base):  # type: ignore[misc,valid-type]
+    """PyYAML's safe loader reading YAML 1.2's core schema, as an editor (and ruamel) does.
+
+    PyYAML resolves plain text by YAML 1.1: `yes`, `on`, `NO` and `OFF` are booleans, `1:30` is
+    90 (base 60), `010` is 8, `1_000` is 1000 and `2024-05-01` a date. Here only `true`/`false`
+    (any case of those two) are booleans, `null` and `~` nothing, and a number is a number when
+    it is written the way the number prints (`12`, `-3`, `2.5`): any other plain text (`yes`,
+    `1:30`, `010`, `+1`, `1.50`, `1_000`, a date) stays the text the author wrote. A field whose
+    model asks for a number still reads `010` or `+1` as one; a boolean field takes only
+    true or false (`sheets.library.validation`), so nothing changes behind the author's back.
+    """
+
+    yaml_implicit_resolvers: dict = {}
+    yaml_constructors = dict(_Base.yaml_constructors)
+
+
+#: YAML 1.2 core schema (https://yaml.org/spec/1.2.2/#1032-tag-resolution): tag -> (pattern, first
+#: characters); `yaml_merge.CoreResolver` (the desk's ruamel) reads by the same table
+CORE_SCHEMA = {
+    "tag:yaml.org,2002:null": (r"^(?:~|null|Null|NULL|)$", "~nN"),
+    "tag:yaml.org,2002:bool": (r"^(?:true|True|TRUE|false|False|FALSE)$", "tTfF"),
+    "tag:yaml.org,2002:int": (r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$", "-+0123456789"),
+    "tag:yaml.org,2002:float": (r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
+                                r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$", "-+.0123456789"),
+    "tag:yaml.org,2002:merge": (r"^(?:<<)$", "<"),  # `<<: *defaults`, which ruamel reads in 1.2 too
+}
+for _tag, (_pattern, _first) in CORE_SCHEMA.items():
+    Loader.add_implicit_resolver(_tag, re.compile(_pattern), list(_first))
+Loader.add_implicit_resolver("tag:yaml.org,2002:null", re.compile(r"^$"), [""])
+
+_PRINTED_INT = re.compile(r"-?(?:0|[1-9][0-9]*)")
+
+
+def as_written(text: str, kind: type) -> int | float | str:
+    """A plain scalar YAML 1.2 reads as a number (`kind`, int or float): the number when its text
+    is how the number prints (`12`, `-3`, `2.5`; `.inf` and `.nan` too, which the models refuse in
+    their words), else the text (`010`, `+1`, `0x1F`, `1.50`, `1e3`, `.5`)."""
+    if kind is int:
+        return int(text) if _PRINTED_INT.fullmatch(text) else text
+    lowered = text.lower()
+    if lowered.lstrip("+-") in (".inf", ".nan"):
+        return float(lowered.replace(".", ""))
+    try:
+        value = float(text)
+    except ValueError:
+        return text
+    return value if repr(value) == text else text
+
+
+def _int_as_written(loader, node):
+    return as_written(loader.construct_scalar(node), int)
+
+
+def _float_as_written(loader, node):
+    return as_written(loader.construct_scalar(node), float)
+
+
+Loader.add_constructor("tag:yaml.org,2002:int", _int_as_written)
+Loader.add_constructor("tag:yaml.org,2002:float", _float_as_written)
+for _text in ("tag:yaml.org,2002:timestamp", "tag:yaml.org,2002:merge"):  # a date; `<<` as a value
+    Loader.add_constructor(_text, Loader.yaml_constructors["tag:yaml.org,2002:str"])
 
 
 def _walk(loader, node: yaml.Node, loc: tuple, lines: dict, problems: list, name: str) -> None:

@@ -19,6 +19,7 @@ from ruamel.yaml.error import YAMLError
 from ruamel.yaml.comments import CommentedMap
 
 from sheets.base.errors import ContentError, SheetsError
+from sheets.library.yaml_merge import round_trip
 from sheets.games.regiment.characters import BOND_ROWS
 from sheets.games.regiment.improvements import CONDITIONS, TRACKS, norm
 from sheets.games.regiment.models import STATS, Playbook, RegimentData
@@ -30,10 +31,7 @@ ROW = re.compile(r"bond_(?:name|value)_(.*)", re.S)
 
 
 def _yaml() -> YAML:
-    yaml = YAML()  # round-trip: comments and key order survive
-    yaml.width = 100
-    yaml.preserve_quotes = True
-    return yaml
+    return round_trip(width=100)  # comments and key order survive; plain text read as the CLI reads it
 
 
 def load(text: str, name: str = "character.yaml") -> CommentedMap:
