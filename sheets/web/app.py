@@ -15,8 +15,6 @@ import webbrowser
 from pathlib import Path
 from urllib.parse import urlencode
 
-import uvicorn
-
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -26,6 +24,7 @@ from starlette.staticfiles import StaticFiles
 from sheets.base import paths
 from sheets.base.errors import SheetsError
 from sheets.library import plugins
+from sheets.web import server
 from sheets.web.desk import Desk, NavItem, refused
 from sheets.web.pages import routes as core_routes
 from sheets.web.security import LOOPBACK, Guard, new_secret
@@ -153,4 +152,4 @@ def serve(workspace: Path, *, host: str = "127.0.0.1", port: int = 8000, open_br
     echo(f"warsheets desk on {url} (workspace {Path(workspace).resolve()}); Ctrl-C stops it")
     if open_browser:
         webbrowser.open(url)
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    server.run(server.config(app, host, port))

@@ -5,9 +5,17 @@ Pages (the core's in `pages`, each game's in `sheets/games/<game>/web.py`) recei
 so no page's work (a preview, a campaign replayed, a character checked) ever holds up the
 event loop, and `/` answers while a slow request is in flight. In a page,
 `desk.form(request)` reads the form (on the event loop, bounded) and checks its CSRF token,
-`desk.call(fn, ...)` runs an application function one at a time (the dice and the build
-pool are the process's), `desk.page(...)` renders a template. A SheetsError raised by a
-command becomes the page the CLI's message would be.
+`desk.call(fn, ...)` runs a command that writes or builds, `desk.read(fn, ...)` one that only
+reads (a preview), `desk.page(...)` renders a template. A SheetsError raised by a command
+becomes the page the CLI's message would be.
+
+Who waits for whom: pages that only read (the home page, the forms) wait for nothing; reads
+(previews) take one of READ_SLOTS, commands one of COMMAND_SLOTS, so a flood of one never
+starves the other, and a kit build runs in a thread of its own beside both (one kit at a
+time). Writes to the same file wait for each other through the file's own lock
+(`sheets.base.output.locked`, as two `sheets` processes do), not through the desk. Each
+request runs in its own context, so scripted dice are its own (`forget_scripted`). A request
+that cannot get a slot within BUSY_WAIT seconds is answered 503 rather than queued forever.
 """
 from __future__ import annotations
 
@@ -16,6 +24,8 @@ import re
 import secrets
 import threading
 from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -38,6 +48,10 @@ from sheets.web.workspace import Workspace
 MAX_FIELDS = 400  # form fields in one request (a campaign form has a few dozen)
 MAX_DIGITS = 20  # a number in a form: a seed (< 2**63) has 19 digits
 MAX_JOBS = 20  # builds remembered for their progress pages (the oldest finished ones are forgotten)
+COMMAND_SLOTS = 2  # commands that write or build at once (a build is CPU-bound: one per core here)
+READ_SLOTS = 2  # previews at once
+BUSY_WAIT = 30.0  # seconds a request waits for a slot before it is answered 503
+BODY_TIMEOUT = 30.0  # seconds to receive a form's body (bounded at MAX_BODY bytes): a slow client is cut off
 UNEXPECTED = ("The desk hit an error it did not expect; nothing was half-written. "
               "The server's terminal shows the details.")
 log = logging.getLogger("sheets.web")
@@ -78,7 +92,9 @@ class Desk:
     nav: list[NavItem] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        self._lock = threading.Lock()
+        self._commands = threading.BoundedSemaphore(COMMAND_SLOTS)
+        self._reads = threading.BoundedSemaphore(READ_SLOTS)
+        self._kit = threading.Lock()  # one kit build at a time (the next one waits in its own thread)
         self._library: tuple[tuple, Library] | None = None
         self.jobs: OrderedDict[str, Job] = OrderedDict()
         self.templates = jinja2.Environment(
@@ -106,8 +122,13 @@ class Desk:
 
         Called from a page's worker thread: the body is read on the event loop."""
         async def read() -> FormData:
-            return await request.form(max_files=0, max_fields=MAX_FIELDS)
-        form = anyio.from_thread.run(read)
+            with anyio.fail_after(BODY_TIMEOUT):
+                return await request.form(max_files=0, max_fields=MAX_FIELDS)
+        try:
+            form = anyio.from_thread.run(read)
+        except TimeoutError:
+            refused(request, f"the form's body did not arrive within {BODY_TIMEOUT:g} s")
+            raise HTTPException(408, f"the form did not arrive within {BODY_TIMEOUT:g} seconds") from None
         request.state.form = form  # the conflict page offers it again
         if not same(form.get("csrf"), self.csrf):
             refused(request, "no valid CSRF token in the form")
@@ -115,13 +136,19 @@ class Desk:
         return form
 
     def call(self, fn, *args, **kwargs):
-        """An application function, one at a time (a page runs in a worker thread already)."""
-        with self._lock:
+        """A command that writes or builds, in one of COMMAND_SLOTS (a page runs in a worker thread already)."""
+        with _slot(self._commands, "command"):
+            forget_scripted()
+            return fn(*args, **kwargs)
+
+    def read(self, fn, *args, **kwargs):
+        """A command that only reads and builds nothing it keeps (a preview), in one of READ_SLOTS."""
+        with _slot(self._reads, "preview"):
             forget_scripted()
             return fn(*args, **kwargs)
 
     def start(self, fn, *args, context: dict | None = None, **kwargs) -> str:
-        """Run `fn(..., progress=...)` in the background (one command at a time); the job's id."""
+        """Run `fn(..., progress=...)` in the background (one build at a time, beside every other request); the job's id."""
         job, job_id = Job(context=context or {}), secrets.token_urlsafe(9)
         for old in [k for k, j in self.jobs.items() if j.finished][: max(0, len(self.jobs) + 1 - MAX_JOBS)]:
             del self.jobs[old]
@@ -129,7 +156,7 @@ class Desk:
 
         def run() -> None:
             try:
-                with self._lock:
+                with self._kit:
                     forget_scripted()
                     job.result = fn(*args, progress=job.progress, **kwargs)
             except SheetsError as exc:
@@ -155,6 +182,18 @@ class Desk:
     def link(self, path: Path) -> str:
         """The URL that downloads a file the desk wrote into the workspace."""
         return "/files/" + self.workspace.rel(path)
+
+
+@contextmanager
+def _slot(slots: threading.BoundedSemaphore, what: str) -> Iterator[None]:
+    """One of `slots` for the block, or a 503 when none frees up within BUSY_WAIT seconds."""
+    if not slots.acquire(timeout=BUSY_WAIT):
+        log.warning("busy: a %s waited %g s for a free slot (answered 503)", what, BUSY_WAIT)
+        raise HTTPException(503, f"the desk is busy with other {what}s: try again in a moment")
+    try:
+        yield
+    finally:
+        slots.release()
 
 
 def refused(request: Request, why: str) -> None:

@@ -146,7 +146,7 @@ def _cards_routes(desk: Desk) -> list[Route]:
 
 
 def routes(desk: Desk) -> list[Route]:
-    def home(request: Request):
+    async def home(request: Request):  # on the event loop: it answers while every worker thread is busy
         files = desk.workspace.files("*.yaml")
         return desk.page("web/home.html.j2", title="Desk", files=files, workspace=str(desk.workspace.root))
 

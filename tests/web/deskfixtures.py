@@ -11,7 +11,7 @@ import pytest
 import uvicorn
 from starlette.testclient import TestClient
 
-from sheets.web import create_app
+from sheets.web import create_app, server
 
 BASE = "http://127.0.0.1:8000"
 
@@ -61,12 +61,12 @@ def free_port() -> int:
 class LiveDesk:
     """The desk served by uvicorn in a thread, as `sheets serve` serves it."""
 
-    def __init__(self, workspace: Path, content: Path | None = None):
+    def __init__(self, workspace: Path, content: Path | None = None, **guards):
         self.workspace = workspace
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        config = uvicorn.Config(create_app(workspace, content=content), host="127.0.0.1", port=self.port,
-                                log_level="warning")
+        self.app = create_app(workspace, content=content)
+        config = server.config(self.app, "127.0.0.1", self.port, **guards)
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 

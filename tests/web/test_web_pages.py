@@ -139,19 +139,20 @@ def test_cards_make_the_pdf_the_cli_makes(desk):
 def test_sheets_serve_prints_its_url_and_opens_the_browser_unless_told_not_to(cli, monkeypatch, tmp_path):
     from sheets.web import app as web_app
     served, opened = [], []
-    monkeypatch.setattr(web_app.uvicorn, "run", lambda app, **kw: served.append(kw))
+    monkeypatch.setattr(web_app.server, "run", lambda settings: served.append(settings))
     monkeypatch.setattr(web_app.webbrowser, "open", opened.append)
     result = cli("serve", "--no-open", "--port", "8123", "--workspace", tmp_path)
     assert result.exit_code == 0, result
     assert result.stdout == f"warsheets desk on http://127.0.0.1:8123/ (workspace {tmp_path}); Ctrl-C stops it\n"
-    assert served == [{"host": "127.0.0.1", "port": 8123, "log_level": "warning"}] and opened == []
+    assert [(s.host, s.port, s.log_level) for s in served] == [("127.0.0.1", 8123, "warning")] and opened == []
+    assert issubclass(served[0].http, web_app.server.GuardedProtocol)  # the header deadline and connection bound
     result = cli("serve", "--port", "8124", "--workspace", tmp_path)
     assert opened == ["http://127.0.0.1:8124/"]
 
 
 def test_sheets_serve_off_loopback_warns_and_needs_a_token(cli, monkeypatch, tmp_path):
     from sheets.web import app as web_app
-    monkeypatch.setattr(web_app.uvicorn, "run", lambda app, **kw: None)
+    monkeypatch.setattr(web_app.server, "run", lambda settings: None)
     result = cli("serve", "--no-open", "--host", "0.0.0.0", "--workspace", tmp_path)
     assert result.exit_code == 0, result
     assert result.stderr.startswith("warning: serving on 0.0.0.0: anyone who can reach this address")

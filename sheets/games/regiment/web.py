@@ -151,7 +151,7 @@ def _character_routes(desk: Desk) -> list[Route]:
         problems = _check(desk, "", text)
         if problems:
             return Response("\n".join(problems), status_code=422, media_type="text/plain")
-        png = desk.call(_preview_png, text, game_with_plugin(desk.library(), "regiment"))
+        png = desk.read(_preview_png, text, game_with_plugin(desk.library(), "regiment"))
         return Response(png, media_type="image/png", headers={"cache-control": "no-store"})
 
     return [Route("/regiment/character", character), Route("/regiment/character", character_post, methods=["POST"]),
