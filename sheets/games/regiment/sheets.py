@@ -5,7 +5,7 @@ from pathlib import Path
 
 from sheets.base.dice import Dice
 from sheets.base.errors import SheetsError
-from sheets.base.paper import page_size, resolve
+from sheets.base.paper import page_size
 from sheets.games.regiment.characters import BOND_ROWS, Character, resolve_character, roll_character
 from sheets.games.regiment.improvements import PROTECTION, TRACKS, markable, protection_note
 from sheets.games.regiment.models import STATS, Playbook
@@ -20,7 +20,6 @@ from sheets.library.yaml_source import load_yaml
 from sheets.pipeline.sheet import Sheet
 
 EQUIPMENT_LINES = 12
-NOTES_MM, A4_HEIGHT_MM, NOTES_SHORT_MM = 64.0, 297.0, 8.0
 NPC_TRACKER = "npc-strength"  # trackers.yaml: printed on the reference's NPC page too
 
 
@@ -75,9 +74,6 @@ def playbook_sheet(game: Game, entries: list[dict], filename: str, paper: str = 
         "stat_pairs": [("battle", "lucky"), ("guts", "tactics"), ("leadership", "forward")],
         "fill": fillable,
         "equipment_lines": EQUIPMENT_LINES,
-        # the NOTES box takes what page 1 leaves: A4's 64 mm, less on a shorter paper (Letter)
-        "notes_mm": round(NOTES_MM - max(0.0, A4_HEIGHT_MM - resolve(paper).height_mm) - NOTES_SHORT_MM * (
-            resolve(paper).height_mm < A4_HEIGHT_MM), 1),
     }
     return Sheet(filename=filename, template="playbook.html.j2", context=context, game=game.id,
                  forms=fillable, label=title or filename)

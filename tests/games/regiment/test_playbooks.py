@@ -5,6 +5,7 @@ import pypdf
 import pytest
 
 from conftest import REPO, beside, page_size_mm, pages, pdf_text, squash, text_runs
+from pagefill import BOTTOM_MARGIN_MM, body_ink
 
 PLAYBOOKS = ["soldier", "medic", "sniper", "operator"]
 
@@ -76,6 +77,18 @@ def test_letter_paper_filled_still_two_pages(cli, tmp_path, name):
     assert page_size_mm(tmp_path / "m.pdf") == (215.9, 279.4)
     assert pages(tmp_path / "m.pdf") == 2
 
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_the_notes_box_takes_what_page_one_leaves(cli, tmp_path, paper):
+    """Page 1's last ink is the NOTES box's bottom edge, on the bottom margin whatever the paper and the
+    playbook (the box grows into the room the rest leaves: no height is set for it anywhere)."""
+    for name in PLAYBOOKS:
+        out = tmp_path / f"{name}.pdf"
+        assert cli("playbook", name, "--paper", paper, "-o", out).exit_code == 0
+        _, last, height = body_ink(out, 0)
+        assert height - BOTTOM_MARGIN_MM - last < 0.6, f"{name} on {paper}: {height - BOTTOM_MARGIN_MM - last:.1f} mm left"
+        assert pages(out) == 2
 
 def test_filled_playbook_shows_the_character(cli, tmp_path):
     example = REPO / "content" / "regiment" / "characters" / "walter-brzezinski.yaml"
