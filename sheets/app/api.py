@@ -24,7 +24,7 @@ from sheets.library.access import library, make_dice, slug
 from sheets.library.content import Game, Library
 from sheets.library.yaml_source import load_yaml
 from sheets.pipeline.build import make_pdfs, render_html
-from sheets.pipeline.finish import finish_pdf
+from sheets.pdf.finish import finish_pdf
 from sheets.pipeline.sheet import Sheet, ink_save
 from sheets.pipeline.write import write
 

@@ -13,7 +13,7 @@ Why plus: a printer that puts the back d mm off puts the scale's 0 at (behind + 
 the line, at `behind`, reads -(offset + d); the offset that cancels d is -d = offset + reading.
 
 Drawn with reportlab (plain lines and text; `invariant` keeps the bytes the same), in the
-stamper's DejaVu Sans, embedded (`sheets.pipeline.stamp.embed`): no font left to the printer.
+stamper's DejaVu Sans, embedded (`sheets.pdf.fonts`): no font left to the printer.
 """
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ from reportlab.pdfgen import canvas
 
 from sheets.base import paper as papers
 from sheets.base.errors import SheetsError
-from sheets.pipeline.stamp.embed import finish_fonts
+from sheets.pdf.fonts import finish_fonts
 from sheets.pipeline.stamp.fonts import face_for
 
 MM = 72 / 25.4

@@ -28,10 +28,10 @@ from sheets.kinds import registry
 from sheets.library.validation import Strict, collect
 from sheets.library.yaml_source import load_yaml
 from sheets.pipeline import cache, rendering
-from sheets.pipeline.finish import finish_pdf
+from sheets.pdf.finish import finish_pdf
 from sheets.pipeline.sheet import Sheet
 from sheets.pipeline.stamp.write import write_stamped
-from sheets.pipeline.tagging import merge_pdfs
+from sheets.pdf.merge import merge_pdfs
 from sheets.pipeline.workers import Workers
 
 with interrupts.held():  # a Ctrl-C while pikepdf registers its C++ types aborts the process

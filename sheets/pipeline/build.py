@@ -18,7 +18,7 @@ from typing import Callable
 
 from sheets.base import interrupts, output
 from sheets.pipeline import cache
-from sheets.pipeline.finish import finish_pdf
+from sheets.pdf.finish import finish_pdf
 from sheets.pipeline.layout_jobs import finished_pdf, layout_job
 from sheets.pipeline.sheet import Built, Finisher, Sheet, render_html
 from sheets.pipeline.stamp.write import missing_blanks, write_stamped
@@ -134,7 +134,7 @@ def _build_stamped(sheet: Sheet, target: Path, cache_dir: Path | None, workers: 
 
 def _stamped_and_finished(sheet: Sheet, target: Path, **how) -> Path:
     """A stamped file, tagged and described as it is streamed to `target` (one pass, no
-    scratch file: sheets.pipeline.stamp.tagged); the whole file is written atomically, so an
+    scratch file: sheets.pdf.tagged); the whole file is written atomically, so an
     interrupted run never leaves an unfinished file under the target's name."""
     title = sheet.context.get("title", "")
     output.ensure_dir(target.parent)

@@ -27,11 +27,11 @@ from sheets.base.cachedir import sealed as _sealed, unsealed as _unsealed
 from sheets.base.errors import SheetsError
 from sheets.pipeline import rendering
 from sheets.pipeline.sheet import Finisher, Sheet, render_html
-from sheets.pipeline.stamp.forms import KEY as FORMS_KEY
+from sheets.pdf.forms import KEY as FORMS_KEY
 
 VERSION = "5"  # the format of entries (raise it when what a key names changes meaning); 2: sealed;
-# 3: font subsets tagged by their program (stamp/embed.py), no unembedded font; 4: tagged, finished PDFs;
-# 5: page margin boxes (running footers, card numbers) as pagination artifacts (PDF/UA, sheets/pipeline/ua.py)
+# 3: font subsets tagged by their program (sheets/pdf/fonts.py), no unembedded font; 4: tagged, finished PDFs;
+# 5: page margin boxes (running footers, card numbers) as pagination artifacts (PDF/UA, sheets/pdf/ua.py)
 
 
 @lru_cache(maxsize=1)

@@ -6,14 +6,14 @@ writer), which `sheets.pipeline.build` brings: each worker starts faster and som
 """
 from __future__ import annotations
 
-from sheets.pipeline.finish import finish_pdf
+from sheets.pdf.finish import finish_pdf
 from sheets.pipeline.sheet import pdf_of_html
 from sheets.pipeline.stamp.layout import render_base
 
 
 def finished_pdf(html: str, forms: bool, finish=None) -> bytes:
     """A sheet's PDF as it is written: laid out, finished (cards imposed), then tagged,
-    described and boxed (sheets.pipeline.finish, pikepdf; the forms the finisher names as units
+    described and boxed (sheets.pdf.finish, pikepdf; the forms the finisher names as units
     of a page, `unit_forms`, e.g. imposed cards, tagged one by one)."""
     return finish_pdf(pdf_of_html(html, forms, finish), unit_forms=getattr(finish, "unit_forms", ()))
 

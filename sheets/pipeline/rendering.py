@@ -27,7 +27,7 @@ from sheets.base.errors import SheetsError
 from sheets.base.formats import signed
 from sheets.base.overflow import find_overflows
 from sheets.pipeline import fieldmarkup
-from sheets.pipeline.stamp.embed import finish_fonts
+from sheets.pdf.fonts import finish_fonts
 
 # fontTools stamps the current time into subset fonts unless this is set.
 from sheets.base.paths import FIXED_EPOCH  # noqa: E402,F401 - re-exported
@@ -340,7 +340,7 @@ def html_to_pdf(html: str, forms: bool = False, base_url: Path | None = None, ta
         more = f"\n  … and {len(problems) - 8} more" if len(problems) > 8 else ""
         raise LayoutOverflowError(f"{title}: the layout runs out of its columns:\n{listed}{more}\n"
                                   f"shorten the text, or let the template wrap or shrink it")
-    return finish_fonts(document.write_pdf(**options))  # each subset's tag its own (stamp/embed.py)
+    return finish_fonts(document.write_pdf(**options))  # each subset's tag its own (sheets/pdf/fonts.py)
 
 
 def _document_title(html: str) -> str:

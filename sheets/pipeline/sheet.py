@@ -12,7 +12,7 @@ from typing import Protocol
 
 from sheets.base import fonts
 from sheets.pipeline import rendering
-from sheets.pipeline.stamp.forms import finish_form  # light: pikepdf is imported when a form is finished
+from sheets.pdf.forms import finish_form  # light: pikepdf is imported when a form is finished
 
 
 class Finisher(Protocol):
@@ -22,7 +22,7 @@ class Finisher(Protocol):
     `key` must name everything that changes its output (it joins the cache key).
     It may raise SheetsError (e.g. a card whose text does not fit). It may name, as
     `unit_forms` (a tuple of name prefixes), the forms its pages draw that are each one unit
-    of the page (a card): the last pass tags each drawing as one element (sheets.pipeline.finish).
+    of the page (a card): the last pass tags each drawing as one element (sheets.pdf.finish).
     """
 
     key: str

@@ -21,7 +21,7 @@ from sheets.base.options import PrintOptions
 from sheets.pipeline import cache
 from sheets.pipeline.build import build, build_one
 from sheets.pipeline.sheet import Sheet, ink_save
-from sheets.pipeline.tagging import merge_pdfs
+from sheets.pdf.merge import merge_pdfs
 from sheets.pipeline.workers import Workers
 
 

@@ -126,7 +126,7 @@ def test_package_imports_sit_at_module_top_except_at_the_cli_boundary():
 # too, and an import of `a.b.c` imports the packages `a` and `a.b` (their __init__ runs).
 # A module's layer is its package's (`sheets.<layer>` and everything below it): a new module or
 # package needs no entry. The faces also hold each game's own commands and pages, found by name.
-LAYER_ORDER = ("base", "library", "pipeline", "kinds", "kit", "app", "games", "faces")
+LAYER_ORDER = ("base", "pdf", "library", "pipeline", "kinds", "kit", "app", "games", "faces")
 FACES = ("sheets.__main__", "sheets.cli", "sheets.web",  # the CLI, the desk
          "sheets.games.*.cli", "sheets.games.*.web", "sheets.games.*.web_*", "sheets.games.*.webform")
 

@@ -345,7 +345,7 @@ def test_identical_backs_are_drawn_once(cli, tmp_path):
     xobjects = reader.pages[1]["/Resources"]["/XObject"]
     refs = [xobjects.raw_get(name).idnum for name in sorted(xobjects, key=lambda n: int(n[5:]))]
     # the back is drawn from one form, tagged (its structure read once), then from one
-    # artifact twin of it behind every other card (sheets/pipeline/finish.py)
+    # artifact twin of it behind every other card (sheets/pdf/finish.py)
     assert len(set(refs)) == 2 and len(set(refs[1:])) == 1 and refs[0] != refs[1]
     assert "theregiment" in norm(pdf_text(tmp_path / "w.pdf"))
 

@@ -1,7 +1,7 @@
 """What a finished PDF *says*, independent of how its objects are numbered and stored.
 
 Issue 38 moved the finishing of stamped files (tags, document entries) from a qpdf pass over
-the whole file to the streaming writer (sheets.pipeline.stamp.tagged): the bytes differ
+the whole file to the streaming writer (sheets.pdf.tagged): the bytes differ
 (object numbers, object streams, compression), the content must not. `summary(path)` reads a
 file back with pikepdf and returns, in plain Python values:
   - the document: /Lang, /MarkInfo, /ViewerPreferences, the title, the XMP packet;

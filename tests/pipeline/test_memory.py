@@ -2,7 +2,7 @@
 
 Issue 38: stamped files used to be finished by reading the whole file back into pikepdf,
 so memory grew by ~1.4 MB a playbook (1,000 playbooks: 1.6 GB). Now every page is tagged
-as it is written (sheets.pipeline.stamp.tagged) and only numbers are kept for the end.
+as it is written (sheets.pdf.tagged) and only numbers are kept for the end.
 A resource check, not a timing: the peak resident memory of the whole process tree (the
 command and its workers, sampled from /proc) for 500 playbooks is at most 20 % above the
 peak for 50. Both runs use a warm cache (the blanks laid out once before), so that the

@@ -117,7 +117,7 @@ def test_running_footers_are_artifacts_in_the_kit(kit_checked):
 def test_a_margin_box_footer_becomes_a_pagination_artifact(tmp_path):
     import weasyprint
 
-    from sheets.pipeline.finish import finish_pdf
+    from sheets.pdf.finish import finish_pdf
 
     html = ("<html lang='en'><style>@page { size: a6; @bottom-center { content: 'Footer · page ' counter(page) } }"
             "p { break-after: page }</style>" + "".join(f"<p>Text {i}</p>" for i in range(4)))

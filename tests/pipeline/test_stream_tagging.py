@@ -3,7 +3,7 @@
 Before issue 38 a stamped file was streamed raw (`write_stamped`), then read whole into
 pikepdf and finished (`finish_pdf`: structure tree, document entries, boxes, words of
 letter-spaced runs). That held every page's objects at once: memory grew with the count.
-Now `write_stamped(finished=True)` (sheets.pipeline.stamp.tagged) does the same work page by
+Now `write_stamped(finished=True)` (sheets.pdf.tagged) does the same work page by
 page. The bytes differ (object numbers, object streams, a cross-reference stream), the
 content must not: the two are read back and compared whole (tests/pipeline/pdf_equivalence.py:
 every page's content stream and resources, every form it draws, the fonts and their programs,
@@ -19,7 +19,7 @@ import pypdf
 
 from pdf_equivalence import differences, summary
 from sheets.base.dice import Dice
-from sheets.pipeline.finish import finish_pdf
+from sheets.pdf.finish import finish_pdf
 from sheets.pipeline.stamp import write as stamping
 
 
@@ -59,7 +59,7 @@ def test_ten_playbooks_tagged_while_written_say_what_the_finished_file_said(regi
 def test_web_links_join_their_link_elements_as_before(regiment, tmp_path, monkeypatch):
     """A blank whose page carries a web link: every stamped page gets its own annotation, in
     the page's Link element (or one of its own), as the two-pass finish did."""
-    from sheets.base import pdfstream
+    from sheets.pdf import stream as pdfstream
     from sheets.games.regiment.sheets import filled_playbooks, roll_squad
     from pypdf.generic import ArrayObject, FloatObject
 
@@ -80,7 +80,7 @@ def test_pages_marked_on_the_workers_are_the_bytes_marked_here(regiment, tmp_pat
     them (`marking.marked_pages`); this process only numbers their objects. The file is the
     same bytes as the one whose pages this process marked itself (one worker, `add_page`)."""
     from sheets.games.regiment.sheets import filled_playbooks, roll_squad
-    from sheets.pipeline.stamp.tagged import TaggedPdf
+    from sheets.pdf.tagged import TaggedPdf
 
     squad = roll_squad(regiment, Dice.seeded(23), 5)
     calls = {"add_marked_page": 0, "add_page": 0}
@@ -110,8 +110,8 @@ def test_the_workers_quick_way_writes_numbers_as_pikepdf_and_leaves_strings_alon
     the slower way. Both ways give the same marked content."""
     import pikepdf
 
-    from sheets.pipeline.finish import _runs as finish_runs
-    from sheets.pipeline.stamp import marking
+    from sheets.pdf.finish import _runs as finish_runs
+    from sheets.pdf import marking
 
     content = (b"q /WSBase Do Q\n1 0 0 1 0 0 cm .464286 w -.5 0 m 12. 0 l S\n"
                b"BT /F2+0 9 Tf 10.8 TL (a .5 [b\\) .7 \\(c) Tj <2e35> Tj ET\n0 0 0 rg\n")
@@ -136,10 +136,10 @@ def test_a_page_written_from_its_blanks_formats_is_the_bytes_written_piece_by_pi
     object built as pypdf objects (or formatted element by element) for every page."""
     from pypdf.generic import DictionaryObject, NameObject, NumberObject, StreamObject
 
-    from sheets.base import pdfstream
+    from sheets.pdf import stream as pdfstream
     from sheets.games.regiment.sheets import blank_playbook, filled_playbooks, roll_squad
-    from sheets.pipeline.stamp import tagged
-    from sheets.pipeline.stamp.tagged import TaggedPdf
+    from sheets.pdf import tagged
+    from sheets.pdf.tagged import TaggedPdf
 
     squad = roll_squad(regiment, Dice.seeded(31), 4)
     parts = [(None, blank_playbook(regiment, regiment.data.playbook("medic"))),
@@ -202,7 +202,7 @@ def test_a_blanks_elements_format_escapes_its_text_and_gives_way_to_a_nul():
 
     from pypdf.generic import ArrayObject, DictionaryObject, NameObject, NumberObject, TextStringObject
 
-    from sheets.pipeline.stamp.tagged import _ELEM, _MCR, TaggedPdf, _Base
+    from sheets.pdf.tagged import _ELEM, _MCR, TaggedPdf, _Base
 
     def blank(text: str) -> _Base:
         kid = DictionaryObject({NameObject("/S"): NameObject("/Span"), NameObject("/ActualText"): TextStringObject(text),

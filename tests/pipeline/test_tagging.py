@@ -13,7 +13,7 @@ import pytest
 from pypdf import PdfReader
 
 from sheets.pipeline import rendering
-from sheets.pipeline.finish import finish_pdf
+from sheets.pdf.finish import finish_pdf
 
 MM = 72 / 25.4
 PAINT = {"Tj", "TJ", "'", '"', "S", "s", "f", "F", "f*", "B", "B*", "b", "b*", "sh", "BI"}
@@ -204,8 +204,8 @@ def _pdfium_text(data: bytes) -> str:
 
 
 def test_forms_carry_their_tags_under_the_key_the_finish_pass_reads():
-    from sheets.base import pdfstruct
-    from sheets.pipeline import finish
+    from sheets.pdf import structure as pdfstruct
+    from sheets.pdf import finish
 
     assert pdfstruct.KEY == finish.KEY
 

@@ -21,8 +21,8 @@ from pypdf import PdfReader, PdfWriter
 from pypdf.generic import ArrayObject, DecodedStreamObject, DictionaryObject, FloatObject, NameObject
 
 from sheets.base.errors import SheetsError
-from sheets.base.pdfstruct import KEY as STRUCT_KEY
-from sheets.base.pdfstruct import page_structures
+from sheets.pdf.structure import KEY as STRUCT_KEY
+from sheets.pdf.structure import page_structures
 from sheets.kinds.cards.grid import SAFE_EDGE_MM, CardGrid
 
 MM = 72 / 25.4  # PDF points per millimetre
@@ -57,7 +57,7 @@ class Imposition:
     copies: int = 1
     back_offset: tuple[float, float] = (0.0, 0.0)  # mm, added to every back on its page (x right, y up)
     fold: bool = False  # fronts on the left half, backs mirrored on the right half, fold line between
-    #: each card face drawn on a page is one unit (sheets.pipeline.finish); not data: not in `key`
+    #: each card face drawn on a page is one unit (sheets.pdf.finish); not data: not in `key`
     unit_forms: ClassVar[tuple[str, ...]] = (FRONT, BACK)
 
     @property
@@ -115,7 +115,7 @@ def preflight(reader, spec: Imposition) -> None:
 
 def _form_xobject(writer, page, structure=None):
     """A page of the card document as a Form XObject of the output (with its tags, when the
-    card document is tagged: see sheets/base/pdfstruct.py)."""
+    card document is tagged: see sheets/pdf/structure.py)."""
     form = DecodedStreamObject()
     contents = page.get_contents()
     form.set_data(contents.get_data() if contents is not None else b"")

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from sheets.base import interrupts
 from sheets.kinds.cards.cmyk import to_cmyk
-from sheets.pipeline.finish import pdf_date, xmp_packet
+from sheets.pdf.finish import pdf_date, xmp_packet
 
 with interrupts.held():
     import pikepdf

@@ -15,7 +15,7 @@ from sheets.pipeline import cache
 from sheets.pipeline.sheet import render_html
 from sheets.pipeline.stamp.fields import Fields, fields_of
 from sheets.pipeline.stamp.overlay import Op, draw_overlay, footers_drawable, growth, grown_html, margin_ops, plan_part
-from sheets.pipeline.stamp.marking import marked_pages
+from sheets.pdf.marking import marked_pages
 
 
 @dataclass

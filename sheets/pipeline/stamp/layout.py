@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from sheets.pipeline import rendering
-from sheets.pipeline.stamp.embed import finish_fonts
+from sheets.pdf.fonts import finish_fonts
 from sheets.pipeline.stamp.glyphs import drawable
 
 PX = 0.75  # CSS px -> PDF pt

@@ -14,9 +14,9 @@ from contextlib import contextmanager
 from pypdf import PdfReader
 
 from sheets.base import interrupts, output
-from sheets.base.pdfstream import StreamingPdf
+from sheets.pdf.stream import StreamingPdf
 from sheets.pipeline.stamp.chunk import Drawn
-from sheets.pipeline.stamp.tagged import TaggedPdf
+from sheets.pdf.tagged import TaggedPdf
 
 CHUNK = 25  # parts per overlay document (bounds memory; a worker's unit of work)
 

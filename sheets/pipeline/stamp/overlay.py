@@ -14,7 +14,7 @@ from reportlab import rl_config
 from reportlab.pdfgen.canvas import Canvas
 
 from sheets.base.colors import MIN_SHEET_PT
-from sheets.pipeline.stamp.embed import finish_fonts
+from sheets.pdf.fonts import finish_fonts
 from sheets.pipeline.stamp.fields import Fields
 from sheets.pipeline.stamp.fonts import drawable, face_for, split_lines, text_width
 

@@ -22,7 +22,7 @@ import re
 from sheets.base import paths
 from sheets.pipeline import rendering
 from sheets.pipeline.stamp.fields import Value
-from sheets.pipeline.stamp.forms import finish_form
+from sheets.pdf.forms import finish_form
 
 _PART = re.compile(r"^c0\.")
 

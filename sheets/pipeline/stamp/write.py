@@ -24,7 +24,7 @@ from typing import Callable
 from pypdf import PdfReader
 
 from sheets.base import interrupts, output
-from sheets.base.pdfstream import read_ahead
+from sheets.pdf.stream import read_ahead
 from sheets.pipeline import cache
 from sheets.pipeline.sheet import Sheet, render_html
 from sheets.pipeline.stamp.fields import Fields, fields_of
@@ -145,7 +145,7 @@ class StampJob:
         """What this process does while the workers lay out, a step at a time: each filled part
         rendered (Jinja) and, when this process has its blank, planned as a worker would
         (`_plan_chunk`, PLAN_AHEAD parts at most), so that the stamping only draws it; then the
-        pages of the blanks those plans go on parsed (pdfstream.read_ahead)."""
+        pages of the blanks those plans go on parsed (sheets.pdf.stream.read_ahead)."""
         planning = self.planned_on  # key -> (fields, layout): the cached blanks, and taller ones found
         taller = Taller({}, self.cache_dir)
         for i, (key, (_, filled)) in enumerate(zip(self.part_keys, self.parts)):
@@ -316,7 +316,7 @@ class StampJob:
         return grown
 
     def _read_ahead(self, keys=None):
-        """Each base's pages parsed, one page a step (pdfstream.read_ahead): the parts' bases,
+        """Each base's pages parsed, one page a step (sheets.pdf.stream.read_ahead): the parts' bases,
         or those of `keys`."""
         for key in keys if keys is not None else dict.fromkeys(k for k in self.part_keys if k is not None):
             base = self.bases[key]

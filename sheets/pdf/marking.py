@@ -1,7 +1,7 @@
 """A stamped page's content marked for the structure tree, where its overlay was drawn.
 
 A tagged stamped file's page is its blank (a form XObject, `/WSBase`) drawn, then its overlay
-page's content; `mark_content` marks that content as `TaggedPdf` (sheets.pipeline.stamp.tagged)
+page's content; `mark_content` marks that content as `TaggedPdf` (sheets.pdf.tagged)
 writes it, and `marked_pages` does so for every page of a chunk's overlay in the worker that drew
 it, so that the process writing the file only numbers each page's objects. No object number is
 in the content, so the bytes are the same wherever it is made. This module brings pikepdf into a
@@ -13,7 +13,7 @@ import io
 import re
 import zlib
 
-from sheets.pipeline.finish import _has_text, _runs, pikepdf
+from sheets.pdf.finish import _has_text, _runs, pikepdf
 
 _BASE = "/WSBase"
 BASE_DRAWN = b"q /WSBase Do Q\n"  # a stamped page's content begins by drawing its blank

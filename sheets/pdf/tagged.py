@@ -1,6 +1,6 @@
 """A stamped file tagged and finished while it is written: `finish_pdf`'s work in one pass.
 
-`TaggedPdf` is a `StreamingPdf` that does, page by page, what `sheets.pipeline.finish` does to
+`TaggedPdf` is a `StreamingPdf` that does, page by page, what `sheets.pdf.finish` does to
 a whole stamped file afterwards (the same structure, the same content, the same document
 entries), so that nothing proportional to the page count is held: each page gets its own
 copy of its blank's form (with `/StructParents`) and its structure elements (marked-content
@@ -9,7 +9,7 @@ references into that form), its own text marked as a `Span` of a `P`, the rest a
 the parent tree's entries (one object number per key) and the Document's kids. `close()`
 writes the structure tree root, `/MarkInfo`, `/Lang`, the title shown by the viewer, the XMP
 metadata (fixed dates) and the xref. Letter-spaced runs of the blanks carry their words as
-`/ActualText` (`sheets.pipeline.spacing`), and every page has a `/TrimBox`.
+`/ActualText` (`sheets.pdf.spacing`), and every page has a `/TrimBox`.
 """
 from __future__ import annotations
 
@@ -24,16 +24,16 @@ from pypdf.generic import (
     NumberObject, StreamObject, TextStringObject,
 )
 
-from sheets.base.pdfstream import StreamingPdf, _fresh, _page_content
-from sheets.pipeline.finish import _xmp, pikepdf
-from sheets.pipeline.spacing import cmap_codes, mark_bytes
-from sheets.pipeline.stamp.marking import _BASE, BASE_DRAWN, mark_content
+from sheets.pdf.stream import StreamingPdf, _fresh, _page_content
+from sheets.pdf.finish import _xmp, pikepdf
+from sheets.pdf.spacing import cmap_codes, mark_bytes
+from sheets.pdf.marking import _BASE, BASE_DRAWN, mark_content
 
 _KEPT = ("/Alt", "/ActualText", "/Lang", "/E", "/T", "/A", "/C", "/ID")
 
 
 def _printable_link(annot) -> None:
-    """A link printable and described, as `sheets.pipeline.ua.print_links` makes one (PDF/UA-1)."""
+    """A link printable and described, as `sheets.pdf.ua.print_links` makes one (PDF/UA-1)."""
     if annot.get("/Subtype") != "/Link":
         return
     annot[_name("/F")] = NumberObject(int(annot.get("/F", 0)) | 4)

@@ -1,7 +1,7 @@
 """The last pass over every PDF the tool writes (pikepdf): tags, language, title, boxes.
 
 - **Structure.** Pages drawn from forms that carry their page's tags (`/WSStruct`, see
-  `sheets.base.pdfstruct`: stamped sheets, imposed cards) get a real structure tree: each
+  `sheets.pdf.structure`: stamped sheets, imposed cards) get a real structure tree: each
   form's elements are rebuilt with marked-content references into the form (`/Stm`), the
   form gets `/StructParents`; a form drawn twice is copied, so each drawing has its own
   elements. The caller may name forms that are units of a page (`unit_forms`, prefixes of
@@ -11,7 +11,7 @@
   Every page then has `/StructParents`.
 - **Document.** `/Lang`, a title (`/Title`, XMP `dc:title`) shown by the viewer
   (`/ViewerPreferences /DisplayDocTitle`), XMP metadata with fixed dates (FIXED_EPOCH).
-- **Words.** Letter-spaced runs carry their text as `/ActualText` (`sheets.pipeline.spacing`).
+- **Words.** Letter-spaced runs carry their text as `/ActualText` (`sheets.pdf.spacing`).
 - **Boxes.** Every page has a `/TrimBox` (its MediaBox, where the page is the sheet).
 
 The same bytes in give the same bytes out.
@@ -30,10 +30,10 @@ from sheets.base.paths import FIXED_EPOCH
 with interrupts.held():
     import pikepdf
     from pikepdf import Array, Dictionary, Name, Operator
-from sheets.pipeline.spacing import mark_spacing
-from sheets.pipeline.ua import repair as ua_repair
+from sheets.pdf.spacing import mark_spacing
+from sheets.pdf.ua import repair as ua_repair
 
-#: sheets.base.pdfstruct.KEY, spelled out: importing that module would bring pypdf into the workers
+#: sheets.pdf.structure.KEY, spelled out: importing that module would bring pypdf into the workers
 KEY = "/WSStruct"
 _STRUCT_KEY = Name(KEY)
 _DONE = Name("/WSStructDone")  # a form's description kept while its file is tagged (for copies)

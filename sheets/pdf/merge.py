@@ -16,7 +16,7 @@ import io
 import pikepdf
 from pikepdf import Array, Dictionary, Name
 
-from sheets.pipeline.finish import describe, save
+from sheets.pdf.finish import describe, save
 
 
 def _number_tree(node, out: list) -> None:
@@ -67,7 +67,7 @@ class _Structure:
                     annot.StructParent = key + offset
                     used = max(used, key + 1)
             for form in merged.get("/Resources", Dictionary()).get("/XObject", Dictionary()).values():
-                # a tagged form (a stamped page's blank, a card: sheets.pipeline.finish) has its own key
+                # a tagged form (a stamped page's blank, a card: sheets.pdf.finish) has its own key
                 if isinstance(form, pikepdf.Stream) and "/StructParents" in form and form.objgen not in self.moved:
                     self.moved.add(form.objgen)
                     key = int(form.StructParents)

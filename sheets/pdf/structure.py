@@ -1,16 +1,16 @@
 """A tagged page's structure, carried along when the page becomes a form XObject (pypdf).
 
-Stamped sheets (`pdfstream`) and imposed cards (`kinds/cards/impose`) draw the pages
+Stamped sheets (`sheets.pdf.stream`) and imposed cards (`kinds/cards/impose`) draw the pages
 WeasyPrint laid out as form XObjects, and the source's structure tree stays behind. So
 each such form carries the structure of its page as plain direct objects under
 `/WSStruct`: every structure element of that page in tree order, empty table cells, rows and
 bodies included (a table keeps its grid; empty Spans are pruned), with any element of the tree
 that owns some of the page's marked content and the walk misses (so that every MCID of the page
 has its element), each `{/S type, /K [kids: MCIDs of the form's content, or elements], /Alt,
-/ActualText, /Lang, /A …}`. `sheets.pipeline.finish` turns those into a real structure tree
+/ActualText, /Lang, /A …}`. `sheets.pdf.finish` turns those into a real structure tree
 (marked-content references into the form, `/Stm`) and drops the key. Elements outside the tree
 (WeasyPrint's page margin boxes: running footers, a card's number) are not carried: their marked
-content becomes a pagination artifact (`sheets.pipeline.ua.artifact_margin_boxes`).
+content becomes a pagination artifact (`sheets.pdf.ua.artifact_margin_boxes`).
 """
 from __future__ import annotations
 

@@ -17,8 +17,8 @@ from typing import BinaryIO
 
 from pypdf import PdfReader
 
-from sheets.base.pdfstruct import KEY as STRUCT_KEY
-from sheets.base.pdfstruct import page_structure
+from sheets.pdf.structure import KEY as STRUCT_KEY
+from sheets.pdf.structure import page_structure
 from pypdf.generic import (
     ArrayObject, ByteStringObject, DictionaryObject, FloatObject, IndirectObject, NameObject, NumberObject, PdfObject,
     StreamObject, TextStringObject,
@@ -236,7 +236,7 @@ class StreamingPdf:
         num = self._forms.get(key)
         if num is None:
             content, entries, structure, links = self.form_parts(source, reader, index)
-            if structure is not None:  # the page's tags travel with it (sheets.pipeline.finish)
+            if structure is not None:  # the page's tags travel with it (sheets.pdf.finish)
                 entries[STRUCT_KEY] = structure
             num = self._forms[key] = self._add(self._stream(content, entries)).idnum
             self._links[num] = links
@@ -244,7 +244,7 @@ class StreamingPdf:
 
     def form_parts(self, source: str, reader: PdfReader, index: int) -> tuple[bytes, dict, ArrayObject | None, list]:
         """Page `index` of a source PDF as the parts of a form XObject: its content, its entries
-        (the resources imported, written once), its structure (sheets.base.pdfstruct) and web links."""
+        (the resources imported, written once), its structure (sheets.pdf.structure) and web links."""
         page = reader.pages[index]
         box = ArrayObject(FloatObject(float(v)) for v in page.mediabox)
         entries = {"/Type": NameObject("/XObject"), "/Subtype": NameObject("/Form"), "/BBox": box,
