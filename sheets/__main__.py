@@ -4,10 +4,12 @@ A Ctrl-C in the first few tenths of a second, while Python imports the CLI (Type
 models), would otherwise end in a KeyboardInterrupt traceback and a death by SIGINT, and a
 SIGTERM in a death by SIGTERM (no line, no exit code): until the CLI's own handling takes
 over (`sheets.cli.errors.run`), Ctrl-C and SIGTERM end the command as they end it later,
-one line and exit code 130 or 143 (nothing has been written yet). The command also ends here,
-with its own exit (`_end`), not through the interpreter's: a signal that comes once it is done
-is said in the same line and code, never a death by the signal.
+one line and exit code 130 or 143 (nothing has been written yet). The command's end (`_end`)
+goes through the interpreter's own exit (its threads waited for, its exit functions run) up to
+the last exit function, which is this module's (`_last`): a signal that comes once the command
+is done is said in the same line and code, never a death by the signal.
 """
+import atexit
 import os
 import sys
 
@@ -27,6 +29,9 @@ def _interrupted_while_starting(signum, frame) -> None:  # noqa: ARG001
 
 
 def run() -> None:
+    # registered first, so run last: after every exit function the command registered (the
+    # workers', the temporary folders')
+    atexit.register(_last)
     if signal.getsignal(signal.SIGINT) is signal.default_int_handler:  # not when the launcher ignores Ctrl-C
         signal.signal(signal.SIGINT, _interrupted_while_starting)
     if signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
@@ -43,6 +48,8 @@ def run() -> None:
 
 #: a Ctrl-C or SIGTERM that came once the command was done: the signal's number
 _LATE: list[int] = []
+#: the command's exit code, once it is done (`_end`)
+_CODE: list[int] = []
 
 
 def _late(signum, frame) -> None:  # noqa: ARG001
@@ -52,16 +59,14 @@ def _late(signum, frame) -> None:  # noqa: ARG001
 
 
 def _end(code) -> None:
-    """End the process here, with the command's exit code, instead of leaving it to the
-    interpreter's own exit.
+    """End the command with its exit code, through the interpreter's exit, from here on with a
+    Ctrl-C or SIGTERM only noted (`_late`), and said by `_last`.
 
-    The interpreter gives SIGINT and SIGTERM back to their default action early in its exit, and
-    then takes a while to take its modules apart: a Ctrl-C or SIGTERM that came then killed the
-    process (exit -2 / -15, no line), after the command had done everything (seen in the cold-kit
-    sweep, a SIGTERM as the kit recorded its build). So: from here on such a signal is only
-    noted; the exit functions (the workers' and the temporary folders' clean-up) are run, the
-    streams flushed, and the process ends with the command's code, or with 130 / 143 and its
-    line if it was stopped meanwhile (it had finished: nothing half-written either way).
+    The interpreter waits for the threads that are not daemons and runs the exit functions,
+    then gives SIGINT and SIGTERM back to their default action and takes its modules apart,
+    which takes a while: a signal that came then killed the process (exit -2 / -15, no line),
+    after the command had done everything (seen in the cold-kit sweep, a SIGTERM as the kit
+    recorded its build). `_last` ends the process before that.
     """
     for sig in (signal.SIGINT, signal.SIGTERM):
         if signal.getsignal(sig) is not signal.SIG_IGN:
@@ -71,14 +76,18 @@ def _end(code) -> None:
     elif not isinstance(code, int):  # sys.exit("message"): the message on stderr, exit code 1
         print(code, file=sys.stderr)
         code = 1
-    import atexit  # noqa: PLC0415
+    _CODE.append(code)
+    sys.exit(code)
 
-    # what the interpreter's exit runs first: wait for the threads that are not daemons, then
-    # the exit functions
-    threading = sys.modules.get("threading")
-    if threading is not None:
-        threading._shutdown()  # noqa: SLF001
-    atexit._run_exitfuncs()  # noqa: SLF001
+
+def _last() -> None:
+    """The last exit function: the process ends here, with the command's code, or with 130 / 143
+    and its line if it was stopped once it was done (it had finished: nothing half-written either
+    way), before the interpreter takes its modules apart. A command that ended in a traceback
+    (no `_end`) ends as the interpreter ends it."""
+    if not _CODE:
+        return
+    code = _CODE[0]
     if _LATE and code not in (130, 143):
         os.write(2, TERMINATED_LINE if _LATE[0] == signal.SIGTERM else INTERRUPTED_LINE)
         code = 143 if _LATE[0] == signal.SIGTERM else 130

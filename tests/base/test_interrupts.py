@@ -215,8 +215,15 @@ class AtTeardown:  # taken apart with the modules, after the interpreter gave th
     def __del__(self):
         stop()
 
-if how == "exit functions":
-    atexit.register(stop)
+if how == "exit functions":  # one the command registers (as multiprocessing does for its workers)
+    import sheets.cli
+    command = sheets.cli.main
+
+    def registering():
+        atexit.register(stop)
+        command()
+
+    sheets.cli.main = registering
 else:
     kept = AtTeardown()
 from sheets.__main__ import run
@@ -231,7 +238,7 @@ def test_a_signal_as_the_command_ends_gives_its_code_and_line_not_a_death(tmp_pa
     the interpreter taking its modules apart, when SIGTERM and SIGINT are back to killing the
     process) ended the command as a death by the signal, with no line (seen once in the
     cold-kit sweep: a SIGTERM as the kit recorded its build), or ran the command to 0 with an
-    "Exception ignored". The command ends through its own exit: its code, or 143 / 130 and
+    "Exception ignored". The command ends through the interpreter's exit up to its last exit function: its code, or 143 / 130 and
     the line; never killed."""
     import subprocess
     import sys
@@ -239,7 +246,7 @@ def test_a_signal_as_the_command_ends_gives_its_code_and_line_not_a_death(tmp_pa
     done = subprocess.run([sys.executable, "-c", _STOPPED_AS_IT_ENDS, how, which, "list"], cwd=tmp_path,
                           capture_output=True, text=True, timeout=60)
     what = "terminated" if which == "TERM" else "interrupted"
-    if how == "exit functions":  # the command's own exit runs them: the signal is noted, then said
+    if how == "exit functions":  # the interpreter runs them before the last one: the signal is noted, then said
         assert done.returncode == (143 if which == "TERM" else 130), (done.returncode, done.stderr)
         assert done.stderr.strip() == f"error: {what}; nothing half-written was left behind", done.stderr
     else:  # the process ends before the interpreter takes its modules apart
