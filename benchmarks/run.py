@@ -79,9 +79,10 @@ def run(args: list[str], env: dict, runs: int = 1, cwd: Path | None = None) -> t
                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         high = [0]
 
+        # this run's process and its peak, read before the next run starts
         def sample() -> None:
-            while proc.poll() is None:
-                high[0] = max(high[0], _tree_rss(proc.pid))
+            while proc.poll() is None:  # noqa: B023
+                high[0] = max(high[0], _tree_rss(proc.pid))  # noqa: B023
                 time.sleep(0.01)
 
         t = threading.Thread(target=sample, daemon=True)

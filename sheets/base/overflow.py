@@ -106,7 +106,7 @@ def find_overflows(document) -> list[Overflow]:
             visit(child, inner, anchor, page_no, paper)
 
     for number, page in enumerate(document.pages, start=1):
-        root = page._page_box
+        root = page._page_box  # noqa: SLF001 - WeasyPrint has no public laid-out box tree
         visit(root, None, None, number, (0.0, root.margin_width()))
     return found
 

@@ -65,16 +65,9 @@ def _build(sheets: list[Sheet], out_dir: Path, cache_dir: Path | None, workers: 
     stamped = [s for s in sheets if s.stamped]
     sheets = [s for s in sheets if not s.stamped]
     htmls = [render_html(s) for s in sheets]
-    pdfs: list[bytes | None] = [None] * len(sheets)
-    cached = [False] * len(sheets)
     keys = [cache.sheet_key(h, s.forms, s.finish) for h, s in zip(htmls, sheets)]
-    if cache_dir is not None:
-        for i, key in enumerate(keys):
-            pdfs[i] = cache.read(cache.sheet_path(cache_dir, key))
-            if pdfs[i] is not None:
-                cached[i] = True
-                if progress:
-                    progress(sheets[i].label or sheets[i].filename)
+    pdfs = _cached(sheets, keys, cache_dir, progress)
+    cached = [pdf is not None for pdf in pdfs]
     todo = [i for i in range(len(sheets)) if pdfs[i] is None]
     blanks: dict[str, str] = {}
     blank_cache = cache_dir if cache_dir is not None else cache.default_dir()
@@ -110,6 +103,18 @@ def _build(sheets: list[Sheet], out_dir: Path, cache_dir: Path | None, workers: 
         if progress:
             progress(sheet.label or sheet.filename)
     return [results[id(s)] for s in everything]
+
+
+def _cached(sheets: list[Sheet], keys: list[str], cache_dir: Path | None,
+            progress: Callable[[str], None] | None) -> list[bytes | None]:
+    """Each sheet's PDF from the cache, or None: to be laid out."""
+    pdfs: list[bytes | None] = [None] * len(sheets)
+    if cache_dir is not None:
+        for i, key in enumerate(keys):
+            pdfs[i] = cache.read(cache.sheet_path(cache_dir, key))
+            if pdfs[i] is not None and progress:
+                progress(sheets[i].label or sheets[i].filename)
+    return pdfs
 
 
 def _stamped_hit(sheet: Sheet, cache_dir: Path | None) -> Path | None:

@@ -60,7 +60,7 @@ def create_app(workspace: Path, *, content: Path | None = None, hosts: tuple[str
         status = 403 if isinstance(exc, OutsideWorkspace) else 400
         return desk.message("Not done", str(exc), status=status)
 
-    async def crash(request: Request, exc: Exception):
+    async def crash(request: Request, _exc: Exception):  # the log has the exception in hand
         log.exception("error on %s %s", request.method, request.url.path)
         return desk.message("Something went wrong", "The desk hit an error it did not expect; nothing was "
                             "half-written. The server's terminal shows the details.", status=500)

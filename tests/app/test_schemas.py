@@ -3,7 +3,6 @@
 schema and model refuse the same broken files at the same place."""
 import json
 import re
-from pathlib import Path
 
 import jsonschema
 import pytest

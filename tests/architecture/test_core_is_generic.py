@@ -1,6 +1,5 @@
 """A new game is content plus (optional) templates: the core names no game."""
 import re
-from pathlib import Path
 
 
 from conftest import REPO, pdf_text, squash

@@ -2,7 +2,6 @@
 uses and the schema an editor uses, and docs/fields.md is what the models say today."""
 import json
 import re
-from pathlib import Path
 
 import jsonschema
 import pytest

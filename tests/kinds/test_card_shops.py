@@ -10,7 +10,6 @@
 """
 from __future__ import annotations
 
-import io
 import re
 from pathlib import Path
 

@@ -2,11 +2,10 @@
 bars measure exactly that in the PDF (in points: 5 cm = 141.73 pt, 2 in = 144 pt)."""
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 
-from checkbar import assert_true_scale, check_bars_pt
+from checkbar import assert_true_scale
 
 
 @pytest.mark.parametrize("game", ["platoon", "downrange"])

@@ -145,7 +145,7 @@ def test_the_three_games_are_deterministic(cli, tmp_path):
 def test_a_bad_value_in_a_new_game_is_located(cli, content_copy):
     path = content_copy / "masscombat" / "trackers.yaml"
     path.write_text(path.read_text().replace("rows: 12", "rows: many", 1))
-    line = next(i for i, l in enumerate(path.read_text().splitlines(), 1) if "rows: many" in l)
+    line = next(i for i, text in enumerate(path.read_text().splitlines(), 1) if "rows: many" in text)
     result = cli("validate", "--content", content_copy)
     assert result.exit_code == 1
     assert f"content/masscombat/trackers.yaml:{line}: trackers[0].rows:" in result.stderr

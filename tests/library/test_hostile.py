@@ -6,7 +6,6 @@ time: a bomb that is not defused hangs the test instead of failing it quickly.
 """
 from __future__ import annotations
 
-import os
 import re
 import signal
 import subprocess

@@ -4,7 +4,6 @@ A template or content change that alters a sheet shows up here as a diff to revi
 When the change is intended, refresh the files with
 `python -m pytest tests/pipeline/test_golden.py --update-golden` and commit them with the change.
 """
-from pathlib import Path
 
 import pytest
 

@@ -164,7 +164,7 @@ def test_the_field_functions_give_the_macros_bytes():
     old = env.from_string(MACROS + template)
     new = env.from_string('{% from "macros.html.j2" import box, write, mark %}' + template)
     cases = [dict(n=n, v=v, w=w, l=l, a=a, b=b, c=c, s=s, h=h, t=t)
-             for n, v, w, l in [("name", "Ada & <Bob>", "30mm", ""), ('m-"q"', None, "12.5mm", "Ada's \"tip\""),
+             for n, v, w, l in [("name", "Ada & <Bob>", "30mm", ""), ('m-"q"', None, "12.5mm", "Ada's \"tip\""),  # noqa: E741 - the template's own names
                                 ("x", 7, "100%", "label"), ("y", Markup("<b>bold</b>"), "3em", None),
                                 ("z", "", "0", 0)]
              for a, b, c in itertools.product((False, True), repeat=3)

@@ -310,7 +310,7 @@ def test_a_long_audit_trail_grows_its_box_and_is_stamped_not_laid_out(library, t
     for m, mission in enumerate(missions()):  # the audit's last word is on the mission's second page, drawn
         page = reader.pages[m * 3 + 1]
         runs: list = []
-        page.extract_text(visitor_text=lambda text, cm, tm, fd, fs: runs.append((tm[5], text)))
+        page.extract_text(visitor_text=lambda text, cm, tm, fd, fs: runs.append((tm[5], text)))  # noqa: B023 - read here
         last = f"{mission.rolls[-1].hit}.".split()[-1]
         ys = [y for y, t in runs if last in t]
         assert ys and min(ys) > 40, (mission.number, last, ys)  # above the footer

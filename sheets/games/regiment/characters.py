@@ -17,7 +17,7 @@ from pathlib import PurePath
 from pydantic import Field, StrictInt
 
 from sheets.base.dice import Dice
-from sheets.base.errors import ContentError, Problem
+from sheets.base.errors import ContentError
 from sheets.games.regiment.improvements import (
     CONDITIONS, CRITICAL_RULE, CRITICAL_STRESS, CRITICAL_WOUNDS, TRACKS, Improvement, a, can_be_critical,
     check_improvements, effective_stats, markable, norm, protection,

@@ -161,7 +161,7 @@ def check_improvements(pb: Playbook, data: RegimentData, texts: list[str], base:
         before = len(taken)
         stat_match = re.fullmatch(r"\+1 (\w+)", key)
         if stat_match and stat_match.group(1) in STATS:
-            _take_stat(pb, stat_match.group(1), text, stat_boxes, stats, taken, lambda m: bad(i, m))
+            _take_stat(pb, stat_match.group(1), text, stat_boxes, stats, taken, lambda m: bad(i, m))  # noqa: B023 - called here
             continue
         if key in advanced:
             label = "+1 grit" if "grit" in key else ("1 tough" if "tough" in key else key)
@@ -182,7 +182,7 @@ def check_improvements(pb: Playbook, data: RegimentData, texts: list[str], base:
             continue
         move = next((m for m in pb.moves if norm(m.name) == norm(text)), None)
         if move is not None:
-            _take_move(pb, move, text, move_boxes, held, stats, taken, lambda m: bad(i, m))
+            _take_move(pb, move, text, move_boxes, held, stats, taken, lambda m: bad(i, m))  # noqa: B023 - called here
             continue
         other = next((p.name for p in data.playbooks.values() if p.id != pb.id
                       and any(norm(m.name) == norm(text) for m in p.moves)), None)
@@ -219,7 +219,7 @@ def improvement_options(pb: Playbook, data: RegimentData, taken: list[str], base
     for text, label, kind in offered:
         refused: list[str] = []
         check_improvements(pb, data, [*taken, text], base, creation_moves,
-                           lambda i, message: refused.append(message) if i == len(taken) else None)
+                           lambda i, message: refused.append(message) if i == len(taken) else None)  # noqa: B023 - called here
         options.append(Option(text, label, kind, not refused, refused[0] if refused else ""))
     return options
 

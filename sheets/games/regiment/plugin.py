@@ -18,14 +18,14 @@ from sheets.library.kinds import ContentKind
 from sheets.library.plugins import GamePlugin
 
 
-def _make_playbooks(lib, game, options, which):
+def _make_playbooks(_lib, game, options, _which):
     # the sheets need Jinja; the plugin is loaded with the content (`validate`, `list`, `mission --json`)
     from sheets.games.regiment.sheets import kit_playbooks  # noqa: PLC0415
 
     return kit_playbooks(game, options)
 
 
-def _make_roster(lib, game, options, which):
+def _make_roster(_lib, game, options, _which):
     from sheets.games.regiment.sheets import kit_roster  # noqa: PLC0415 - Jinja: as above
 
     return kit_roster(game, options)

@@ -32,6 +32,15 @@ def _check(files: FileLoader, data: WotwData) -> None:
     """Coverage, payloads and cross references; every problem located."""
     table_ids = {t.id for t in data.tables.tables}
     group_ids = {g.id for g in data.events.groups}
+    _check_tables(files, data, table_ids)
+    _check_terrain(files, data, group_ids)
+    _check_theatres(files, data, table_ids, group_ids)
+    _check_events(files, data)
+    _check_teams(files, data)
+
+
+def _check_tables(files: FileLoader, data: WotwData, table_ids: set[str]) -> None:
+    """Each table covers its dice, has the payload its kind needs, and leads to known tables."""
     for ti, table in enumerate(data.tables.tables):
         for loc, message in table.coverage_problems():
             files.problem("tables.yaml", ("tables", ti) + loc, message)
@@ -43,7 +52,10 @@ def _check(files: FileLoader, data: WotwData) -> None:
                     files.problem("tables.yaml", ("tables", ti, "rows", ri), f"table {table.id!r} needs {key!r} in every row")
             if row.then is not None and row.then.table not in table_ids:
                 files.problem("tables.yaml", ("tables", ti, "rows", ri, "then", "table"), f"unknown table {row.then.table!r}")
-    # every step name must be known in the event group it is looked up in
+
+
+def _check_terrain(files: FileLoader, data: WotwData, group_ids: set[str]) -> None:
+    """Every step name must be known in the event group it is looked up in."""
     main_groups = {t.tables.events for t in data.theatres.theatres}
     for ti, table in enumerate(data.tables.tables):
         for ri, row in enumerate(table.rows):
@@ -55,6 +67,10 @@ def _check(files: FileLoader, data: WotwData) -> None:
                     if g in group_ids and data.terrain(g, name) is None:
                         files.problem("tables.yaml", ("tables", ti, "rows", ri) + loc,
                                       f"terrain {name!r} has no entry in events.yaml (group {g!r}): add it or a place with its cover")
+
+
+def _check_theatres(files: FileLoader, data: WotwData, table_ids: set[str], group_ids: set[str]) -> None:
+    """A theatre names known tables, event groups and nations."""
     for ti, theatre in enumerate(data.theatres.theatres):
         for key in ("steps", "objective"):
             if getattr(theatre.tables, key) not in table_ids:
@@ -66,6 +82,10 @@ def _check(files: FileLoader, data: WotwData) -> None:
         for ni, nation in enumerate(theatre.nations):
             if nation not in {n.id for n in data.teams.nations}:
                 files.problem("theatres.yaml", ("theatres", ti, "nations", ni), f"unknown nation {nation!r} (teams.yaml)")
+
+
+def _check_events(files: FileLoader, data: WotwData) -> None:
+    """Each terrain's events have readable rolls, and no result has two events."""
     for gi, group in enumerate(data.events.groups):
         for te, terrain in enumerate(group.terrains):
             owner: dict[int, int] = {}
@@ -80,6 +100,10 @@ def _check(files: FileLoader, data: WotwData) -> None:
                     if r in owner:
                         files.problem("events.yaml", loc, f"{terrain.name}: result {r} has two events")
                     owner[r] = ei
+
+
+def _check_teams(files: FileLoader, data: WotwData) -> None:
+    """A nation's swaps and recruits name weapons it has fire factors for (a swap: one it lacks)."""
     for ni, nation in enumerate(data.teams.nations):
         for si, swap in enumerate(nation.enemy_swaps):
             if nation.weapon(swap.weapon) is not None:
@@ -99,14 +123,14 @@ def _logsheets(game) -> str:
     return f"mission log sheets (sheets mission; theatres {theatres})"
 
 
-def _make_log_sheets(lib, game, options, which):
+def _make_log_sheets(_lib, game, options, _which):
     # the sheets need Jinja; the plugin is loaded with the content (`mission --json`, `validate`)
     from sheets.games.wotw.sheets import kit_log_sheets  # noqa: PLC0415
 
     return kit_log_sheets(game, options)
 
 
-def _make_record(lib, game, options, which):
+def _make_record(_lib, game, options, _which):
     from sheets.games.wotw.sheets import kit_record  # noqa: PLC0415 - Jinja: as above
 
     return kit_record(game, options)

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 from pydantic import Field
 
-from sheets.base.errors import ContentError, Problem
+from sheets.base.errors import ContentError
 from sheets.base.limits import MAX_NOTES
 from sheets.games.wotw.models import Nation, Rules
 from sheets.games.wotw.names import name_problems
@@ -266,13 +266,13 @@ def resolve_team(doc: YamlDocument, nation: Nation, rules: Rules, engineers_rule
         rows = [(i, Member.model_validate(m)) for i, m in enumerate(_listed(doc.data.get("members")))
                 if _fits(Member, m)]
         found = check_men([m for _, m in rows], nation, tr, engineers_rule, lambda k: ("members", rows[k][0]))
-        raise ContentError(problems + [doc.problem(l, msg) for l, msg in found if l])
+        raise ContentError(problems + [doc.problem(where, msg) for where, msg in found if where])
     loc = lambda i: ("members", i)  # noqa: E731
     team = first_team(sheet.members, nation, tr, engineers_rule, loc)
     # quality and weapon were checked against the recruit rows just above
     found = team.problems + [p for p in check_men(sheet.members, nation, tr, engineers_rule, loc)
                              if not (p[0] and p[0][-1] in ("quality", "weapon"))]
-    problems += [doc.problem(l if l else ("members",), msg) for l, msg in found]
+    problems += [doc.problem(where if where else ("members",), msg) for where, msg in found]
     if problems:
         raise ContentError(problems)
     soldiers = [soldier_row(m, nation, tr, engineers_rule) for m in sheet.members]

@@ -74,7 +74,7 @@ def _spend(desk: Desk, path: Path, form) -> tuple[str, list[Path]]:
     return line, []
 
 
-def _record(desk: Desk, path: Path, form) -> tuple[str, list[Path]]:
+def _record(desk: Desk, path: Path, _form) -> tuple[str, list[Path]]:
     pdf = commands.campaign_show(path, _into(desk, "campaign"))
     return "the campaign record printed", [pdf]
 
@@ -132,7 +132,8 @@ def _desk_page(desk: Desk, rel: str, *, status: int = 200, note: str = "", error
                      history=commands.campaign_history(path, desk.content))
 
 
-def _spend_page(desk: Desk, rel: str, *, status: int = 200, note: str = "", error: str = "", pdfs=()):
+# shown as _desk_page is (`show`), with the files printed, which the spend page does not list
+def _spend_page(desk: Desk, rel: str, *, status: int = 200, note: str = "", error: str = "", pdfs=()):  # noqa: ARG001
     """What each man may buy, at its price."""
     path = desk.workspace.path(rel)
     if not path.is_file():

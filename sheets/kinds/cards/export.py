@@ -35,7 +35,6 @@ from sheets.base.paper import Paper
 from sheets.kinds.cards.builder import card_sheet
 from sheets.kinds.cards.impose import Imposition, preflight
 from sheets.kinds.cards.shop_pdf import ShopPdf, print_order, shop_pdf
-from sheets.base.paper import Paper
 from sheets.library.kinds.cards import CardSet, Layout, PrintGeometry
 from sheets.pipeline.sheet import Sheet
 

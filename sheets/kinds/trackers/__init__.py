@@ -10,7 +10,7 @@ from sheets.library.kinds import trackers
 from sheets.pipeline.sheet import Sheet
 
 
-def _make(lib: Library, game: Game, options: PrintOptions, tracker: str | None) -> list[Sheet]:
+def _make(_lib: Library, game: Game, options: PrintOptions, tracker: str | None) -> list[Sheet]:
     name = f"{game.id}-trackers" + (f"-{tracker}" if tracker else "") + ".pdf"
     return [tracker_sheet(game, pick_trackers(game, tracker), paper=options.paper, filename=name)]
 

@@ -95,7 +95,7 @@ class PrintGeometry(Strict):
     def with_paper(self, paper: Paper) -> "PrintGeometry":
         """This geometry, with one more paper a layout may name (an export's card-sized page)."""
         changed = self.model_copy()
-        changed._own_papers = {**self._own_papers, paper.name: paper}
+        changed._own_papers = {**self._own_papers, paper.name: paper}  # noqa: SLF001 - a copy of its own class
         return changed
 
     @model_validator(mode="after")

@@ -36,7 +36,7 @@ def _quickref_cards(reference: ReferenceDoc, files: FileLoader) -> CardSet | Non
     return CardSet(id=spec.id, title=spec.title, size=spec.size, back=back, cards=cards)
 
 
-def _load(files: FileLoader, game: Any, library: Any) -> ReferenceDoc | None:
+def _load(files: FileLoader, game: Any, _library: Any) -> ReferenceDoc | None:
     """The reference.yaml; its quick-reference cards join the game's card sets."""
     reference = files.model("reference.yaml", ReferenceDoc, required=False)
     if reference is not None and reference.cards is not None:

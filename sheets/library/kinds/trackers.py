@@ -178,7 +178,7 @@ class TrackerFile(Strict):
     trackers: list[Annotated[TrackerKind, Field(discriminator="kind")]]
 
 
-def _load(files: FileLoader, game: Any, library: Any) -> dict[str, TrackerKind]:
+def _load(files: FileLoader, _game: Any, _library: Any) -> dict[str, TrackerKind]:
     """A game's trackers by id: one trackers.yaml, ids unique, at most one primary."""
     trackers: dict[str, TrackerKind] = {}
     tracker_file = files.model("trackers.yaml", TrackerFile, required=False)

@@ -1,5 +1,4 @@
 """Playbook PDFs: blank, filled, random, fillable — checked from the PDF itself."""
-from pathlib import Path
 
 import pypdf
 import pytest

@@ -1,10 +1,7 @@
 """Issue 13, The Regiment and The Way of the Warrior: play aids read back from the PDFs."""
 from __future__ import annotations
 
-import re
 
-import pypdf
-import pytest
 
 from conftest import pages, pdf_text, squash
 from checkbar import assert_true_scale
