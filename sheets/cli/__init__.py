@@ -69,7 +69,7 @@ def _version(value: bool) -> None:
 
 @app.callback()
 def _root(ctx: typer.Context,
-          version: bool = typer.Option(  # noqa: ARG001 - its callback prints itFalse, "--version", callback=_version, is_eager=True,
+          version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,  # noqa: ARG001 - its callback prints it
                                        help="Print the warsheets version and exit.")) -> None:
     """Print-and-play sheets for tabletop war games."""
     try:
