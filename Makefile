@@ -1,11 +1,11 @@
-# Two commands for a newcomer: `make kit` and `make test`.
+# Two commands for a newcomer: `make kit` and `make test` (`make check`: the fast tier).
 # Both create .venv and install the project on first use.
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: kit test test-latest lock bench docs clean serve browser dist
+.PHONY: kit test check lint test-latest lock bench docs clean serve browser dist
 
 # Installs come from requirements.txt: every package, direct and transitive, at one version
 # with its hashes (and the build backend, for the editable install), so an upstream release
@@ -45,8 +45,21 @@ kit: $(STAMP)
 # kit and the dist once for the run: tests/conftest.py's `shared`), so the slow modules run
 # beside the rest instead of after it, started first (tests/conftest.py orders the run: the slow
 # tests, then the largest modules). The run ends with its ten slowest tests.
-test: $(STAMP) browser
+test: $(STAMP) browser lint
 	$(BIN)/python -m pytest -q -n auto --dist loadscope --no-loadscope-reorder -m "slow or not slow" --durations=10
+
+# The guardrails (pyproject.toml configures each): ruff (the rules the code's noqa comments name,
+# private members of other objects, complexity), mypy over sheets/, and import-linter's contracts
+# for the layers of ARCHITECTURE.md (no upward import, no cycle). `make test` runs them first.
+lint: $(STAMP)
+	$(BIN)/ruff check --quiet sheets tests benchmarks
+	$(BIN)/mypy
+	$(BIN)/lint-imports
+
+# The fast tier, under a minute: the guardrails and the unit tests (models, rules, fields,
+# planning, config: the `unit` marker; no kit is built, no PDF laid out).
+check: lint
+	$(BIN)/python -m pytest -q -m unit -p no:cacheprovider
 
 # The desk's browser tests drive Debian's Chromium. Best effort (Debian, as root): without it
 # they are skipped, except with CI=true, where a missing browser fails them.

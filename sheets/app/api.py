@@ -101,7 +101,7 @@ def print_kind(name: str, game_id: str, options: PrintOptions = PrintOptions(), 
     game = lib.game(game_id)
     if not registry.has(kind, game):
         raise SheetsError(f"{game.info.title} has no {kind.name}: {kind.about} (see `sheets list`)")
-    sheets = kind.make(lib, game, options, which)  # type: ignore[misc] - printable: it has a make
+    sheets = kind.make(lib, game, options, which)  # type: ignore[misc]  # printable: it has a make
     return write(sheets, options, folder=len(sheets) > 1, merged=f"{game.info.title}: {kind.about}")
 
 

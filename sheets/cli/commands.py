@@ -50,7 +50,7 @@ def validate(
 
     Example: sheets validate ww.yaml
     """
-    userfiles.readable(files or [])  # a device, a FIFO, a folder, too many bytes: said at once, before the content
+    userfiles.readable(files or [])  # a device, a FIFO, a folder, too many bytes: said at once, before the content is read
     from sheets.app import api  # noqa: PLC0415 - loads the content models: not for --help
     problems = api.validate_content(content)
     if problems:
@@ -70,7 +70,7 @@ def kit(
     game: Optional[list[str]] = typer.Option(None, "--game", help="Only this game's section; repeat it for several "
                                              "(--game GAME --game OTHER)."),
     seed: Seed = None,
-    paper: PaperSize = Paper.a4,
+    paper: PaperSize = Paper("a4"),
     players: int = typer.Option(0, "--players", min=0, max=limits.MAX_PLAYERS, help="Also write player-1.pdf ... player-N.pdf: one soldier's "
                                 "playbook and the moves reference per player, to staple."),
     squad: Optional[list[Path]] = typer.Option(None, "--squad", metavar="FILE", help="Your own squad: a squad file "
@@ -134,7 +134,7 @@ def cards(
                                  "(one PDF per set in a folder; all in one file with -o FILE.pdf)."),
     layout: Optional[str] = typer.Option(None, "--layout", help="Card layout (see `sheets layouts`); "
                                          "default: the set's card size on --paper."),
-    paper: PaperSize = Paper.a4,
+    paper: PaperSize = Paper("a4"),
     backs: bool = typer.Option(False, "--backs", help="Add a page of card backs after each page of fronts."),
     duplex: Duplex = typer.Option(Duplex.long, "--duplex", case_sensitive=False,
                                   help="Which edge the printer flips on, so backs land behind their fronts."),
@@ -234,7 +234,7 @@ def trackers(
     names: bool = typer.Option(False, "--names", help="Roll a designation for every unit."),
     seed: Seed = None,
     dice: Dice = None,
-    paper: PaperSize = Paper.a4,
+    paper: PaperSize = Paper("a4"),
     preview: Preview = False,
     ink_saver: InkSaver = False,
     output: Output = None,
@@ -254,7 +254,7 @@ def tokens(
     copies: int = typer.Option(1, "--copies", min=1, max=limits.MAX_COPIES,
                                help="Print every token N times as often as content says "
                                     f"(at most {limits.MAX_TOKENS} tokens in all)."),
-    paper: PaperSize = Paper.a4,
+    paper: PaperSize = Paper("a4"),
     preview: Preview = False,
     ink_saver: InkSaver = False,
     output: Output = None,
@@ -270,7 +270,7 @@ def tokens(
 def watch(
     targets: list[str] = typer.Argument(..., metavar="TARGET...", help="KIND:GAME[:ID]: reference:GAME, "
                                         "cards:GAME[:SET], trackers:GAME[:TRACKER], tokens:GAME, gauges:GAME."),
-    paper: PaperSize = Paper.a4,
+    paper: PaperSize = Paper("a4"),
     output: Optional[Path] = typer.Option(None, "-o", "--output", help="Folder for the PDFs and their "
                                           "previews; default ./output/."),
     content: Content = None,
@@ -345,7 +345,10 @@ def doctor() -> None:
     raise typer.Exit(0 if ok else 1)
 
 
-CacheAction = Enum("CacheAction", {"clear": "clear"}, type=str)
+class CacheAction(str, Enum):
+    """What `sheets cache` does besides saying where the cache is and its size."""
+
+    clear = "clear"
 
 
 @user_errors

@@ -35,7 +35,7 @@ def print_cmd(
     kind: str = Kind,
     game: Game = ...,
     which: Optional[str] = Which,
-    paper: PaperSize = Paper.a4,
+    paper: PaperSize = Paper("a4"),
     preview: Preview = False,
     ink_saver: InkSaver = False,
     output: Output = None,
@@ -52,11 +52,11 @@ def _command(name: str, about: str, ink: bool) -> click.Command:
     """`sheets NAME GAME`: the kind's sheets with the shared options (without --preview and
     --ink-saver for a kind that has no ink to save)."""
     if ink:
-        def command(game: Game, paper: PaperSize = Paper.a4, preview: Preview = False, ink_saver: InkSaver = False,
+        def command(game: Game, paper: PaperSize = Paper("a4"), preview: Preview = False, ink_saver: InkSaver = False,
                     output: Output = None, content: Content = None) -> None:
             _print(name, game, None, print_options(paper, ink_saver, output, content), preview)
     else:
-        def command(game: Game, paper: PaperSize = Paper.a4, output: Output = None, content: Content = None) -> None:
+        def command(game: Game, paper: PaperSize = Paper("a4"), output: Output = None, content: Content = None) -> None:
             _print(name, game, None, print_options(paper, output=output, content=content), False)
     command.__doc__ = about
     one = typer.Typer(rich_markup_mode=None, add_completion=False)

@@ -16,7 +16,7 @@ from sheets.base.paper import PAPERS
 from sheets.cli.config import output_root
 
 #: the --paper choices: the one list of papers (sheets.base.paper)
-Paper = Enum("Paper", {name: name for name in PAPERS}, type=str)
+Paper = Enum("Paper", {name: name for name in PAPERS}, type=str)  # type: ignore[misc]  # its members: the table's
 
 
 def print_options(paper: Paper | str = "a4", ink_saver: bool = False, output: Path | None = None,

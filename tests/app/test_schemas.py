@@ -13,6 +13,8 @@ from sheets.base.errors import ContentError, format_loc
 from sheets.library.validation import validate
 from sheets.library.yaml_source import load_yaml
 
+pytestmark = pytest.mark.unit  # `make check`'s fast tier
+
 SCHEMAS = REPO / "schemas"
 BROKEN = sorted((DATA / "broken").glob("*.yaml"))
 KINDS = {kind.name: kind for kind in schemas.kinds()}

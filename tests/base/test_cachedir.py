@@ -8,6 +8,9 @@ import platformdirs
 
 from sheets.base import cachedir
 from sheets.pipeline import cache
+import pytest
+
+pytestmark = pytest.mark.unit  # `make check`'s fast tier
 
 KEY = "0123456789abcdef" * 4  # a key's 64 hex digits
 

@@ -2,6 +2,8 @@ import pytest
 
 from sheets.base.dice import Dice, DiceError
 
+pytestmark = pytest.mark.unit  # `make check`'s fast tier
+
 
 def test_same_seed_same_rolls():
     a, b = Dice.seeded(42), Dice.seeded(42)

@@ -10,6 +10,8 @@ from sheets.base.errors import SheetsError
 from sheets.base.options import PrintOptions
 from sheets.kinds.print_plugin import KitOptions
 
+pytestmark = pytest.mark.unit  # `make check`'s fast tier
+
 
 def test_the_options_carry_the_paper_resolved_from_the_one_table():
     options = PrintOptions(paper="Letter")

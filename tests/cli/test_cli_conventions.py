@@ -43,6 +43,7 @@ def test_shell_completion_is_offered(cli):
     assert "_SHEETS_COMPLETE=complete_bash" in script.stdout, script.stderr
 
 
+@pytest.mark.unit
 @pytest.mark.parametrize("args, message", [
     (("trackers", "regiment", "--teams", "0"), "Invalid value for '--units' / '--teams': 0 is not in the range 1 to 200"),
     (("playbook", "--count", "5000"), "Invalid value for '--count' / '-n': 5000 is not in the range 1 to 1000"),
@@ -91,6 +92,7 @@ def test_the_working_folder_wins_over_the_user_config_key_by_key(cli, tmp_path, 
     assert size(tmp_path / "prints" / "platoon-tokens.pdf") == LETTER
 
 
+@pytest.mark.unit
 def test_config_without_files_shows_the_built_in_defaults(cli, tmp_path, user_config):
     lines = cli("config").stdout.splitlines()
     assert lines[0].split() == ["paper", "a4", "built-in", "default"]
@@ -179,6 +181,7 @@ def test_back_offset_and_layout_from_the_config_are_what_the_option_gives(cli, t
     assert pages(tmp_path / "config-cards.pdf") == pages(tmp_path / "given-cards.pdf")
 
 
+@pytest.mark.unit
 @pytest.mark.parametrize("text, message", [
     ('paper = "a3"\n', "error: sheets.toml:1: paper: 'a3' is not a paper size this tool prints on "
                        "(give one of: a4, letter)"),
@@ -197,6 +200,7 @@ def test_a_bad_config_is_one_located_message(cli, tmp_path, user_config, text, m
     assert cli("config").stderr.strip() == message
 
 
+@pytest.mark.unit
 def test_help_and_version_work_whatever_the_config(cli, tmp_path, user_config):
     (tmp_path / "sheets.toml").write_text("not toml at all\n", encoding="utf-8")
     assert cli("--help").exit_code == 0

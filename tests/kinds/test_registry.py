@@ -12,6 +12,8 @@ from sheets.kit import assemble, plan
 from sheets.kit.assemble import load_printing, printing_kind
 from sheets.pipeline.sheet import Sheet
 
+pytestmark = pytest.mark.unit  # `make check`'s fast tier
+
 
 def test_every_registered_kind_has_printing_advice_in_the_bundled_printing_file():
     printing = load_printing()

@@ -3,6 +3,9 @@ from pathlib import Path
 
 from sheets.library.content import Library
 from sheets.library.yaml_source import parse_yaml
+import pytest
+
+pytestmark = pytest.mark.unit  # `make check`'s fast tier
 
 
 def test_bundled_content_is_valid(cli):

@@ -14,6 +14,8 @@ from sheets.base import limits
 from sheets.base.errors import ContentError
 from sheets.library.yaml_source import load_yaml, parse_yaml
 
+pytestmark = pytest.mark.unit  # `make check`'s fast tier
+
 
 def _run(args: list[str], tmp_path, **how) -> tuple[subprocess.CompletedProcess, float]:
     started = time.monotonic()

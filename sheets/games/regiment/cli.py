@@ -36,7 +36,7 @@ def playbook(
                                         "there gets them added to its members)."),
     as_json: bool = typer.Option(False, "--json", help="With --character: print the resolved character as JSON "
                                  "instead of writing a PDF."),
-    paper: PaperSize = Paper.a4,
+    paper: PaperSize = Paper("a4"),
     preview: Preview = False,
     ink_saver: InkSaver = False,
     output: Output = None,
@@ -68,7 +68,7 @@ def playbook(
 def squad(
     squad_file: Path = typer.Argument(..., help="Squad file (YAML): designation, op, leader, members."),
     fillable: bool = Fillable,
-    paper: PaperSize = Paper.a4,
+    paper: PaperSize = Paper("a4"),
     output: Output = None,
     content: Content = None,
 ) -> None:

@@ -84,7 +84,7 @@ def mission(
                                    f"{limits.MAX_MISSIONS} to PDF, {limits.MAX_MISSIONS_JSON} with --json."),
     team: Optional[Path] = typer.Option(None, "--team", help="Team file (YAML) to fill the roster from."),
     as_json: bool = typer.Option(False, "--json", help="Print the briefing as JSON instead of writing a PDF."),
-    paper: PaperSize = Paper.a4,
+    paper: PaperSize = Paper("a4"),
     preview: Preview = False,
     ink_saver: InkSaver = False,
     output: Output = None,
@@ -166,7 +166,7 @@ def campaign_mission(
     seed: Seed = None,
     dice: Dice = None,
     strike_step: Optional[int] = typer.Option(None, "--strike-step", min=1, max=limits.MAX_STEP, help="A team with an Engineer may strike one step (not the objective); or later, once the track is known: `campaign strike FILE STEP`."),
-    paper: PaperSize = Paper.a4,
+    paper: PaperSize = Paper("a4"),
     output: Output = None,
     content: Content = None,
 ) -> None:
@@ -250,7 +250,7 @@ def campaign_spend(
 def campaign_strike(
     file: Path = CampaignFile,
     step: int = typer.Argument(..., min=1, max=limits.MAX_STEP, metavar="STEP", help="The step of the track to strike (not the last: the objective)."),
-    paper: PaperSize = Paper.a4,
+    paper: PaperSize = Paper("a4"),
     output: Output = None,
     content: Content = None,
 ) -> None:
@@ -331,7 +331,7 @@ def campaign_history(
 def campaign_show(
     file: Path = CampaignFile,
     as_json: bool = typer.Option(False, "--json", help="Print the campaign as JSON instead of writing a PDF."),
-    paper: PaperSize = Paper.a4,
+    paper: PaperSize = Paper("a4"),
     output: Output = None,
     content: Content = None,
 ) -> None:

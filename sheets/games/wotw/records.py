@@ -7,7 +7,7 @@ changes between missions are `campaign.py` and `rules_*.py`, dispatched to by `l
 from __future__ import annotations
 
 import unicodedata
-from typing import Annotated, Literal, Union, get_args
+from typing import TYPE_CHECKING, Annotated, Any, Literal, Union, get_args
 
 from pydantic import (BaseModel, ConfigDict, Discriminator, Field, PrivateAttr, Tag, TypeAdapter, ValidationError,
                       model_serializer, model_validator)
@@ -292,9 +292,12 @@ def _kind_of(value) -> str:
 #: one change, as the command that made it was given: replaying the entries gives the state.
 #: `new` (or `baseline`, for a file from before the ledger) comes first; then `mission`,
 #: `strike`, `debrief`, `spend` and `adjust`.
-Entry = Annotated[Union[tuple(Annotated[k, Tag(k.__name__)] for k in KINDS)
-                        + (Annotated[SkipJsonSchema[_NoKind], Tag("NoKind")],)], Discriminator(_kind_of)]
-_ENTRY = TypeAdapter(Entry)
+if TYPE_CHECKING:  # the commands read an entry's kind from its `do` at run time, by table
+    Entry = Any
+else:
+    Entry = Annotated[Union[tuple(Annotated[k, Tag(k.__name__)] for k in KINDS)
+                            + (Annotated[SkipJsonSchema[_NoKind], Tag("NoKind")],)], Discriminator(_kind_of)]
+_ENTRY: TypeAdapter[Entry] = TypeAdapter(Entry)
 
 
 def make_entry(**fields) -> Entry:

@@ -6,6 +6,8 @@ from sheets.base.errors import ContentError
 from sheets.games.regiment.characters import resolve_character
 from sheets.library.yaml_source import parse_yaml
 
+pytestmark = pytest.mark.unit  # `make check`'s fast tier
+
 BASE = """\
 playbook: operator
 name: Joe Kowalski

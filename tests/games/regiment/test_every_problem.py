@@ -7,6 +7,9 @@ from pathlib import Path
 from sheets.base.errors import ContentError
 from sheets.games.regiment.characters import resolve_character
 from sheets.library.yaml_source import parse_yaml
+import pytest
+
+pytestmark = pytest.mark.unit  # `make check`'s fast tier
 
 SNIPER = """\
 playbook: sniper

@@ -19,6 +19,8 @@ from sheets.games.wotw import campaign_io, ledger
 from sheets.library.yaml_source import load_yaml, parse_yaml
 from wotwfixtures import data  # noqa: F401 - the fixture
 
+pytestmark = pytest.mark.unit  # `make check`'s fast tier
+
 HERE = Path(__file__).parent
 BEFORE = json.loads((HERE / "campaigns" / "replayed.json").read_text(encoding="utf-8"))
 

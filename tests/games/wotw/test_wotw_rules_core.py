@@ -10,6 +10,8 @@ from sheets.games.wotw.records import Recruit, Refused, make_entry
 
 from wotwfixtures import data  # noqa: F401 - the fixture
 
+pytestmark = pytest.mark.unit  # `make check`'s fast tier
+
 
 @pytest.fixture()
 def team(data):
