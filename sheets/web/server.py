@@ -65,7 +65,7 @@ class GuardedProtocol(H11Protocol):
     # the connections still waiting for their request head, oldest first (a dict keeps order)
     waiting: dict["GuardedProtocol", float] = {}
 
-    def connection_made(self, transport: asyncio.BaseTransport) -> None:  # type: ignore[override]
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self._deadline: asyncio.TimerHandle | None = None
         self._refused = False
         if len(self.connections) >= self.max_connections and not self._make_room():
@@ -117,9 +117,9 @@ class GuardedProtocol(H11Protocol):
         waiting = type(self).waiting
         for oldest in waiting:
             waiting.pop(oldest, None)
-            if oldest._deadline is not None:
-                oldest._deadline.cancel()
-                oldest._deadline = None
+            if oldest._deadline is not None:  # noqa: SLF001 - a connection of this class
+                oldest._deadline.cancel()  # noqa: SLF001
+                oldest._deadline = None  # noqa: SLF001
             self.refusals.refuse(f"more than {self.max_connections} open connections: "
                                  "the one idle longest before its request was closed")
             oldest.transport.close()
@@ -159,7 +159,7 @@ def config(app, host: str, port: int, *, header_timeout: float = HEADER_TIMEOUT,
            max_connections: int = MAX_CONNECTIONS) -> uvicorn.Config:
     """The uvicorn configuration `sheets serve` runs (and the tests' live desk)."""
     files = _more_descriptors()
-    protocol = type("DeskProtocol", (GuardedProtocol,), {
+    protocol: type[GuardedProtocol] = type("DeskProtocol", (GuardedProtocol,), {
         "header_timeout": header_timeout,
         # a connection costs a descriptor; keep some for the cache, fonts and the workers' pipes
         "max_connections": max(8, min(max_connections, files - 64)) if files != resource.RLIM_INFINITY
