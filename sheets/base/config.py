@@ -82,7 +82,7 @@ def nearest_file(folder: Path | None = None) -> Path | None:
 def config_files(folder: Path | None = None) -> list[Path]:
     """The config files that exist, the weakest first: the user's, then the nearest one from `folder`
     (by default the working folder) up."""
-    found = []
+    found: list[Path] = []
     for path in (user_config_file(), nearest_file(folder)):
         if path is not None and path.is_file() and path.resolve() not in [f.resolve() for f in found]:
             found.append(path)

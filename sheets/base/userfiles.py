@@ -63,7 +63,8 @@ def _too_big(size: int | None) -> str:
 
 def _read_bounded(fd: int, limit: int) -> bytes | None:
     """Up to `limit` bytes from `fd`; None when there are more."""
-    chunks, total = [], 0
+    chunks: list[bytes] = []
+    total = 0
     while total <= limit:
         chunk = os.read(fd, min(1 << 20, limit + 1 - total))
         if not chunk:

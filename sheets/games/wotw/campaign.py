@@ -145,7 +145,8 @@ def random_team(data: WotwData, nation_id: str, dice: Dice, optional_rules: list
     nation = data.nation(nation_id)
     rules = TeamRules.of(data.rules)
     engineers = "engineers" in optional_rules
-    budget, chosen, has_engineer = nation.starting_cp, [], False
+    chosen: list[tuple[str, str]] = []  # (quality, weapon) per man
+    budget, has_engineer = nation.starting_cp, False
     while True:
         room = nation.max_team_size - len(chosen)
         options = []

@@ -42,7 +42,8 @@ def name_problem(text: str) -> tuple[str, str] | None:
 def name_problems(names: list[str], unique_only: bool = False) -> list[tuple[int, str]]:
     """Each name (by index) a command could not name: `name_problem`, or the same as an earlier one's
     (`unique_only`: only that, for a team file that no command names a man of)."""
-    problems, seen = [], {}
+    problems: list[tuple[int, str]] = []
+    seen: dict[str, str] = {}
     for i, name in enumerate(names):
         problem = None if unique_only else name_problem(name)
         if problem:

@@ -72,7 +72,7 @@ def priced(data: WotwData, nation_id: str, team_rows: list[Row], rules: list[str
     team = first_team(members(team_rows), nation, TeamRules.of(data.rules), "engineers" in rules)
     for r, cost in zip(named, team.costs):
         r.cost = cost
-    whole = []
+    whole: list[str] = []
     for loc, msg in team.problems:
         (named[loc[0]].problems if loc else whole).append(msg)
     return {"budget": team.budget, "spent": team.spent, "remaining": team.remaining, "team_problems": whole,
