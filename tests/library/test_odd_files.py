@@ -14,8 +14,6 @@ from sheets.base import limits
 from sheets.base.errors import ContentError
 from sheets.library.yaml_source import load_yaml, parse_yaml
 
-pytestmark = pytest.mark.unit  # `make check`'s fast tier
-
 
 def _run(args: list[str], tmp_path, **how) -> tuple[subprocess.CompletedProcess, float]:
     started = time.monotonic()
@@ -90,12 +88,14 @@ def _refusal(tmp_path, data: bytes) -> str:
     return str(caught.value.problems[0])
 
 
+@pytest.mark.unit
 def test_a_latin_1_file_is_located_by_line_and_column(tmp_path):
     said = _refusal(tmp_path, "game: wotw\nname: Caf\u00e9 Ren\u00e9\n".encode("latin-1"))
     assert said == ("odd.yaml:2: column 10: byte 0xE9 is not UTF-8 text (a file saved as Latin-1 or "
                     "Windows-1252?); save the file as UTF-8")
 
 
+@pytest.mark.unit
 def test_a_nul_byte_is_located_by_line_and_column(tmp_path):
     said = _refusal(tmp_path, b"game: wotw\nkind: camp\x00aign\n")
     assert said == "odd.yaml:2: column 11: a NUL character (\\0) is not allowed in a YAML file (is it a text file?)"
@@ -103,6 +103,7 @@ def test_a_nul_byte_is_located_by_line_and_column(tmp_path):
     assert said.startswith("odd.yaml:2: column 4: the control character U+0007 is not allowed")
 
 
+@pytest.mark.unit
 def test_a_5000_digit_number_gets_the_projects_own_message(tmp_path):
     said = _refusal(tmp_path, b"game: wotw\ncp: " + b"7" * 5000 + b"\n")
     assert said == ("odd.yaml:2: column 5: a number of 5,000 digits; numbers are at most 1,000,000,000,000 "
