@@ -5,6 +5,7 @@ import re
 import socket
 import threading
 import time
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -44,6 +45,63 @@ def field(html: str, name: str) -> str:
     found = re.search(rf'name="{name}" value="([^"]*)"', html)
     assert found, f"no {name} field in the page"
     return found.group(1)
+
+
+class _Controls(HTMLParser):
+    """The controls of one form, read as a browser reads them to submit it."""
+
+    def __init__(self, form_id: str):
+        super().__init__(convert_charrefs=True)
+        self.form_id, self.inside, self.found = form_id, False, []
+        self.select = self.option = self.textarea = None
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "form":
+            self.inside = a.get("id") == self.form_id
+        if not self.inside or "disabled" in a:
+            return
+        if tag == "input" and a.get("name") and a.get("type", "text") not in ("submit", "button", "reset"):
+            if a.get("type") not in ("checkbox", "radio") or "checked" in a:
+                self.found.append((a["name"], a.get("value", "on" if a.get("type") in ("checkbox", "radio") else "")))
+        elif tag == "select":
+            self.select = [a.get("name"), None, None]  # name, the selected option's value, the first option's
+        elif tag == "option" and self.select:
+            self.option = [a.get("value"), "selected" in a, ""]
+        elif tag == "textarea":
+            self.textarea = [a.get("name"), ""]
+
+    def handle_data(self, data):
+        if self.option is not None:
+            self.option[2] += data
+        if self.textarea is not None:
+            self.textarea[1] += data
+
+    def handle_endtag(self, tag):
+        if tag == "form":
+            self.inside = False
+        elif tag == "option" and self.option is not None:
+            value = self.option[0] if self.option[0] is not None else self.option[2]
+            self.select[2] = value if self.select[2] is None else self.select[2]
+            self.select[1] = value if self.option[1] else self.select[1]
+            self.option = None
+        elif tag == "select" and self.select:
+            self.found.append((self.select[0], self.select[1] if self.select[1] is not None else self.select[2]))
+            self.select = None
+        elif tag == "textarea" and self.textarea:
+            self.found.append(tuple(self.textarea))
+            self.textarea = None
+
+
+def controls(html: str, form_id: str) -> dict[str, list[str]]:
+    """What submitting the form `form_id` as the page shows it sends: name -> its values (the checked
+    boxes, the selected options, every text box and hidden field), as a browser would."""
+    parser = _Controls(form_id)
+    parser.feed(html)
+    out: dict[str, list[str]] = {}
+    for name, value in parser.found:
+        out.setdefault(name, []).append(value)
+    return out
 
 
 def alerts(html: str) -> str:

@@ -4,13 +4,19 @@ import html
 import io
 import re
 
-from deskfixtures import alerts, desk, field  # noqa: F401 - the fixture
+from urllib.parse import urlencode
+
+import yaml
+from deskfixtures import alerts, controls, desk, field  # noqa: F401 - the fixture
 from PIL import Image
 
 from conftest import REPO, pdf_text, squash
 
-from sheets.games.regiment.characters import resolve_character
-from sheets.library.yaml_source import load_yaml
+from sheets.games.regiment import webform
+from sheets.games.regiment.characters import WRITE_INS, character_json, resolve_character
+from sheets.games.regiment.web import _preview_png
+from sheets.library.access import game_with_plugin
+from sheets.library.yaml_source import load_yaml, parse_yaml
 
 HANS = {"playbook": "soldier", "name": "Hans Weber", "rank": "Corporal", "profile": "Cool", "background": "Athlete",
         "stat_set": "2", "moves": ["Battle tested", "Stone cold"], "loadout": "SMG"}
@@ -165,11 +171,9 @@ def test_taking_an_improvement_saves_it_round_trip_and_prints_it(desk, regiment,
     page = desk.get("/regiment/character?file=walter.yaml").text
     assert offered(page)["Deadly Aim"] == (True, "")
     assert 'name="bond_name_0" value="Doc Keller"' in page and 'name="bond_value_0" type="number" value="2"' in page
-    form = {"playbook": "sniper", "file": "walter.yaml", "version": field(page, "version"), "name": "Walter Brzezinski",
-            "rank": "Sgt", "profile": "Icy", "background": "Plumber", "stat_set": "1",
-            "moves": ["Camouflage", "Spotter"], "loadout": "Precision Rifle", "bond_name_0": "Doc Keller",
-            "bond_value_0": "2", "bond_name_1": "Ada Mercer", "bond_value_1": "-1",
-            "notes": "Carries his father's pocket watch.", "take": "+1 guts", "action": "print"}
+    # the form as the page shows it (what a browser sends), with a bond added and an improvement taken
+    form = {**controls(page, "character"), "bond_name_1": "Ada Mercer", "bond_value_1": "-1", "take": "+1 guts",
+            "action": "print"}
     saved = desk.post("/regiment/character", form)
     assert saved.status_code == 200, alerts(saved.text)
     assert "Saved walter.yaml . Improvement taken: +1 guts." in alerts(saved.text)
@@ -223,3 +227,59 @@ def test_the_preview_shows_the_improvement_being_taken(desk):
     refused = desk.get("/regiment/character/preview.png?" + "&".join(
         f"{k}={v}" for k, vs in JOE.items() for v in (vs if isinstance(vs, list) else [vs])) + "&take=%2B1%20battle")
     assert refused.status_code == 422 and "'+1 battle' would make battle +4" in refused.text
+
+
+# -- the form is the character file's model -----------------------------------------------------
+def _with_every_typed_key(data: dict) -> dict:
+    """The file's data with a value for each key the form types in that it lacks (a key the model gains is
+    in this test without a line here)."""
+    data = {**data, **{k: dict(v) for k, v in data.items() if isinstance(v, dict)}}
+    for entry in webform.typed():
+        *outer, leaf = entry.key.split(".")
+        holder = data
+        for part in outer:
+            holder = holder.setdefault(part, {})
+        holder.setdefault(leaf, 1 if entry.number else f"{entry.label} written at the desk")
+    return data
+
+
+def test_every_key_of_a_character_file_is_on_the_form_and_in_its_preview(desk, library):
+    """Walter's file has a squad (designation, OP, leader), a deployment, bonds and notes. Opened at the desk,
+    each key the form types in shows the file's value, and the preview the page shows, and the one the form
+    makes as it stands (desk.js: its controls), are the file's own preview: nothing the file says is dropped
+    on the way through the form. Saved from the form to a new file, it is the same character."""
+    source = load_yaml(REPO / "content" / "regiment" / "characters" / "walter-brzezinski.yaml").data
+    data = _with_every_typed_key(source)
+    text = yaml.safe_dump(data, sort_keys=False, allow_unicode=True)
+    (desk.workspace / "walter.yaml").write_text(text)
+    page = desk.get("/regiment/character?file=walter.yaml").text
+    form = controls(page, "character")
+    for entry in webform.typed():
+        assert form[entry.key] == [str(webform._at(data, entry.key))], entry.key
+    game = game_with_plugin(library, "regiment")
+    own = _preview_png(text, game)
+    shown = html.unescape(re.search(r'<img id="preview" class="preview" src="([^"]+)"', page).group(1))
+    assert desk.get(shown).content == own
+    query = urlencode([(k, v) for k, vs in form.items() if k not in ("csrf", "version", "action") for v in vs])
+    assert desk.get(f"/regiment/character/preview.png?{query}").content == own
+    # the comparison sees them: without the squad and the write-ins, the file's preview is another picture
+    bare = {k: v for k, v in data.items() if k != "squad" and k not in WRITE_INS}
+    assert _preview_png(yaml.safe_dump(bare, sort_keys=False), game) != own
+
+    saved = desk.post("/regiment/character", {**form, "file": "copy.yaml", "version": "", "action": "save"})
+    assert saved.status_code == 200, alerts(saved.text)
+    copy, original = (resolve_character(load_yaml(desk.workspace / name, "walter.yaml"), game.data)
+                      for name in ("copy.yaml", "walter.yaml"))
+    assert (character_json(copy), copy.write_ins) == (character_json(original), original.write_ins)
+    assert load_yaml(desk.workspace / "copy.yaml").data == {**data, "rank": "Sergeant"}  # the rank by its name
+
+
+def test_a_new_character_file_lists_its_keys_in_the_models_order(desk):
+    """A file made at the desk writes its keys where the model has them, the typed ones among the rest."""
+    page = desk.post("/regiment/character", {**HANS, "squad.designation": "2nd Squad", "squad.op": "1",
+                                             "deployment": "Anzio", "notes": "Quiet", "action": "save"})
+    assert page.status_code == 200, alerts(page.text)
+    written = parse_yaml((desk.workspace / "characters" / "hans-weber.yaml").read_text(), "hans.yaml").data
+    order = list(webform.ORDER)
+    assert list(written) == sorted(written, key=order.index)
+    assert written["squad"] == {"designation": "2nd Squad", "op": 1} and written["deployment"] == "Anzio"

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from itertools import permutations
 from pathlib import PurePath
+from typing import Annotated
 
 from pydantic import Field, StrictInt
 
@@ -30,6 +31,20 @@ BOND_ROWS = 5  # the playbook's YOUR SQUAD & BONDS box prints five BOND WITH row
 
 #: a whole number as the file writes it: `true` is not 1, nor 2.0 two (pydantic's strict ints)
 Whole = StrictInt
+
+
+class WriteIn:
+    """What marks a key of the character file as a write-in: a line the player writes on the playbook
+    (DEPLOYMENT), text that no rule reads and that prints as written.
+
+    A field declared `Written = Field("", description=...)` is all a new write-in needs in Python: the
+    character keeps it (`Character.write_ins`), `--save` writes it back, the desk's form shows it and
+    its preview prints it (`webform.typed`); the template's line prints it (`ch.write_ins.<key>`).
+    """
+
+
+WRITE_IN = WriteIn()
+Written = Annotated[str, WRITE_IN]
 
 
 class Squad(Strict):
@@ -51,7 +66,7 @@ class CharacterFile(Strict):
     moves: list[str]
     loadout: str
     squad: Squad | None = None
-    deployment: str = Field("", description="Where the soldier is deployed (printed on the playbook's DEPLOYMENT line).")
+    deployment: Written = Field("", description="Where the soldier is deployed (printed on the playbook's DEPLOYMENT line).")
     bonds: dict[str, Whole] = {}
     notes: str = ""
     # campaign state: marks on the sheet and improvements, in the order taken
@@ -61,6 +76,14 @@ class CharacterFile(Strict):
     stress: Whole = Field(0, ge=0)
     conditions: list[str] = []
     improvements: list[str] = []
+
+
+#: the character file's write-ins, in the file's order (the keys whose field is `Written`)
+WRITE_INS = tuple(key for key, spec in CharacterFile.model_fields.items() if WRITE_IN in spec.metadata)
+
+
+def _no_write_ins() -> dict[str, str]:
+    return dict.fromkeys(WRITE_INS, "")
 
 
 @dataclass
@@ -75,7 +98,7 @@ class Character:
     loadout: Loadout
     stat_set: int | None = None
     squad: Squad = field(default_factory=Squad)
-    deployment: str = ""
+    write_ins: dict[str, str] = field(default_factory=_no_write_ins)  # every write-in, "" when not written
     bonds: dict[str, int] = field(default_factory=dict)
     notes: str = ""
     origin: str = ""  # "seed 7", "dice 3,5,1", "walter.yaml" (the file's name, never its folder: it prints)
@@ -288,7 +311,7 @@ def resolve_character(doc: YamlDocument, data: RegimentData) -> Character:
     return Character(
         playbook=pb, name=sheet.name, rank=rank, profile=profile, background=background,
         stats=effective_stats(stats, chosen, improvements), moves=chosen, loadout=loadout,
-        stat_set=sheet.stat_set, squad=sheet.squad or Squad(), deployment=sheet.deployment,
+        stat_set=sheet.stat_set, squad=sheet.squad or Squad(), write_ins={key: getattr(sheet, key) for key in WRITE_INS},
         bonds=dict(sheet.bonds), notes=sheet.notes,
         origin=PurePath(doc.name).name, base_stats=stats, xp=sheet.xp, gear=sheet.gear, wounds=sheet.wounds,
         stress=sheet.stress, conditions=[norm(c) for c in sheet.conditions], improvements=improvements,
@@ -335,8 +358,7 @@ def character_file_data(ch: Character) -> dict:
     squad = {k: v for k, v in ch.squad.model_dump().items() if v is not None}
     if squad:
         out["squad"] = squad
-    if ch.deployment:
-        out["deployment"] = ch.deployment
+    out.update((key, text) for key, text in ch.write_ins.items() if text)
     if ch.bonds:
         out["bonds"] = dict(ch.bonds)
     if ch.notes:

@@ -3,9 +3,12 @@
 The form shows only the playbook's legal choices (its ranks, the lists' profiles and
 backgrounds, its stat sets or the values to assign, its moves, its loadouts); whatever is
 chosen is still checked by `resolve_character`, the CLI's checker, from the YAML text
-about to be written, so its messages name the file's lines. An existing file is edited
-round-trip (ruamel.yaml): its comments, key order and the keys the form does not show
-(squad) stay as they were. Bonds are the printed page's BOND WITH rows (who, and the bond);
+about to be written, so its messages name the file's lines. The form is the character
+file's model (`characters.CharacterFile`): the keys with choices are laid out by hand
+(`LAID_OUT`), every other key is a box to type in (`typed`, read from the model, a mapping's
+keys one by one: `squad.op`), so a key added to the model is on the form and in its preview
+with no line here. An existing file is edited round-trip (ruamel.yaml): its comments and key
+order stay as they were. Bonds are the printed page's BOND WITH rows (who, and the bond);
 improvements are the list taken, in order, and at most one more to take (`take`), offered
 with `improvements.improvement_options`: the checker's own verdict on each.
 """
@@ -13,14 +16,21 @@ from __future__ import annotations
 
 import io
 import re
+import types
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cache
+from typing import Annotated, Union, get_args, get_origin
 
 from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 from ruamel.yaml.comments import CommentedMap
 
+from pydantic import BaseModel
+
 from sheets.base.errors import ContentError, SheetsError
 from sheets.library.yaml_merge import round_trip
-from sheets.games.regiment.characters import BOND_ROWS
+from sheets.games.regiment.characters import BOND_ROWS, CharacterFile
 from sheets.games.regiment.improvements import CONDITIONS, TRACKS, norm
 from sheets.games.regiment.models import STATS, Playbook, RegimentData
 
@@ -28,6 +38,61 @@ MARKS = ("xp", *TRACKS)
 MAX_BOND_ROWS = 50  # rows a form may send (the page prints BOND_ROWS; a file with more is shown whole, then refused)
 MAX_DIGITS = 20  # a number typed in the form: longer text is passed on as text, for the checker to refuse
 ROW = re.compile(r"bond_(?:name|value)_(.*)", re.S)
+#: the character file's keys the form lays out by hand (character.html.j2), each with what the playbook
+#: allows: its ranks and lists, its stats, moves and loadouts, the marks its tracks hold, the bonds' rows,
+#: the notes' box, the improvements the checker would take. Every other key is typed in (`typed`).
+LAID_OUT = ("playbook", "rank", "profile", "background", "stat_set", "stats", "moves", "loadout", *MARKS,
+            "conditions", "bonds", "notes", "improvements")
+
+
+@dataclass(frozen=True)
+class Typed:
+    """A key of the character file that the form shows as a box to type in, as the file writes it."""
+
+    key: str  # the form field's name and the key's place in the file: "deployment", "squad.op" (squad's op)
+    label: str
+    number: bool  # a whole number: a number box (what is not one goes to the checker as typed)
+    required: bool  # the file must have it (the name): an empty box is written, for the checker to refuse
+    about: str  # the model's description of the key ("" when it has none): the box's hint
+
+
+def _types(annotation) -> set:
+    """The plain types a field's annotation allows (`Whole | None` -> {int, NoneType})."""
+    if get_origin(annotation) is Annotated:
+        return _types(get_args(annotation)[0])
+    if get_origin(annotation) in (Union, types.UnionType):
+        return set().union(*(_types(arg) for arg in get_args(annotation)))
+    return {annotation}
+
+
+def _typed(model: type[BaseModel], prefix: str = "") -> Iterator[Typed]:
+    for name, spec in model.model_fields.items():
+        key = f"{prefix}{name}"
+        if key in LAID_OUT:
+            continue
+        allowed = _types(spec.annotation) - {type(None)}
+        inner = [t for t in allowed if isinstance(t, type) and issubclass(t, BaseModel)]
+        if inner:  # a mapping of keys (squad): each of its keys is a box
+            yield from _typed(inner[0], f"{key}.")
+        elif allowed in ({str}, {int}):
+            yield Typed(key, key.replace(".", " ").replace("_", " ").capitalize(), allowed == {int},
+                        spec.is_required(), spec.description or "")
+        else:  # a list or a table needs its own widget: say so when the model gets one, not in a form that drops it
+            raise TypeError(f"the character form types {key} in as text or a number, but it is {spec.annotation}: "
+                            f"lay it out in character.html.j2 and name it in LAID_OUT")
+
+
+@cache
+def typed() -> tuple[Typed, ...]:
+    """Every key of the character file the form types in, in the file's order."""
+    return tuple(_typed(CharacterFile))
+
+
+def _at(doc, key: str):
+    """The value at a typed key's place in the file (None when the file has none)."""
+    for part in key.split("."):
+        doc = doc.get(part) if isinstance(doc, dict) else None
+    return doc
 
 
 def _yaml() -> YAML:
@@ -54,7 +119,8 @@ def dump(doc: CommentedMap) -> str:
 def fields_of(doc: CommentedMap) -> dict:
     """The form's values from a character file (as written: the checker has the last word)."""
     get = doc.get
-    return {"playbook": str(get("playbook", "") or ""), "name": str(get("name", "") or ""),
+    return {"playbook": str(get("playbook", "") or ""),
+            **{t.key: "" if _at(doc, t.key) is None else str(_at(doc, t.key)) for t in typed()},
             "rank": str(get("rank", "") or ""), "profile": str(get("profile", "") or ""),
             "background": str(get("background", "") or ""),
             "stat_set": str(get("stat_set", "") or ""),
@@ -67,7 +133,8 @@ def fields_of(doc: CommentedMap) -> dict:
 
 
 def fields_from_form(form) -> dict:
-    return {"playbook": str(form.get("playbook") or ""), "name": str(form.get("name") or "").strip(),
+    return {"playbook": str(form.get("playbook") or ""),
+            **{t.key: str(form.get(t.key) or "").strip() for t in typed()},
             "rank": str(form.get("rank") or ""), "profile": str(form.get("profile") or ""),
             "background": str(form.get("background") or ""), "stat_set": str(form.get("stat_set") or ""),
             "stats": {s: str(form.get(f"stat_{s}") or "") for s in STATS if form.get(f"stat_{s}") not in (None, "")},
@@ -118,25 +185,17 @@ def apply(doc: CommentedMap, fields: dict, pb: Playbook) -> CommentedMap:
         if isinstance(value, list) and isinstance(old, list) and [norm(str(o)) for o in old] == [norm(str(v)) for v in value]:
             return
         if old != value:
-            doc[key] = value
+            _place(doc, key, value)
 
     rank = next((r for r in pb.ranks if rank_selected(fields["rank"], r.name, r.full, r.abbr)), None)
     old_rank = doc.get("rank")
     same_rank = rank and isinstance(old_rank, str) and rank_selected(old_rank, rank.name, rank.full, rank.abbr)
-    for key in ("playbook", "name", "rank", "profile", "background"):
+    for key in ("playbook", "rank", "profile", "background"):
         if not (key == "rank" and same_rank):  # 'Sgt' and 'Sergeant' are one rank: left as written
             put(key, fields[key])
-    if pb.stats.stat_sets is not None:
-        doc.pop("stats", None)
-        put("stat_set", _int(fields["stat_set"]) if fields["stat_set"] else None)
-    else:
-        doc.pop("stat_set", None)
-        stats = {s: _int(fields["stats"][s]) for s in STATS if s in fields["stats"]}
-        old = doc.get("stats")
-        if not isinstance(old, dict) or {str(k).lower(): v for k, v in old.items()} != stats:
-            flow = CommentedMap(stats)
-            flow.fa.set_flow_style()
-            doc["stats"] = flow
+    for entry in typed():
+        _put_typed(doc, entry, fields[entry.key])
+    _put_stats(doc, fields, pb, put)
     put("moves", fields["moves"])
     put("loadout", fields["loadout"])
     for mark in MARKS:
@@ -152,11 +211,62 @@ def apply(doc: CommentedMap, fields: dict, pb: Playbook) -> CommentedMap:
     if bonds != ({str(k): v for k, v in old.items()} if isinstance(old, dict) else {}) and (bonds or "bonds" in doc):
         flow = CommentedMap(bonds)
         flow.fa.set_flow_style()
-        doc["bonds"] = flow
+        _place(doc, "bonds", flow)
     improvements = taken(fields)
     if improvements or "improvements" in doc:
         put("improvements", improvements)
     return doc
+
+
+def _put_stats(doc: CommentedMap, fields: dict, pb: Playbook, put) -> None:
+    """The stat set chosen, or the stats assigned: whichever the playbook has (the other key goes)."""
+    if pb.stats.stat_sets is not None:
+        doc.pop("stats", None)
+        put("stat_set", _int(fields["stat_set"]) if fields["stat_set"] else None)
+        return
+    doc.pop("stat_set", None)
+    stats = {s: _int(fields["stats"][s]) for s in STATS if s in fields["stats"]}
+    old = doc.get("stats")
+    if not isinstance(old, dict) or {str(k).lower(): v for k, v in old.items()} != stats:
+        flow = CommentedMap(stats)
+        flow.fa.set_flow_style()
+        _place(doc, "stats", flow)
+
+
+def _put_typed(doc: CommentedMap, entry: Typed, text: str) -> None:
+    """A typed key's box into the file: as typed (a number as a number); an empty box is the key's
+    default, so the key goes (or is never written), but for a key the file must have."""
+    *outer, leaf = entry.key.split(".")
+    holder = doc
+    for part in outer:
+        inner = holder.get(part)
+        if not isinstance(inner, dict):
+            if not text:
+                return  # nothing to write, and no mapping to write it in
+            inner = CommentedMap()
+            inner.fa.set_flow_style()  # as `--save` writes squad: {designation: ..., op: ...}
+            _place(holder, part, inner)
+        holder = inner
+    if not text and not entry.required:
+        holder.pop(leaf, None)
+        return
+    value = _int(text) if entry.number else text
+    if holder.get(leaf) != value or leaf not in holder:
+        _place(holder, leaf, value)
+
+
+#: the character file's keys in the model's order, where a key new to a file is written
+ORDER = {key: i for i, key in enumerate(CharacterFile.model_fields)}
+
+
+def _place(doc: CommentedMap, key: str, value) -> None:
+    """doc[key] = value; a key the file lacks goes after the keys the model puts before it (a new
+    file's keys are in the model's order), the file's own order left as it is."""
+    if key in doc or key not in ORDER or not isinstance(doc, CommentedMap):
+        doc[key] = value
+        return
+    before = [i for i, k in enumerate(doc) if ORDER.get(k, len(ORDER)) < ORDER[key]]
+    doc.insert(before[-1] + 1 if before else 0, key, value)
 
 
 def new_document(pb: Playbook) -> CommentedMap:
@@ -175,7 +285,7 @@ def choices(pb: Playbook, data: RegimentData) -> dict:
             "assign": sorted(set(pb.stats.assign or []), reverse=True), "assign_text": pb.stats.assign_text,
             "stats": STATS, "moves": [(m.name, m.text) for m in pb.moves[1:]], "own_move": pb.own_move.name,
             "choose_moves": pb.choose_moves, "loadouts": [(lo.name, lo.text) for lo in pb.loadouts],
-            "conditions": CONDITIONS, "marks": MARKS, "bond_rows": BOND_ROWS}
+            "conditions": CONDITIONS, "marks": MARKS, "bond_rows": BOND_ROWS, "typed": typed()}
 
 
 def same(a: str, b: str) -> bool:
