@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from sheets.games.wotw.records import (AdjustEntry, Campaign, DebriefEntry, Entry, Man, MissionEntry, MissionRecord,
                                        NewEntry, Recruit, SpendEntry, name_key)
@@ -78,6 +79,8 @@ def _row_play(c: Campaign, i: int, row) -> Play | None:
     loc = ("ledger", i)
     if kind in ("start", "first", "debrief", "flame"):
         return None
+    if found is None:
+        raise ValueError(UNTOLD)
     if kind == "promote":
         return Play(loc, SpendEntry(do="spend", promote=found["name"]), (name_key(found["name"]),))
     if kind == "learn":
@@ -91,8 +94,8 @@ def _row_play(c: Campaign, i: int, row) -> Play | None:
         return Play(loc, SpendEntry(do="spend", recruit=names, quality=found["quality"], weapon=found["weapon"],
                                     medical=bool(found["medical"]), engineer=engineer), tuple(map(name_key, names)))
     if kind == "adjust":
-        fields, men = _adjust(found["parts"], found["reason"], row)
-        return Play(loc, AdjustEntry(**fields), tuple(map(name_key, men)))
+        fields, adjusted = _adjust(found["parts"], found["reason"], row)
+        return Play(loc, AdjustEntry(**fields), tuple(map(name_key, adjusted)))
     raise ValueError(UNTOLD)
 
 
@@ -122,7 +125,7 @@ def _mission_plays(i: int, m: MissionRecord) -> tuple[Play, Play | None]:
     rolled = Play(where, MissionEntry(do="mission", strike=m.struck_step, **dice))
     if m.outcome == "in progress":
         return rolled, None
-    fields = {"do": "debrief", "outcome": m.outcome, "killed": list(m.casualties.killed),
+    fields: dict[str, Any] = {"do": "debrief", "outcome": m.outcome, "killed": list(m.casualties.killed),
               "wounded": list(m.casualties.wounded)}
     if m.outcome == "success":
         roll = XP_ROLL.match(m.xp_roll or "")
@@ -137,7 +140,7 @@ def _mission_plays(i: int, m: MissionRecord) -> tuple[Play, Play | None]:
 def _timeline(c: Campaign, problems: list) -> list[Play]:
     """The plays the ledger and the missions tell, in the ledger's order (a mission rolled just before its
     debriefing, the one in progress last)."""
-    recruited = {name_key(n) for row in c.ledger if (m := ROWS["recruit"].match(row.what)) for n in m["names"].split(", ")}
+    recruited = {name_key(n) for row in c.ledger if (listed := ROWS["recruit"].match(row.what)) for n in listed["names"].split(", ")}
     timeline = [_first_team(c, recruited)]
     missions = {}
     for i, m in enumerate(c.missions):
