@@ -16,7 +16,7 @@ from pathlib import Path
 
 from sheets.app.schemas import MODELINE, write_schemas
 from sheets.base import paths
-from sheets.base.errors import ContentError, SheetsError
+from sheets.base.errors import SheetsError
 from sheets.base.output import ensure_dir, write_atomic
 from sheets.library.content import SHARED_DIR, Library
 
@@ -40,6 +40,37 @@ def new_game(game_id: str, content: Path, from_game: str | None = None,
     if folder.exists():
         raise SheetsError(f"{folder} exists: `sheets new game` never overwrites a folder; choose another name")
     written: list[Path] = []
+    ensure_dir(folder)  # first: a name the file system refuses is said before anything is written
+    try:
+        return _fill(game_id, content, folder, from_game, source, written)
+    except BaseException:  # whatever stopped it (a refusal, a full disk, Ctrl-C): nothing of it is left
+        for path in reversed(written):
+            if path.is_file() and not path.is_relative_to(folder):
+                path.unlink(missing_ok=True)
+        shutil.rmtree(folder, ignore_errors=True)
+        for made in (content / SHARED_DIR, content / SCHEMA_DIR, content):
+            _remove_if_empty(made)
+        raise
+
+
+def _remove_if_empty(folder: Path) -> None:
+    """Remove `folder` and the empty folders in it, if nothing else is there."""
+    if not folder.is_dir():
+        return
+    for sub in sorted((p for p in folder.rglob("*") if p.is_dir()), key=lambda p: len(p.parts), reverse=True):
+        try:
+            sub.rmdir()
+        except OSError:
+            pass
+    try:
+        folder.rmdir()
+    except OSError:
+        pass
+
+
+def _fill(game_id: str, content: Path, folder: Path, from_game: str | None, source: Path | None,
+          written: list[Path]) -> list[Path]:
+    """`new_game`'s writing, into `written` as it goes (so that a failure can take it back)."""
     schema_dir = _schema_dir(content)
     if not (content / SHARED_DIR).is_dir():
         for path in sorted(p for p in (paths.content_dir() / SHARED_DIR).rglob("*") if p.is_file()):
@@ -57,23 +88,19 @@ def new_game(game_id: str, content: Path, from_game: str | None = None,
             raise SheetsError(f"--from {from_game}: no such game in {base} (it has: {known})")
         origin, replace = base / from_game, {}
     files = sorted(p for p in origin.rglob("*") if p.is_file() and not p.name.startswith("."))
-    try:
-        for path in files:
-            target = folder / path.relative_to(origin)
-            if path.suffix == ".yaml":
-                text = _relative_modeline(path.read_text(encoding="utf-8"), target, schema_dir)
-                for key, value in replace.items():
-                    text = text.replace(key, value)
-                if from_game is not None and path.relative_to(origin) == Path("game.yaml"):
-                    text = re.sub(r"(?m)^id:.*$", f"id: {game_id}", text, count=1)
-                written.append(write_atomic(target, text.encode("utf-8")))
-            else:
-                ensure_dir(target.parent)
-                written.append(Path(shutil.copy2(path, target)))
-        Library(content).game(game_id)  # validated, or located problems
-    except ContentError:
-        shutil.rmtree(folder, ignore_errors=True)
-        raise
+    for path in files:
+        target = folder / path.relative_to(origin)
+        if path.suffix == ".yaml":
+            text = _relative_modeline(path.read_text(encoding="utf-8"), target, schema_dir)
+            for key, value in replace.items():
+                text = text.replace(key, value)
+            if from_game is not None and path.relative_to(origin) == Path("game.yaml"):
+                text = re.sub(r"(?m)^id:.*$", f"id: {game_id}", text, count=1)
+            written.append(write_atomic(target, text.encode("utf-8")))
+        else:
+            ensure_dir(target.parent)
+            written.append(Path(shutil.copy2(path, target)))
+    Library(content).game(game_id)  # validated, or located problems (new_game removes what it wrote)
     return written
 
 

@@ -82,8 +82,12 @@ class Dice:
         values = []
         for i, p in enumerate(parts, start=1):
             # ASCII digits only: '²' and '٣' are digits to str.isdigit but not die results
-            if not (p.isascii() and p.isdigit()) or not 1 <= int(p) <= limits.MAX_DIE_VALUE:
-                raise DiceError(f"--dice: entry {i} ({p!r}) is not a die result (whole numbers 1 to "
+            # a die result has a few digits: a longer entry is refused before int() reads it (Python
+            # refuses numbers of over 4,300 digits with a ValueError of its own)
+            if (not (p.isascii() and p.isdigit()) or len(p) > len(str(limits.MAX_DIE_VALUE)) + 1
+                    or not 1 <= int(p) <= limits.MAX_DIE_VALUE):
+                shown = p if len(p) <= 20 else f"{p[:12]}...({len(p):,} characters)"
+                raise DiceError(f"--dice: entry {i} ({shown!r}) is not a die result (whole numbers 1 to "
                                 f"{limits.MAX_DIE_VALUE} in ASCII digits, comma separated)")
             values.append(int(p))
         dice = cls.scripted(values)

@@ -19,7 +19,7 @@ from pathlib import Path
 import orjson
 
 from sheets.base import interrupts
-from sheets.base.errors import SheetsError
+from sheets.base.errors import SheetsError, os_meaning, shown_path
 from sheets.base.userfiles import UnreadableFile, locked, read_user_file, through_links  # noqa: F401 - the user's files
 
 
@@ -31,7 +31,7 @@ def ensure_dir(folder: Path) -> Path:
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise OutputError(f"cannot create output folder {folder}: {exc.strerror or exc}") from None
+        raise OutputError(f"cannot create output folder {shown_path(folder)}: {os_meaning(exc)}") from None
     if not folder.is_dir():
         raise OutputError(f"output folder {folder} is not a folder")
     if not os.access(folder, os.W_OK):

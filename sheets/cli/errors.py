@@ -17,7 +17,7 @@ import typer
 
 from sheets.base import fonts
 from sheets.base.dice import forget_scripted, unused_dice
-from sheets.base.errors import SheetsError
+from sheets.base.errors import SheetsError, os_error_message, shown_path
 
 USER_ERROR = 1
 CLICK_USAGE_ERROR = 2
@@ -99,6 +99,10 @@ def user_errors(func):
             if isinstance(exc, SheetsError):
                 _err(str(exc))
                 raise typer.Exit(USER_ERROR) from None
+            said = os_error_message(exc) if isinstance(exc, OSError) else None
+            if said:  # the environment's (a full disk, a name too long): what and where, in one line
+                _err(said)
+                raise typer.Exit(USER_ERROR) from None
             raise
 
     return wrapper
@@ -170,6 +174,13 @@ def run(app: typer.Typer) -> None:
             signal.signal(signal.SIGINT, _on_sigint)
     except ValueError:  # not the main thread (embedded use): leave the signals alone
         pass
+    home = os.environ.get("HOME")
+    if home and not os.path.isdir(home):
+        # the libraries read their settings from it on import (reportlab's ~/.reportlab_mods ends in
+        # a NotADirectoryError), the cache and the user's sheets.toml live below it
+        _err(f"HOME is {shown_path(home)}, which is not a folder: the tool keeps its cache and your "
+             "settings in your home folder; set HOME to it (export HOME=/path/to/your/folder)")
+        raise SystemExit(USER_ERROR)
     try:
         app()
     except KeyboardInterrupt as exc:  # outside a command (the command wrapper handles its own)

@@ -22,7 +22,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from sheets.base import paths
-from sheets.base.errors import SheetsError
+from sheets.base.errors import SheetsError, os_error_message
 from sheets.library import plugins
 from sheets.web import server
 from sheets.web.desk import Desk, NavItem, refused
@@ -60,7 +60,10 @@ def create_app(workspace: Path, *, content: Path | None = None, hosts: tuple[str
         status = 403 if isinstance(exc, OutsideWorkspace) else 400
         return desk.message("Not done", str(exc), status=status)
 
-    async def crash(request: Request, _exc: Exception):  # the log has the exception in hand
+    async def crash(request: Request, exc: Exception):
+        said = os_error_message(exc) if isinstance(exc, OSError) else None
+        if said:  # the environment's (a name too long for the file system, a full disk): said as the CLI says it
+            return desk.message("Not done", said, status=400)
         log.exception("error on %s %s", request.method, request.url.path)
         return desk.message("Something went wrong", "The desk hit an error it did not expect; nothing was "
                             "half-written. The server's terminal shows the details.", status=500)
