@@ -75,11 +75,13 @@ class Out:
 
     def _drop(self) -> None:
         handle, self._handle = self._handle, None
-        if handle is not None:
-            handle.close()
         tmp, self._tmp = self._tmp, None
-        if tmp and os.path.exists(tmp):
-            os.unlink(tmp)
+        try:
+            if handle is not None:
+                handle.close()  # on a full disk, its last flush raises: the file is removed all the same
+        finally:
+            if tmp and os.path.exists(tmp):
+                os.unlink(tmp)
 
     # -- the pages ---------------------------------------------------------------
     def write_a_page(self, results: list) -> bool:
