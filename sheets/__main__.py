@@ -40,7 +40,7 @@ def run() -> None:
     from sheets.cli import main  # noqa: PLC0415
     try:
         main()
-        code = 0
+        code: str | int | None = 0
     except SystemExit as exc:
         code = exc.code
     _end(code)

@@ -42,7 +42,7 @@ def create_app(workspace: Path, *, content: Path | None = None, hosts: tuple[str
                token: str | None = None) -> Guard:
     desk = Desk(Workspace(workspace), content=content)
     desk.nav = [NavItem("/", "Desk"), NavItem("/kit", "Kit"), NavItem("/cards", "Cards")]
-    routes: list[Route | Mount] = core_routes(desk)
+    routes: list[Route | Mount] = [*core_routes(desk)]
     for web in game_webs():
         routes += web.routes(desk)
         desk.nav += [NavItem(href, label) for href, label in web.NAV]
@@ -142,7 +142,7 @@ def serve(workspace: Path, *, host: str = "127.0.0.1", port: int = 8000, open_br
     """Run the desk until Ctrl-C: print its URL, open the browser (unless told not to)."""
     listen(host, port).close()  # before anything is printed: a busy port is one line and exit 1
     token = None
-    hosts = LOOPBACK
+    hosts: tuple[str, ...] = LOOPBACK
     if host not in LOOPBACK:
         token = new_secret()
         hosts = (*LOOPBACK, host)

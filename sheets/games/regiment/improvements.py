@@ -7,6 +7,7 @@ whichever way a character is made (from a file or rolled).
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from sheets.base.errors import SheetsError
@@ -63,7 +64,7 @@ def _apply_bonus(stats: dict[str, int], move: Move) -> None:
         stats[bonus.stat] = max(stats[bonus.stat], min(bonus.max, stats[bonus.stat] + bonus.by))
 
 
-def effective_stats(base: dict[str, int], moves: list[Move], improvements: list[Improvement] = ()) -> dict[str, int]:
+def effective_stats(base: dict[str, int], moves: list[Move], improvements: Sequence[Improvement] = ()) -> dict[str, int]:
     """The stats a sheet prints: the creation moves' bonuses, then each improvement in order."""
     stats = dict(base)
     for move in moves:

@@ -7,6 +7,7 @@ changes between missions are `campaign.py` and `rules_*.py`, dispatched to by `l
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Annotated, Any, Literal, Union, get_args
 
 from pydantic import (BaseModel, ConfigDict, Discriminator, Field, PrivateAttr, Tag, TypeAdapter, ValidationError,
@@ -228,7 +229,7 @@ class SpendEntry(_Kind):
 
     @property
     def given(self) -> list[SpendAction]:
-        named = {"promote": self.promote, "learn": self.learn, "recruit": self.recruit or None,
+        named: dict[SpendAction, object] = {"promote": self.promote, "learn": self.learn, "recruit": self.recruit or None,
                  "rearm": self.rearm, "make_engineer": self.make_engineer}
         return [k for k, v in named.items() if v is not None]
 
@@ -315,7 +316,7 @@ def _said(err) -> str:
     return f"{'.'.join(keys)}: {message}" if keys and err["type"] != "value_error" else message
 
 
-def clean_name(name: str, taken: list[str] = ()) -> str:
+def clean_name(name: str, taken: Sequence[str] = ()) -> str:
     """A name as it enters the team: NFC, trimmed, a name a command can say (`name_problem`), unique in the
     team under the folding the commands use (`name_key`)."""
     text = unicodedata.normalize("NFC", name).strip()
