@@ -12,7 +12,7 @@ import typer
 
 from sheets.base import limits
 from sheets.base.options import PrintOptions
-from sheets.base.paper import PAPERS
+from sheets.base.paper import PAPERS, resolve
 from sheets.cli.config import output_root
 
 #: the --paper choices: the one list of papers (sheets.base.paper)
@@ -23,7 +23,7 @@ def print_options(paper: Paper | str = "a4", ink_saver: bool = False, output: Pa
                   content: Path | None = None) -> PrintOptions:
     """What every printable takes, from a command's options (sheets.toml set their defaults, and
     the output root: its `output`)."""
-    return PrintOptions(paper=getattr(paper, "value", paper), ink_saver=ink_saver, output=output, content=content,
+    return PrintOptions(paper=resolve(paper.value if isinstance(paper, Paper) else paper), ink_saver=ink_saver, output=output, content=content,
                         root=output_root())
 
 

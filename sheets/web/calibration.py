@@ -19,7 +19,7 @@ from sheets.app import api
 from sheets.base import config
 from sheets.base.errors import SheetsError
 from sheets.base.options import PrintOptions
-from sheets.base.paper import PAPERS  # the Cards and Kit pages' paper choices
+from sheets.base.paper import PAPERS, resolve  # PAPERS: the Cards and Kit pages' paper choices
 from sheets.kinds import calibration as calibrate
 from sheets.kinds.cards.builder import parse_back_offset
 from sheets.web.desk import Desk
@@ -70,7 +70,7 @@ def calibration_routes(desk: Desk, page) -> list[Route]:
         if step == "sheet":
             offset = state(desk)["offset"]
             out = desk.workspace.output_dir(CARDS.name) / f"cards-calibration-{paper}-{duplex}.pdf"
-            written = desk.call(api.make_calibration, PrintOptions(paper=paper, output=out), duplex=duplex,
+            written = desk.call(api.make_calibration, PrintOptions(paper=resolve(paper), output=out), duplex=duplex,
                                 back_offset=offset)
             return page(cal=state(desk, step="readings", pdf=desk.link(written), printed_with=offset, **here))
         printed_with = str(form.get("printed_with") or "0,0")

@@ -28,6 +28,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import anyio.from_thread
 import jinja2
@@ -40,6 +41,7 @@ from sheets.base import config, paths
 from sheets.base.options import PrintOptions
 from sheets.base.dice import forget_scripted
 from sheets.base.errors import SheetsError
+from sheets.base.paper import resolve
 from sheets.library.access import library
 from sheets.library.content import Library
 from sheets.web.security import new_secret, same
@@ -71,7 +73,7 @@ class Job:
     total: int = 0
     done: int = 0
     label: str = "starting"
-    result: object = None
+    result: Any = None  # what the job's function returned
     error: str | None = None
     finished: bool = False
 
@@ -113,7 +115,7 @@ class Desk:
     def print_options(self, output: Path) -> PrintOptions:
         """A desk print's options: the paper in force in the workspace (as a `sheets` command run there
         takes it: its sheets.toml or one above, $SHEETS_PAPER, the locale), into `output`, from the desk's content."""
-        return PrintOptions(paper=config.in_force(self.workspace.root)["paper"].value, output=output,
+        return PrintOptions(paper=resolve(config.in_force(self.workspace.root)["paper"].value), output=output,
                             content=self.content)
 
     # -- requests -------------------------------------------------------------
@@ -202,8 +204,8 @@ def refused(request: Request, why: str) -> None:
     log.warning("refused %s %s from %s: %s", request.method, request.url.path, client, why)
 
 
-def checked(value: str | None) -> bool:
-    """An HTML checkbox: present (any value but '') means on."""
+def checked(value: object) -> bool:
+    """An HTML checkbox (a form's value, whatever was sent): present (any value but '') means on."""
     return value not in (None, "", "0", "off")
 
 

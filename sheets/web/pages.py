@@ -16,6 +16,7 @@ from starlette.routing import Route
 from sheets.app import api
 from sheets.base import limits
 from sheets.base.options import PrintOptions
+from sheets.base.paper import resolve
 from sheets.kinds.print_plugin import KitOptions
 from sheets.kinds import registry
 from sheets.kit.request import make_kit
@@ -70,7 +71,7 @@ def _kit_routes(desk: Desk) -> list[Route]:
         players = number(form, "players", default=0, lo=0, hi=limits.MAX_PLAYERS)
         out = desk.workspace.output_dir() / KIT_DIR
         layout = settings(desk)["layout"]  # the workspace's sheets.toml, as `sheets kit` run there takes it
-        options = KitOptions(paper=paper, ink_saver=checked(form.get("ink_saver")), output=out, content=desk.content,
+        options = KitOptions(paper=resolve(paper), ink_saver=checked(form.get("ink_saver")), output=out, content=desk.content,
                              seed=seed, players=players, squad=(desk.workspace.path(squad),) if squad else (),
                              layout=layout.value if layout.source != "built-in default" else None, duplex=duplex)
         context = {k: v for k, v in form.items() if k not in ("csrf", "game")}

@@ -38,7 +38,7 @@ def new_secret() -> str:
     return secrets.token_urlsafe(24)
 
 
-def same(a: str | None, b: str | None) -> bool:
+def same(a: object, b: object) -> bool:  # a form's value may be a file sent in its place
     return bool(a) and bool(b) and hmac.compare_digest(str(a), str(b))
 
 
