@@ -106,7 +106,8 @@ def _show(v) -> str:
 def disagreements(doc: YamlDocument, campaign: Campaign, replayed: Replay) -> list:
     """Every stored value the replay does not give, located, with the entry that last set it."""
     stored, wanted = flatten(state_dict(campaign)), flatten(state_dict(replayed.state))
-    problems, covered = [], []
+    problems: list = []
+    covered: list[tuple] = []
 
     def by(key: tuple) -> str:
         i = replayed.last_set.get(key)

@@ -45,7 +45,7 @@ def apply(c: Campaign | None, e: Entry, data: WotwData) -> Applied:
 
 #: kind -> its rule: (the state before, or None for a first entry; the entry; the game's data) -> the state
 #: after (`Applied` when the rule rolled dice)
-TRANSITIONS: dict[str, Callable[[Campaign | None, Entry, WotwData], Campaign | Applied]] = {
+TRANSITIONS: dict[str, Callable[..., Campaign | Applied]] = {  # each rule takes its own kind of entry
     "new": lambda _, e, data: cp.new(e, data),
     "baseline": lambda _, e, data: baseline(e, data),
     "mission": rules_mission.roll_mission,
@@ -143,7 +143,9 @@ def proved(c: Campaign, data: WotwData) -> tuple[list[tuple[tuple, str]], Campai
 
 def differences(stored: dict, reached: dict) -> list[tuple[tuple, str]]:
     """Each stored value the plays do not give, located (a list: its length, once)."""
-    have, want, done, out = flatten(stored), flatten(reached), [], []
+    have, want = flatten(stored), flatten(reached)
+    done: list[tuple] = []
+    out: list[tuple[tuple, str]] = []
     for key in sorted(set(have) | set(want), key=lambda k: [str(p).zfill(6) for p in k]):
         if have.get(key, ...) == want.get(key, ...) or any(key[:len(d)] == d for d in done):
             continue
