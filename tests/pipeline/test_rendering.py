@@ -20,6 +20,7 @@ def test_help_lists_the_commands():
         assert command in out.stdout
 
 
+@pytest.mark.unit
 def test_inline_markup_is_escaped_first():
     assert str(rendering.inline_markup("**Bold** <script> & *it*")) == \
         "<strong>Bold</strong> &lt;script&gt; &amp; <em>it</em>"
@@ -27,12 +28,14 @@ def test_inline_markup_is_escaped_first():
     assert str(rendering.inline_markup("Rifle*(P) SMG*(V)")) == "Rifle*(P) SMG*(V)"
 
 
+@pytest.mark.unit
 def test_template_error_names_file_and_line(tmp_path):
     (tmp_path / "broken.html.j2").write_text("<p>ok</p>\n<p>{{ missing_value }}</p>\n")
     with pytest.raises(rendering.TemplateError, match=r"broken.html.j2:2: template error: UndefinedError"):
         rendering.render_html("broken.html.j2", {}, override=tmp_path)
 
 
+@pytest.mark.unit
 def test_template_syntax_error_names_file_and_line(tmp_path):
     (tmp_path / "bad.html.j2").write_text("<p>\n{% if %}\n</p>\n")
     with pytest.raises(rendering.TemplateError, match=r"bad.html.j2:2: template error"):
@@ -74,6 +77,7 @@ def test_a_bad_option_value_is_exit_code_1_with_a_message():
     assert "Traceback" not in out.stderr
 
 
+@pytest.mark.unit
 def test_inline_markup_of_a_string_is_remembered_and_the_same():
     """Issue 38: the content's strings are marked up once (a batch repeats them); the cached
     result is what marking up again gives, and other values are not cached."""
@@ -149,6 +153,7 @@ MACROS = '''{% macro box(name, marked=false, fill=false, shape="square", premark
 {%- endmacro %}'''
 
 
+@pytest.mark.unit
 def test_the_field_functions_give_the_macros_bytes():
     """box, write and mark, as every template imports them, give what the macros gave, for
     values that need escaping, empty and None values, numbers, Markup, and every flag."""
@@ -183,6 +188,7 @@ class _Changing:
         return self.text
 
 
+@pytest.mark.unit
 def test_the_field_functions_remember_plain_calls_only():
     """A batch's fields are remembered (the same markup for the same plain arguments, as the
     function itself gives it), but a value of any other type is rendered each time: its text
