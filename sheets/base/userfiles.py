@@ -19,6 +19,7 @@ import stat
 import sys
 import threading
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
@@ -171,3 +172,59 @@ def locked(path, *, wait: float | None = None) -> Iterator[None]:
     finally:
         held.discard(target)
         lock.release()
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """A name in a content folder that is not a regular file inside it, and why it is not read."""
+
+    path: Path
+    why: str
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.why}; skipped (the tool reads only regular files inside the folder)"
+
+
+def content_files(root: Path) -> tuple[list[Path], list[Skipped]]:
+    """The regular files under `root` (sorted; dot files and folders left out) and what was skipped.
+
+    Everything that reads a content folder whole (the up-to-date check, `validate`'s stray-file
+    check, the kit's content digest) walks it through here: a FIFO would block its reader forever,
+    a link to /dev/zero would feed it without end, and a link out of the folder would make the
+    kit depend on a file elsewhere. Links inside the folder are followed; the files are not opened."""
+    root = Path(root)
+    top = os.path.realpath(root)
+    files: list[Path] = []
+    skipped: list[Skipped] = []
+    for folder, dirs, names in os.walk(root):
+        kept_dirs = []
+        for d in sorted(dirs):
+            if d.startswith(".") or d == "__pycache__":
+                continue
+            path = Path(folder) / d
+            if os.path.islink(path) and not _inside(os.path.realpath(path), top):
+                skipped.append(Skipped(path, "a link to a folder outside the content folder"))
+                continue
+            kept_dirs.append(d)
+        dirs[:] = kept_dirs
+        for name in sorted(names):
+            if name.startswith("."):
+                continue
+            path = Path(folder) / name
+            try:
+                mode = os.stat(path).st_mode  # through a link: what it leads to
+            except OSError as exc:
+                skipped.append(Skipped(path, f"cannot be read ({exc.strerror or exc})"))
+                continue
+            if os.path.islink(path) and not _inside(os.path.realpath(path), top):
+                skipped.append(Skipped(path, "a link to a file outside the content folder"))
+            elif not stat.S_ISREG(mode):
+                kind = _kind(mode) or "is not a regular file"
+                skipped.append(Skipped(path, kind.split(";")[0].replace("is a ", "a ").replace("is not ", "not ")))
+            else:
+                files.append(path)
+    return sorted(files), skipped
+
+
+def _inside(path: str, top: str) -> bool:
+    return path == top or path.startswith(top.rstrip(os.sep) + os.sep)

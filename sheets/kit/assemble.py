@@ -23,6 +23,7 @@ from pydantic import Field
 from sheets import __version__
 from sheets.base import interrupts, output, paths
 from sheets.base.errors import ContentError, Problem
+from sheets.base.userfiles import content_files
 from sheets.base.paper import PAPERS, paper_name
 from sheets.kinds import registry
 from sheets.library.validation import Strict, collect
@@ -180,10 +181,8 @@ def sha256(path: Path) -> str:
 def content_fingerprint(root: Path) -> str:
     """sha256 over every content file (relative path and bytes), in sorted order."""
     h = hashlib.sha256()
-    for file in sorted(p for p in Path(root).rglob("*") if p.is_file()):
+    for file in content_files(Path(root))[0]:  # regular files only (dot files and folders left out)
         rel = file.relative_to(root).as_posix()
-        if any(part.startswith(".") for part in rel.split("/")):
-            continue
         h.update(rel.encode("utf-8") + b"\0")
         h.update(file.read_bytes())
         h.update(b"\0")

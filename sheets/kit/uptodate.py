@@ -25,6 +25,7 @@ from pathlib import Path
 
 from sheets.base import cachedir, fontdirs, fonts, output, paths
 from sheets.base.errors import SheetsError
+from sheets.base.userfiles import content_files
 
 STATE_FILE = "build-state.json"
 STATE_VERSION = 1
@@ -38,14 +39,14 @@ def _tree(h: "hashlib._Hash", root: Path, suffixes: tuple[str, ...] | None = Non
     """Feed every file under `root` (relative path and bytes, sorted) into `h`."""
     root = Path(root)
     h.update(b"tree\0" + str(root.resolve()).encode("utf-8") + b"\0")
-    files = []
-    for folder, dirs, names in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d != "__pycache__")
-        files += [Path(folder) / n for n in names
-                  if not n.startswith(".") and (suffixes is None or n.endswith(suffixes))]
-    for file in sorted(files):
+    files, skipped = content_files(root)  # regular files only: a FIFO or /dev/zero would never end
+    for file in files:
+        if suffixes is not None and not file.name.endswith(suffixes):
+            continue
         h.update(file.relative_to(root).as_posix().encode("utf-8") + b"\0")
         h.update(hashlib.sha256(file.read_bytes()).digest())
+    for odd in skipped:  # not read, but there: a new one is a change (validate reports them)
+        h.update(b"skipped\0" + odd.path.relative_to(root).as_posix().encode("utf-8") + b"\0")
 
 
 def fingerprint(request: dict, content_root: Path | None = None) -> str:

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from sheets.base import paths
 from sheets.base.errors import ContentError, Problem, SheetsError
+from sheets.base.userfiles import content_files
 from sheets.library import kinds, plugins
 from sheets.library.files import FileLoader
 from sheets.library.game import Game, GameInfo
@@ -138,6 +139,11 @@ class Library:
                 shown = str(path)
             problems.append(Problem(shown, None, "", message))
 
+        odd = content_files(root)[1]  # a FIFO, a device, a link out of the folder: never read
+        for skipped in odd:
+            report(skipped.path, f"{skipped.why}: the tool reads only regular files inside the content folder; "
+                                 "remove it")
+        said = {skipped.path for skipped in odd}
         games = set(self.game_ids())
         for entry in sorted(root.iterdir()):
             if entry.name.startswith("."):
@@ -155,15 +161,22 @@ class Library:
                 report(entry, f"not a game: the folder has no game.yaml{hint}, so nothing in it is read")
         for game_id in sorted(games):
             game = self._games.get(game_id)
-            if game is None:
-                continue
-            patterns = game.plugin.extra_files if game.plugin else ()
-            for path in sorted(game.folder.rglob("*")):
-                rel = path.relative_to(game.folder).as_posix()
-                if not path.is_file() or any(part.startswith(".") for part in Path(rel).parts):
-                    continue
-                if rel in game.files_read or any(path.relative_to(game.folder).match(p) for p in patterns):
-                    continue
-                hint = " (YAML files end in .yaml)" if path.suffix.lower() == ".yml" else ""
-                report(path, f"no loader reads this file{hint}: misnamed or in the wrong folder?")
+            if game is not None:
+                for path in (p for p in _unread_in(game) if p not in said):
+                    hint = " (YAML files end in .yaml)" if path.suffix.lower() == ".yml" else ""
+                    report(path, f"no loader reads this file{hint}: misnamed or in the wrong folder?")
         return problems
+
+
+def _unread_in(game: Game) -> list[Path]:
+    """The files of a game's folder that none of its loaders read (nor its plug-in claims)."""
+    patterns = game.plugin.extra_files if game.plugin else ()
+    unread = []
+    for path in sorted(game.folder.rglob("*")):
+        rel = path.relative_to(game.folder).as_posix()
+        if not path.is_file() or any(part.startswith(".") for part in Path(rel).parts):
+            continue
+        if rel in game.files_read or any(path.relative_to(game.folder).match(p) for p in patterns):
+            continue
+        unread.append(path)
+    return unread
