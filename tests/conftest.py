@@ -164,6 +164,21 @@ def fixture_content(tmp_path) -> Path:
     return root
 
 
+def bundled_games(content: str | None = None) -> list[str]:
+    """The bundled games' ids as the library finds them, or those whose content has a kind's file (`content`:
+    a content kind's name; its files as the kind declares them, `sheets.library.kinds`). What a test runs
+    over instead of naming the games: a new game, content only, is in it. Read from the folder, not
+    loaded: a parametrize list is made as the module is collected."""
+    from sheets.library import kinds
+    from sheets.library.content import Library
+
+    games = Library(paths.content_dir())
+    if content is None:
+        return games.game_ids()
+    files = next(kind.files for kind in kinds.every() if kind.name == content)
+    return [game for game in games.game_ids() if any((games.root / game).glob(files))]
+
+
 @pytest.fixture(scope="session")
 def library():
     from sheets.library.content import Library

@@ -7,7 +7,7 @@ import re
 import jsonschema
 import pytest
 
-from conftest import DATA, REPO
+from conftest import DATA, REPO, bundled_games
 from sheets.app import schemas
 from sheets.base.errors import ContentError, format_loc
 from sheets.library.validation import validate
@@ -68,7 +68,7 @@ def test_every_bundled_file_is_covered():
     covered = {path for path, _ in BUNDLED}
     content = REPO / "content"
     assert len(covered) == len(BUNDLED) > 40
-    for game in ("downrange", "masscombat", "platoon", "regiment", "wotw"):
+    for game in bundled_games():
         assert content / game / "game.yaml" in covered
     assert content / "regiment" / "characters" / "walter-brzezinski.yaml" in covered
     assert content / "wotw" / "examples" / "german-team.yaml" in covered

@@ -6,9 +6,10 @@ from __future__ import annotations
 import pytest
 
 from checkbar import assert_true_scale
+from conftest import bundled_games
 
 
-@pytest.mark.parametrize("game", ["platoon", "downrange"])
+@pytest.mark.parametrize("game", bundled_games("tokens"))
 def test_token_sheets_carry_check_bars_of_true_length(cli, tmp_path, game):
     out = tmp_path / f"{game}.pdf"
     assert cli("tokens", game, "-o", out).exit_code == 0

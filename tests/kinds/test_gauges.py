@@ -7,7 +7,7 @@ import shutil
 import pypdf
 import pytest
 
-from conftest import REPO, pages, pdf_text, squash
+from conftest import REPO, bundled_games, pages, pdf_text, squash
 
 PT_PER_MM = 72 / 25.4
 
@@ -40,7 +40,7 @@ def has_rect(rects, page, width_pt, height_pt=None, tol=0.05):
                for p, w, h in rects)
 
 
-@pytest.mark.parametrize("game, paper", [("downrange", "a4"), ("downrange", "letter"), ("platoon", "letter")])
+@pytest.mark.parametrize("game, paper", [(game, paper) for game in bundled_games("gauges") for paper in ("a4", "letter")])
 def test_every_page_has_a_true_scale_check_bar(cli, tmp_path, game, paper):
     out = tmp_path / f"{game}.pdf"
     result = cli("gauges", game, "--paper", paper, "-o", out)

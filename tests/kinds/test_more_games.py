@@ -1,12 +1,17 @@
 """Down Range, the platoon rules and Mass Combat: content, printables and their text."""
+import re
+
 import pytest
 
-from conftest import pages, pdf_text, squash
+from conftest import bundled_games, pages, pdf_text, squash
+
+#: the games whose content has a reference (reference.yaml), the bundled ones as the library finds them
+REFERENCED = bundled_games("reference")
 
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
-    """Every printable of the three games, built once through the CLI."""
+    """The three games' printables and every game's content reference, built once through the CLI."""
     from typer.testing import CliRunner
 
     from sheets.cli import app
@@ -14,15 +19,13 @@ def built(tmp_path_factory):
     folder = tmp_path_factory.mktemp("games")
     runner = CliRunner()
     commands = {
-        "downrange-reference": ["reference", "downrange"],
+        **{f"{game}-reference": ["reference", game] for game in REFERENCED},
         "downrange-quickref": ["cards", "downrange", "--set", "quickref"],
         "downrange-units": ["cards", "downrange", "--set", "units"],
         "downrange-tokens": ["tokens", "downrange"],
-        "platoon-reference": ["reference", "platoon"],
         "platoon-profiles": ["cards", "platoon", "--set", "profiles"],
         "platoon-orders": ["tokens", "platoon", "--copies", "3"],
         "platoon-tracker": ["trackers", "platoon"],
-        "masscombat-reference": ["reference", "masscombat"],
         "masscombat-memo": ["cards", "masscombat", "--set", "memo"],
         "masscombat-strategies": ["cards", "masscombat", "--set", "strategies"],
         "masscombat-waves": ["trackers", "masscombat"],
@@ -48,7 +51,7 @@ def every_cell(doc):
                     yield section.id, row
 
 
-@pytest.mark.parametrize("game", ["downrange", "platoon", "masscombat"])
+@pytest.mark.parametrize("game", REFERENCED)
 def test_every_reference_table_row_is_printed(built, library, game):
     text = text_of(built, f"{game}-reference")
     reference = library.game(game).content["reference"]
@@ -151,8 +154,8 @@ def test_a_bad_value_in_a_new_game_is_located(cli, content_copy):
     assert f"content/masscombat/trackers.yaml:{line}: trackers[0].rows:" in result.stderr
 
 
-def test_list_shows_all_five_games(cli):
+def test_list_shows_every_game(cli, library):
     out = cli("list").stdout
-    for game in ["regiment", "wotw", "downrange", "platoon", "masscombat"]:
-        assert game in out
+    for game in bundled_games():  # each on a line of its own, with its title
+        assert re.search(rf"^{game} +{re.escape(library.game(game).info.title)}$", out, re.M), game
     assert "tokens" in out and "trackers" in out and "cards" in out

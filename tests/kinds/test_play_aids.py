@@ -8,7 +8,7 @@ import re
 import pypdf
 import pytest
 
-from conftest import page_size_mm, pages, pdf_text, squash
+from conftest import bundled_games, page_size_mm, pages, pdf_text, squash
 
 A4_LANDSCAPE = (297.0, 210.0)
 
@@ -49,7 +49,7 @@ def _boxes(box):
         yield from _boxes(child)
 
 
-@pytest.mark.parametrize("game", ["downrange", "platoon", "masscombat"])
+@pytest.mark.parametrize("game", bundled_games("reference"))
 def test_reference_tables_fit_their_columns(library, game):
     """Every rules table lies inside the column it sits in (Table 4-1 used to run over)."""
     import weasyprint
