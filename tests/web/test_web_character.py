@@ -6,6 +6,7 @@ import re
 
 from urllib.parse import urlencode
 
+import pytest
 import yaml
 from deskfixtures import alerts, controls, desk, field  # noqa: F401 - the fixture
 from PIL import Image
@@ -13,7 +14,7 @@ from PIL import Image
 from conftest import REPO, pdf_text, squash
 
 from sheets.games.regiment import webform
-from sheets.games.regiment.characters import WRITE_INS, character_json, resolve_character
+from sheets.games.regiment.characters import WRITE_INS, CharacterFile, character_json, resolve_character
 from sheets.games.regiment.web import _preview_png
 from sheets.library.access import game_with_plugin
 from sheets.library.yaml_source import load_yaml, parse_yaml
@@ -283,3 +284,17 @@ def test_a_new_character_file_lists_its_keys_in_the_models_order(desk):
     order = list(webform.ORDER)
     assert list(written) == sorted(written, key=order.index)
     assert written["squad"] == {"designation": "2nd Squad", "op": 1} and written["deployment"] == "Anzio"
+
+
+def test_the_form_holds_every_key_of_the_model_and_refuses_one_it_cannot_show():
+    """Each key of the character file is laid out (with the playbook's choices) or typed in; a key the form
+    could not show as a box (a list) stops the desk at its start instead of being dropped on a save."""
+    keys = set(CharacterFile.model_fields)
+    assert set(webform.LAID_OUT) <= keys
+    assert keys == set(webform.LAID_OUT) | {entry.key.split(".")[0] for entry in webform.typed()}
+
+    class WithTags(CharacterFile):
+        tags: list[str] = []
+
+    with pytest.raises(TypeError, match="the character form types tags in as text or a number"):
+        list(webform._typed(WithTags))
