@@ -61,6 +61,8 @@ MAX_EXPR_RANGE = 1000        # items all range() calls of one expression may pro
 MAX_EXPR_BITS = 256          # bits of any integer it computes (about 77 digits)
 MAX_EXPR_REPEAT = 1000       # length of a string or list made by repetition ("x" * n)
 MAX_EXPR_LOOP_DEPTH = 2      # nested {% for %} loops
+MAX_EXPR_STEPS = 10_000      # loop iterations of one expression, over every loop and iterable together
+MAX_EXPR_SECONDS = 2.0       # wall time of one expression: a backstop behind the counted bounds above
 
 
 def help_range(low: int, high: int) -> str:

@@ -3,8 +3,12 @@
 Content is untrusted (people share homebrew folders), so its expressions run in
 Jinja's `ImmutableSandboxedEnvironment` with every resource bounded: integers
 (power and multiplication checked before they are computed), repetition of
-strings and lists, `range()` (one budget per expression), nested loops, the
-expression's own length and the length of what it writes. Only a few harmless
+strings and lists, `range()` (one budget per expression), nested loops, every loop's
+iterations (one budget over all loops, whatever they loop over), the expression's
+own length, the length of what it writes and its time. The constructs that capture
+output where the output bound cannot see it (`{% set %}...{% endset %}`, `{% filter %}`
+blocks, macros and `{% call %}`) are refused when the expression is parsed, so every
+character written passes the bound as it is written. Only a few harmless
 filters exist and nothing can be called but `range`. A breach raises
 `ValueError` with a readable reason; the model validator that calls us turns it
 into a located problem (file, line, field).
@@ -12,6 +16,7 @@ into a located problem (file, line, field).
 from __future__ import annotations
 
 import functools
+import time
 from functools import lru_cache
 from typing import Any
 
@@ -86,7 +91,7 @@ def _environment():
             return _check_size(result)
 
         def call(__self, __context, __obj, *args, **kwargs):  # noqa: N805 - Jinja's signature
-            if getattr(__obj, "__func__", None) is not _Budget.range:
+            if getattr(__obj, "__func__", None) not in (_Budget.range, _Budget.each):
                 raise ExpressionError("content expressions may not call functions or methods (only range())")
             return super().call(__context, __obj, *args, **kwargs)
 
@@ -100,8 +105,12 @@ def _environment():
 
 
 class _Budget:
+    """One expression's budgets: numbers range() counts, loop iterations, and its time."""
+
     def __init__(self) -> None:
         self.left = limits.MAX_EXPR_RANGE
+        self.steps = limits.MAX_EXPR_STEPS
+        self.deadline = time.monotonic() + limits.MAX_EXPR_SECONDS
 
     def range(self, *args: Any) -> range:
         if not all(_is_int(a) for a in args):
@@ -113,14 +122,36 @@ class _Budget:
         self.left -= len(r)
         return r
 
+    def each(self, items: Any):
+        """A loop's items, each one counted against the expression's steps and time (every `for`
+        is rewritten to loop over this when the expression is parsed)."""
+        for item in items:
+            self.steps -= 1
+            if self.steps < 0:
+                raise ExpressionError(f"its loops run more than {limits.MAX_EXPR_STEPS:,} times in all")
+            if time.monotonic() > self.deadline:
+                raise ExpressionError(f"it runs longer than {limits.MAX_EXPR_SECONDS:g} s")
+            yield item
+
+
+#: constructs that capture what they write into a value, out of the output bound's sight
+_CAPTURING = {"AssignBlock": "{% set %}...{% endset %}", "FilterBlock": "{% filter %} blocks",
+              "Macro": "macros", "CallBlock": "{% call %} blocks"}
+
 
 def _loop_depth(node: Any, depth: int = 0) -> int:
-    """How deep {% for %} loops nest (and refuse `~`, which joins texts without a bound)."""
+    """How deep {% for %} loops nest; refuses `~` (it joins texts without a bound) and the capturing
+    constructs, and makes every loop count its items (`_Budget.each`)."""
     from jinja2 import nodes  # noqa: PLC0415
 
     if isinstance(node, nodes.Concat):
         raise ExpressionError("joining texts with ~ is not allowed in content expressions; "
                               "write {{ a }}{{ b }} instead")
+    if type(node).__name__ in _CAPTURING:
+        raise ExpressionError(f"{_CAPTURING[type(node).__name__]} are not allowed in content expressions "
+                              "(what they write escapes the output bound); write the text where it goes")
+    if isinstance(node, nodes.For):
+        node.iter = nodes.Call(nodes.Name("__each", "load"), [node.iter], [], None, None)
     here = depth + 1 if isinstance(node, nodes.For) else depth
     deepest = here
     for child in node.iter_child_nodes():
@@ -146,7 +177,9 @@ def render(template: str, field: str, **values: int) -> str:
         budget = _Budget()
         out: list[str] = []
         size = 0
-        for chunk in compiled.generate(**values, range=budget.range):
+        for chunk in compiled.generate(**values, range=budget.range, __each=budget.each):
+            if time.monotonic() > budget.deadline:
+                raise ExpressionError(f"it runs longer than {limits.MAX_EXPR_SECONDS:g} s")
             size += len(chunk)
             if size > limits.MAX_EXPR_OUTPUT:
                 raise ExpressionError(f"it writes more than {limits.MAX_EXPR_OUTPUT:,} characters")

@@ -217,6 +217,13 @@ SUMMARY = 'summary: "Break point: {{ units // 2 + 1 }} squads"'
     ("{% set a = 'x' * 999 %}{% set b = a ~ a ~ a %}{{ b }}", "joining texts with ~ is not allowed"),
     ("{{ lipsum(1000) }}", "may not call functions"),
     ("{{ units.__class__.__mro__ }}", "SecurityError"),
+    # output captured where the output bound cannot see it (issue 50: the block-set bypass)
+    ("{% set x %}{% for i in range(999) %}Break {{ i }}{% endfor %}{% endset %}{{ x }}", "{% set %}...{% endset %}"),
+    ("{% for i in range(30) %}{% set x %}{{ x }}{{ x }}{% endset %}{% endfor %}", "{% set %}...{% endset %}"),
+    ("{% filter upper %}{% for i in range(999) %}xx{% endfor %}{% endfilter %}", "{% filter %} blocks"),
+    ("{% macro m() %}{{ caller() }}{% endmacro %}{% call m() %}x{% endcall %}", "macros"),
+    # loops over anything but range() count too: 999 x 999 silent iterations
+    ("{% for a in 'x' * 999 %}{% for b in 'y' * 999 %}{% endfor %}{% endfor %}", "loops run more than 10,000 times"),
 ])
 def test_expression_bombs_are_located_errors(cli, fixture_content, expr, message):
     path = fixture_content / "skirmish" / "trackers.yaml"
