@@ -38,6 +38,9 @@ from sheets.kinds.cards.shop_pdf import ShopPdf, print_order, shop_pdf
 from sheets.library.kinds.cards import CardSet, Layout, PrintGeometry
 from sheets.pipeline.sheet import Sheet
 
+with interrupts.held():  # a Ctrl-C while pikepdf registers its C++ types aborts the process
+    import pikepdf
+
 if TYPE_CHECKING:
     from sheets.library.content import Game
 
@@ -166,9 +169,8 @@ class CardPages:
         return "export-pages:" + self.spec.key
 
     def __call__(self, pdf: bytes) -> bytes:
-        from pypdf import PdfReader  # noqa: PLC0415 - as impose.py, in the worker that lays out
-
-        preflight(PdfReader(io.BytesIO(pdf)), self.spec)
+        with pikepdf.open(io.BytesIO(pdf)) as cards:
+            preflight(cards, self.spec)
         return pdf
 
 

@@ -1,12 +1,13 @@
-"""Pre-flight and n-up imposition: the finish step of a card sheet (pypdf).
+"""Pre-flight and n-up imposition: the finish step of a card sheet (pikepdf).
 
 Pre-flight: a card whose text does not fit runs onto a second page. Each card
 carries an anchor id, which WeasyPrint writes as a named destination, so the page
 each card starts on tells which card ran over; that is an error naming the card,
 never a card silently cut off.
 
-Imposition: each card page becomes a Form XObject that paper pages place with a
-`cm` matrix computed from the layout (`CardGrid`), then crop marks are drawn as
+Imposition: each card page becomes a Form XObject (pikepdf's `Page.as_form_xobject`, its
+box the card page's MediaBox, bleed and all) that paper pages place with a `cm` matrix computed
+from the layout (`CardGrid`), then crop marks are drawn as
 plain PDF paths outside the cut lines. With backs, a back page follows each front
 page, laid out so that duplex printing puts card k's back behind card k.
 """
@@ -17,16 +18,18 @@ import json
 from dataclasses import asdict, dataclass
 from typing import ClassVar
 
-from pypdf import PdfReader, PdfWriter
-from pypdf.generic import ArrayObject, DecodedStreamObject, DictionaryObject, FloatObject, NameObject
-
+from sheets.base import interrupts
 from sheets.base.errors import SheetsError
-from sheets.pdf.structure import KEY as STRUCT_KEY
-from sheets.pdf.structure import page_structures
 from sheets.kinds.cards.grid import SAFE_EDGE_MM, CardGrid
+from sheets.pdf.carried import KEY as STRUCT_KEY
+from sheets.pdf.carried import page_structures
+
+with interrupts.held():  # a Ctrl-C while pikepdf registers its C++ types aborts the process
+    import pikepdf
+    from pikepdf import Array, Dictionary
 
 MM = 72 / 25.4  # PDF points per millimetre
-IMPOSITION_VERSION = "5"  # bump when imposition output changes for the same input
+IMPOSITION_VERSION = "6"  # bump when imposition output changes for the same input
 #: the names of the forms a paper page draws: a card's front and its back (each one card, tagged as a unit)
 FRONT, BACK = "/Card", "/Back"
 
@@ -65,9 +68,9 @@ class Imposition:
         return IMPOSITION_VERSION + json.dumps(asdict(self), sort_keys=True)
 
     def __call__(self, pdf: bytes) -> bytes:
-        reader = PdfReader(io.BytesIO(pdf))
-        preflight(reader, self)
-        return impose(reader, self)
+        with pikepdf.open(io.BytesIO(pdf)) as cards:
+            preflight(cards, self)
+            return impose(cards, self)
 
 
 def _anchors(spec: Imposition) -> list[tuple[str, str]]:
@@ -80,12 +83,25 @@ def _anchors(spec: Imposition) -> list[tuple[str, str]]:
     return out
 
 
-def preflight(reader, spec: Imposition) -> None:
+def _starts(cards: pikepdf.Pdf) -> dict[str, int]:
+    """The page (0-based) each named destination of the card document points to (WeasyPrint
+    writes an anchor id as a destination in the catalog's /Names /Dests tree)."""
+    index = {page.obj.objgen: i for i, page in enumerate(cards.pages)}
+    names = cards.Root.get("/Names")
+    if names is None or "/Dests" not in names:
+        return {}
+    starts = {}
+    for name, dest in pikepdf.NameTree(names.Dests).items():
+        target = dest.get("/D") if isinstance(dest, Dictionary) else dest
+        if isinstance(target, Array) and len(target) and isinstance(target[0], Dictionary):
+            starts[str(name)] = index.get(target[0].objgen, -1)
+    return starts
+
+
+def preflight(cards: pikepdf.Pdf, spec: Imposition) -> None:
     """Every card and back must be exactly one page of the card's size."""
-    total = len(reader.pages)
-    starts: dict[str, int] = {}
-    for name, dest in reader.named_destinations.items():
-        starts[str(name)] = reader.get_destination_page_number(dest)
+    total = len(cards.pages)
+    starts = _starts(cards)
     wanted = _anchors(spec)
     missing = [a for a, _ in wanted if a not in starts]
     if missing:
@@ -105,43 +121,40 @@ def preflight(reader, spec: Imposition) -> None:
         raise SheetsError(f"the card document of set {spec.set_id!r} has {total} pages "
                           f"for {len(wanted)} cards and backs")
     want_w, want_h = spec.grid.cell_w * MM, spec.grid.cell_h * MM
-    for i, page in enumerate(reader.pages):
-        box = page.mediabox
-        if abs(float(box.width) - want_w) > 0.1 or abs(float(box.height) - want_h) > 0.1:
-            raise SheetsError(f"card page {i + 1} of set {spec.set_id!r} is {float(box.width) / MM:.1f}×"
-                              f"{float(box.height) / MM:.1f} mm, not the card size with bleed "
+    for i in range(total):
+        x0, y0, x1, y1 = (float(v) for v in cards.pages[i].mediabox)
+        if abs(x1 - x0 - want_w) > 0.1 or abs(y1 - y0 - want_h) > 0.1:
+            raise SheetsError(f"card page {i + 1} of set {spec.set_id!r} is {(x1 - x0) / MM:.1f}×"
+                              f"{(y1 - y0) / MM:.1f} mm, not the card size with bleed "
                               f"({spec.grid.cell_w:g}×{spec.grid.cell_h:g} mm): check the card template's @page")
 
 
-def _form_xobject(writer, page, structure=None):
-    """A page of the card document as a Form XObject of the output (with its tags, when the
-    card document is tagged: see sheets/pdf/structure.py)."""
-    form = DecodedStreamObject()
-    contents = page.get_contents()
-    form.set_data(contents.get_data() if contents is not None else b"")
-    form[NameObject("/Type")] = NameObject("/XObject")
-    form[NameObject("/Subtype")] = NameObject("/Form")
-    form[NameObject("/BBox")] = ArrayObject([FloatObject(float(v)) for v in page.mediabox])
-    form[NameObject("/Resources")] = page["/Resources"].clone(writer)
+def _form_xobject(out: pikepdf.Pdf, page: pikepdf.Page, structure: Array | None) -> pikepdf.Object:
+    """A page of the card document as a Form XObject of `out` (with its tags, when the card
+    document is tagged: see sheets.pdf.carried)."""
+    form = page.as_form_xobject()
+    form.BBox = Array([float(v) for v in page.mediabox])  # the whole card page: qpdf's default is its TrimBox
+    if "/Group" in form:
+        del form.Group  # a form drawn as the card page's own content, not a transparency group of its own
     if structure is not None:
-        form[NameObject(STRUCT_KEY)] = structure
-    return writer._add_object(form.flate_encode())  # pypdf has no public "add object"
+        form[STRUCT_KEY] = structure
+    return out.copy_foreign(form)
 
 
-def _paper_page(writer, grid: CardGrid, placements: list[tuple[str, object, str]], marks: list[tuple],
-                fold_at: float | None = None, trims: list[tuple[float, float]] = ()) -> None:
-    """Add one paper page: `placements` are (XObject name, reference, cm operands), `trims`
+def _paper_page(out: pikepdf.Pdf, grid: CardGrid, placements: list[tuple[str, pikepdf.Object, str]],
+                marks: list[tuple], fold_at: float | None = None, trims: list[tuple[float, float]] = ()) -> None:
+    """Add one paper page: `placements` are (XObject name, form, cm operands), `trims`
     the lower-left trim corners (mm) of the cards placed.
 
     With `fold_at` (mm from the left), the page is twice the grid's width and gets a
     dashed fold line there.
     """
     width = grid.paper_w * (2 if fold_at is not None else 1)
-    page = writer.add_blank_page(width * MM, grid.paper_h * MM)
+    page = out.add_blank_page(page_size=(width * MM, grid.paper_h * MM))
     ops = []
-    xobjects = DictionaryObject()
-    for name, ref, matrix in placements:
-        xobjects[NameObject(name)] = ref
+    xobjects = Dictionary()
+    for name, form, matrix in placements:
+        xobjects[name] = form
         ops.append(f"q {matrix} cm {name} Do Q")
     # crop marks and the fold line are page furniture: artifacts, outside the structure tree
     if marks:
@@ -153,13 +166,11 @@ def _paper_page(writer, grid: CardGrid, placements: list[tuple[str, object, str]
         ops.append(f"/Artifact <</Type /Layout>> BDC q 0.35 0.35 0.35 RG 0.5 w [3 2] 0 d {fold_at * MM:.3f} "
                    f"{SAFE_EDGE_MM * MM:.3f} m {fold_at * MM:.3f} {(grid.paper_h - SAFE_EDGE_MM) * MM:.3f} l S Q EMC")
     _boxes(page, grid, trims, width)
-    page[NameObject("/Resources")] = DictionaryObject({NameObject("/XObject"): xobjects})
-    content = DecodedStreamObject()
-    content.set_data(("\n".join(ops) + "\n").encode("ascii"))
-    page[NameObject("/Contents")] = writer._add_object(content.flate_encode())
+    page.obj.Resources = Dictionary(XObject=xobjects)
+    page.obj.Contents = out.make_stream(("\n".join(ops) + "\n").encode("ascii"))
 
 
-def _boxes(page, grid: CardGrid, trims: list[tuple[float, float]], width: float) -> None:
+def _boxes(page: pikepdf.Page, grid: CardGrid, trims: list[tuple[float, float]], width: float) -> None:
     """TrimBox: the cut lines around the cards placed on this page (`trims`: each card's
     lower-left trim corner, mm); with bleed, a BleedBox that far beyond them. Both stay
     inside the MediaBox (0 0 `width` paper_h)."""
@@ -170,13 +181,13 @@ def _boxes(page, grid: CardGrid, trims: list[tuple[float, float]], width: float)
     x1 = min(width, max(x for x, _ in trims) + grid.card_w)
     y1 = min(grid.paper_h, max(y for _, y in trims) + grid.card_h)
 
-    def box(pad: float) -> ArrayObject:
-        return ArrayObject([FloatObject(round(v * MM, 3)) for v in (
+    def box(pad: float) -> Array:
+        return Array([round(v * MM, 3) for v in (
             max(0.0, x0 - pad), max(0.0, y0 - pad), min(width, x1 + pad), min(grid.paper_h, y1 + pad))])
 
-    page[NameObject("/TrimBox")] = box(0)
+    page.obj.TrimBox = box(0)
     if grid.bleed > 0:
-        page[NameObject("/BleedBox")] = box(grid.bleed)
+        page.obj.BleedBox = box(grid.bleed)
 
 
 def _cm(x_mm: float, y_mm: float, bleed: float, rotated: bool, grid: CardGrid) -> str:
@@ -187,18 +198,18 @@ def _cm(x_mm: float, y_mm: float, bleed: float, rotated: bool, grid: CardGrid) -
     return f"-1 0 0 -1 {(x_mm + grid.card_w + bleed) * MM:.4f} {(y_mm + grid.card_h + bleed) * MM:.4f}"
 
 
-def impose(reader, spec: Imposition) -> bytes:
+def impose(cards: pikepdf.Pdf, spec: Imposition) -> bytes:
     """Place the card pages n-up on paper pages (fronts, then each front page's backs).
 
     `copies` repeats the whole set; `back_offset` shifts every back on its page; `fold`
     puts each back beside its front (mirrored about the fold line) on the same page.
     """
     grid = spec.grid
-    writer = PdfWriter()
+    out = pikepdf.new()
     n = len(spec.cards)
-    tags = page_structures(reader)
-    fronts = [_form_xobject(writer, reader.pages[i], tags[i]) for i in range(n)]
-    backs = [_form_xobject(writer, reader.pages[n + j], tags[n + j]) for j in range(len(spec.back_names))]
+    tags = page_structures(cards)
+    fronts = [_form_xobject(out, cards.pages[i], tags[i]) for i in range(n)]
+    backs = [_form_xobject(out, cards.pages[n + j], tags[n + j]) for j in range(len(spec.back_names))]
     order = [k for _ in range(spec.copies) for k in range(n)]
     ox, oy = spec.back_offset
     for first in range(0, len(order), grid.per_page):
@@ -217,9 +228,9 @@ def impose(reader, spec: Imposition) -> bytes:
                                    _cm(full_w - x - grid.card_w, y, grid.bleed, False, grid)))
                 trims.append((full_w - x - grid.card_w, y))
             marks = marks + [(full_w - x1, y1, full_w - x2, y2) for x1, y1, x2, y2 in marks]
-            _paper_page(writer, grid, placements, marks, fold_at=grid.paper_w, trims=trims)
+            _paper_page(out, grid, placements, marks, fold_at=grid.paper_w, trims=trims)
             continue
-        _paper_page(writer, grid, placements, marks, trims=trims)
+        _paper_page(out, grid, placements, marks, trims=trims)
         if spec.back_of is not None:
             placements, trims = [], []
             for slot, k in enumerate(on_page):
@@ -227,8 +238,9 @@ def impose(reader, spec: Imposition) -> bytes:
                 j = spec.back_of[k]
                 placements.append((f"{BACK}{slot}", backs[j], _cm(x + ox, y + oy, grid.bleed, rotated, grid)))
                 trims.append((x + ox, y + oy))
-            _paper_page(writer, grid, placements, [], trims=trims)
-    writer.add_metadata({"/Title": spec.title or spec.set_title, "/Author": "warsheets", "/Creator": "warsheets"})
-    out = io.BytesIO()
-    writer.write(out)
-    return out.getvalue()
+            _paper_page(out, grid, placements, [], trims=trims)
+    out.docinfo.Title = spec.title or spec.set_title
+    out.docinfo.Author = out.docinfo.Creator = "warsheets"
+    buf = io.BytesIO()
+    out.save(buf, deterministic_id=True)  # the card document's objects copied: saved while it is open
+    return buf.getvalue()
