@@ -1,11 +1,14 @@
 """Two revisions print the same pages: the same pixels at 100 dpi, the same text, the same tags.
 
-    .venv/bin/python benchmarks/pixels.py REV_A REV_B [--quick]
+    .venv/bin/python benchmarks/pixels.py REV_A REV_B [--quick | --cards]
 
 Each revision is checked out into a temporary worktree and its `sheets` run (this venv's
 Python, the worktree first on the path, a cache of its own, the system's fonts as they are)
 on the same commands: the whole kit on A4 and on Letter, a 100-playbook batch, 20 missions
-and a fillable playbook (`--quick`: one game's kit, 10 playbooks, 5 missions). Every PDF
+and a fillable playbook (`--quick`: one game's kit, 10 playbooks, 5 missions; `--cards`: every
+game's card sets with backs on A4 and Letter, and each way of imposing them: gutters and bleed,
+short-edge duplex with a back offset, fold, copies without crop marks, the 1-up export and a print
+shop's PDF/X). Every PDF
 the two write is compared: byte-equal, or else every page rendered by PyMuPDF at 100 dpi to
 the same samples, the same extracted text and the same structure (the structure tree's
 element types in order, pikepdf). Prints one line per file and a summary; exit 1 on any
@@ -26,6 +29,29 @@ REPO = Path(__file__).resolve().parent.parent
 DPI = 100
 
 
+def card_commands() -> list[list[str]]:
+    """The card sheets, every imposition option (the games as this checkout's `sheets list` names them)."""
+    listed = subprocess.run([sys.executable, "-m", "sheets", "list"], cwd=REPO, capture_output=True, text=True,
+                            check=True).stdout
+    games, game = [], ""
+    for line in listed.splitlines():  # a game's id at the margin, then its kinds indented ("cards (sets)")
+        if line[:1].islower():
+            game = line.split()[0]
+        elif line.strip().startswith("cards (") and game:
+            games.append(game)
+    out = [["cards", game, "--set", "all", "--backs", "--paper", paper, "-o", f"{game}-{paper}.pdf"]
+           for game in games for paper in ("a4", "letter")]
+    one = ["cards", "regiment", "--set"]
+    return out + [
+        [*one, "weapons", "--layout", "poker-a4-gutter", "--backs", "-o", "gutter.pdf"],
+        [*one, "vehicles", "--backs", "--duplex", "short", "--back-offset", "1,-0.5", "-o", "short-offset.pdf"],
+        [*one, "vehicles", "--fold", "-o", "fold.pdf"],
+        [*one, "weapons", "--copies", "2", "--paper", "letter", "--no-crop-marks", "-o", "copies.pdf"],
+        [*one, "vehicles", "--export", "pdf", "--backs", "-o", "export"],
+        [*one, "vehicles", "--shop", "drivethrucards", "-o", "shop"],
+    ]
+
+
 def commands(quick: bool) -> list[list[str]]:
     kit = ["kit", "--seed", "1944", "--game", "regiment"] if quick else ["kit", "--seed", "1944", "--players", "2"]
     count = "10" if quick else "100"
@@ -38,7 +64,7 @@ def commands(quick: bool) -> list[list[str]]:
     ]
 
 
-def run(rev: str, work: Path, quick: bool) -> Path:
+def run(rev: str, work: Path, argvs: list[list[str]]) -> Path:
     """The revision's files, written under `work`."""
     tree = work / "tree"
     subprocess.run(["git", "-C", str(REPO), "worktree", "add", "--detach", str(tree), rev], check=True,
@@ -46,7 +72,7 @@ def run(rev: str, work: Path, quick: bool) -> Path:
     out = work / "out"
     out.mkdir()
     env = dict(os.environ, PYTHONPATH=str(tree), SHEETS_CACHE_DIR=str(work / "cache"), COLUMNS="100")
-    for argv in commands(quick):
+    for argv in argvs:
         done = subprocess.run([sys.executable, "-m", "sheets", *argv], cwd=out, env=env, capture_output=True,
                               stdin=subprocess.DEVNULL, text=True)
         if done.returncode != 0:
@@ -85,13 +111,14 @@ def differences(a: Path, b: Path) -> list[str]:
             ia, ib = pa.get_pixmap(dpi=DPI), pb.get_pixmap(dpi=DPI)
             if (ia.width, ia.height) != (ib.width, ib.height) or ia.samples != ib.samples:
                 out.append(f"page {n}: pixels differ")
-    if _tags(a) != _tags(b):
-        out.append("structure differs")
+    tags_a, tags_b = _tags(a), _tags(b)
+    if tags_a != tags_b:
+        out.append(f"structure differs ({len(tags_a)} vs {len(tags_b)} elements)")
     return out
 
 
 def main(argv: list[str]) -> int:
-    quick = "--quick" in argv
+    argvs = card_commands() if "--cards" in argv else commands("--quick" in argv)
     revs = [a for a in argv if not a.startswith("--")]
     if len(revs) != 2:
         print(__doc__)
@@ -101,7 +128,7 @@ def main(argv: list[str]) -> int:
         for i, rev in enumerate(revs):
             work = Path(tmp) / f"rev{i}"
             work.mkdir()
-            outs.append(run(rev, work, quick))
+            outs.append(run(rev, work, argvs))
         files_a = {p.relative_to(outs[0]) for p in outs[0].rglob("*.pdf")}
         files_b = {p.relative_to(outs[1]) for p in outs[1].rglob("*.pdf")}
         bad = 0
