@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import io
 import json
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import ClassVar
 
@@ -142,7 +143,7 @@ def _form_xobject(out: pikepdf.Pdf, page: pikepdf.Page, structure: Array | None)
 
 
 def _paper_page(out: pikepdf.Pdf, grid: CardGrid, placements: list[tuple[str, pikepdf.Object, str]],
-                marks: list[tuple], fold_at: float | None = None, trims: list[tuple[float, float]] = ()) -> None:
+                marks: list[tuple], fold_at: float | None = None, trims: Sequence[tuple[float, float]] = ()) -> None:
     """Add one paper page: `placements` are (XObject name, form, cm operands), `trims`
     the lower-left trim corners (mm) of the cards placed.
 
@@ -170,7 +171,7 @@ def _paper_page(out: pikepdf.Pdf, grid: CardGrid, placements: list[tuple[str, pi
     page.obj.Contents = out.make_stream(("\n".join(ops) + "\n").encode("ascii"))
 
 
-def _boxes(page: pikepdf.Page, grid: CardGrid, trims: list[tuple[float, float]], width: float) -> None:
+def _boxes(page: pikepdf.Page, grid: CardGrid, trims: Sequence[tuple[float, float]], width: float) -> None:
     """TrimBox: the cut lines around the cards placed on this page (`trims`: each card's
     lower-left trim corner, mm); with bleed, a BleedBox that far beyond them. Both stay
     inside the MediaBox (0 0 `width` paper_h)."""
@@ -220,7 +221,7 @@ def impose(cards: pikepdf.Pdf, spec: Imposition) -> bytes:
             placements.append((f"{FRONT}{slot}", fronts[k], _cm(x, y, grid.bleed, False, grid)))
             trims.append((x, y))
         marks = grid.crop_marks(len(on_page), spec.mark_length, spec.mark_offset) if spec.crop_marks else []
-        if spec.fold:
+        if spec.fold and spec.back_of is not None:  # a fold sheet always has its backs (builder.card_sheet)
             full_w = 2 * grid.paper_w
             for slot, k in enumerate(on_page):
                 x, y = grid.slot(slot)
