@@ -72,8 +72,27 @@ def kinds() -> list[SchemaFile]:
 
 
 def schema(kind: SchemaFile) -> dict:
-    body = kind.model.model_json_schema(mode="validation")
+    body = _conditionals(kind.model.model_json_schema(mode="validation"))
     return {"$schema": DRAFT, "$id": f"{kind.name}{SUFFIX}", "description": f"warsheets: {kind.about}", **body}
+
+
+def _conditionals(node):
+    """A discriminated union (`kind: boxes | grid | clocks`) as JSON Schema can check it: the tag one of
+    the kinds, then the kind's keys (if/then), so an editor says what `validate` says where it says it
+    (OpenAPI's `discriminator`, which pydantic writes, is not JSON Schema: an editor tries every kind)."""
+    if isinstance(node, list):
+        return [_conditionals(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    node = {key: _conditionals(value) for key, value in node.items()}
+    tag = node.get("discriminator")
+    if isinstance(tag, dict) and "oneOf" in node and isinstance(tag.get("mapping"), dict):
+        key, mapping = tag["propertyName"], tag["mapping"]
+        rest = {k: v for k, v in node.items() if k not in ("discriminator", "oneOf")}
+        return {**rest, "type": "object", "required": [key], "properties": {key: {"enum": sorted(mapping)}},
+                "allOf": [{"if": {"properties": {key: {"const": value}}, "required": [key]}, "then": {"$ref": ref}}
+                          for value, ref in sorted(mapping.items())]}
+    return node
 
 
 def schema_text(kind: SchemaFile) -> str:

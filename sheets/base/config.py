@@ -5,13 +5,16 @@ the user's config folder, read and (one key at a time) written.
     output = "prints"         # the folder output goes to instead of ./output/ (relative to this file)
     layout = "poker-letter-9" # the card layout `sheets cards` and `sheets kit` use (see `sheets layouts`)
     back_offset = "1,-0.5"    # `sheets cards --back-offset X,Y` (mm), measured with `sheets cards calibrate`
+    content = "my-content"    # the content folder every command reads (`--content`), relative to this file
 
 Each value is taken from the command line if given there; else (the paper) from `$SHEETS_PAPER`;
 else from the nearest `sheets.toml`: in the working folder or the first folder above it that has one
 (as git finds its repository); else from the user's `sheets.toml` (`~/.config/warsheets/` on Linux,
 written by `sheets config set KEY VALUE`); else (the paper) from the locale (`LC_ALL`, else
 `LC_PAPER`, else `LANG`: a Letter country's locale, such as en_US, gives letter); else the built-in
-default.
+default. With no `content` set, a working folder that is a content folder (its games' folders, or
+`_print/`, in it), or a game's folder in one, is the content folder: `sheets validate` run in
+`my-content/` checks my-content.
 A bad file is one located message (file, line, key) and exit code 1, like any other bad input.
 `store` changes one key of a folder's file and nothing else in it (comments, other keys, their
 order), checked by reading it back; the write is atomic and the previous file kept as .bak.
@@ -43,9 +46,10 @@ KEYS: dict[str, tuple[str, str]] = {
     "output": ("./output", "folder output goes to when -o is not given"),
     "layout": ("(the card size's default layout on the paper)", "card layout of `sheets cards` and `sheets kit`"),
     "back_offset": ("0,0", "`sheets cards --back-offset X,Y` in mm"),
+    "content": ("(the bundled content)", "content folder every command reads when --content is not given"),
 }
 #: the command-line parameter each key sets the default of (`output` moves the output root instead)
-PARAMS = {"paper": "paper", "layout": "layout", "back_offset": "back_offset"}
+PARAMS = {"paper": "paper", "layout": "layout", "back_offset": "back_offset", "content": "content"}
 _NUMBER = r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)"
 _OFFSET = re.compile(rf"^\s*({_NUMBER})\s*,\s*({_NUMBER})\s*$")
 
@@ -134,9 +138,10 @@ def _check(key: str, value, where: str, folder: Path) -> str:
             raise SheetsError(f"{where}: paper: {value!r} is not a paper size this tool prints on "
                               f"(give one of: {', '.join(PAPERS)})")
         return value.lower()
-    if key == "output":
+    if key in ("output", "content"):
         if not isinstance(value, str) or not value.strip():
-            raise SheetsError(f"{where}: output: give a folder as a string, e.g. output = \"prints\"")
+            example = "prints" if key == "output" else "my-content"
+            raise SheetsError(f"{where}: {key}: give a folder as a string, e.g. {key} = \"{example}\"")
         path = Path(value).expanduser()
         return str(path if path.is_absolute() else folder / path)
     if key == "layout":
@@ -188,7 +193,27 @@ def in_force(folder: Path | None = None) -> dict[str, Setting]:
     env = environment_paper()
     if env is not None:
         found["paper"] = env
+    if found["content"].source == "built-in default":
+        here = content_folder_here(folder)
+        if here is not None:
+            found["content"] = Setting("content", str(here), "the working folder is in this content folder")
     return found
+
+
+def _is_content_folder(place: Path) -> bool:
+    return (place / "_print").is_dir() or any(p.is_file() for p in place.glob("*/game.yaml"))
+
+
+def content_folder_here(folder: Path | None = None) -> Path | None:
+    """The content folder the working folder is (or is in: a game's folder, or one below it, such as
+    its cards/); None when it is none."""
+    start = Path(folder or Path.cwd()).absolute()
+    for place in (start, *list(start.parents)[:2]):
+        if (place / "game.yaml").is_file() and _is_content_folder(place.parent):
+            return place.parent
+        if _is_content_folder(place):
+            return place
+    return None
 
 
 def paper_flag(paper) -> str:

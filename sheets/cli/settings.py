@@ -12,13 +12,13 @@ from sheets.cli.errors import user_errors
 
 config_app = typer.Typer(
     name="config", invoke_without_command=True, no_args_is_help=False, rich_markup_mode=None,
-    help="Show the defaults in force (paper, output folder, card layout, back offset) and where each came from; "
+    help="Show the defaults in force (paper, output folder, card layout, back offset, content folder) and where each came from; "
          "`sheets config set KEY VALUE` sets one for every run.")
 
 
 @config_app.callback(invoke_without_command=True)
 def config_group(ctx: typer.Context) -> None:
-    """Show the defaults in force (paper, output folder, card layout, back offset) and where each came from.
+    """Show the defaults in force (paper, output folder, card layout, back offset, content folder) and where each came from.
 
     An option given on the command line wins; then $SHEETS_PAPER (the paper); then sheets.toml
     in the working folder or the nearest folder above it that has one; then your own sheets.toml

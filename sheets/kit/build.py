@@ -42,7 +42,7 @@ def build_kit(out_dir: Path, options: KitOptions, *, games: list[str] | None,
         everything = build(sheets + extra, out_dir, cache_dir=cache, progress=tick, shared=shared)
         built = everything[:len(sheets)]
         printing = assemble.load_printing(lib.root)
-        titles = {gid: lib.game(gid).info.title for gid in lib.game_ids()}
+        titles = {gid: lib.game(gid).info.title for gid in games or lib.game_ids()}  # only its games: a broken other stops nothing
         parts = [assemble.describe(b.path, title=b.sheet.label or b.sheet.filename, game=b.sheet.game,
                                    game_title=titles.get(b.sheet.game or "", "Other"), template=b.sheet.template,
                                    printing=printing, copies=b.sheet.copies, options=b.sheet.reprint) for b in built]

@@ -6,10 +6,13 @@ sections made of blocks, so a new game needs data, not code.
 """
 from __future__ import annotations
 
+import re
 from typing import Literal, Union
 
 from pydantic import Field, model_validator
 
+from sheets.library.located import Found
+from sheets.library.tables import DICE_PATTERN, coverage, parse_roll, uncovered
 from sheets.library.validation import Strict
 
 Cell = Union[str, int, float, None]
@@ -17,9 +20,28 @@ Cell = Union[str, int, float, None]
 
 class TableBlock(Strict):
     caption: str | None = None
+    # the dice the table is rolled with (2d6, d66, d10...): then each row's first cell is the roll it
+    # covers ("2-4", "5", "11-13", "<=3", "16,21") and every result of the dice is covered exactly once
+    dice: str | None = Field(None, pattern=DICE_PATTERN)
     header: list[Cell]
     rows: list[list[Cell]]
     note: str | None = None
+
+    @classmethod
+    def located_checks(cls, data: dict) -> list[Found]:
+        """A rolled table's gaps and overlaps, each at the row it concerns (checked as written)."""
+        dice, rows = data.get("dice"), data.get("rows")
+        if not isinstance(dice, str) or not re.fullmatch(DICE_PATTERN, dice) or not isinstance(rows, list):
+            return []
+        at = [i for i, row in enumerate(rows) if isinstance(row, list) and row and isinstance(row[0], (str, int))]
+        rolls = [rows[i][0] for i in at]
+        found = []
+        for n, message, first in coverage(rolls, dice):
+            if n >= 0:
+                found.append(Found(("rows", at[n], 0), message, ("rows", at[first], 0) if first is not None else None))
+            else:
+                found.append(Found(_gap_at(rolls, at, dice), f"the table {message}"))
+        return found
 
     @model_validator(mode="after")
     def _rows_match_header(self):
@@ -27,6 +49,22 @@ class TableBlock(Strict):
             if len(row) != len(self.header):
                 raise ValueError(f"rows[{i}] has {len(row)} cells but the header has {len(self.header)}")
         return self
+
+
+def _gap_at(rolls: list, at: list[int], dice: str) -> tuple:
+    """Where a table's first missing result would go: the roll of the row after it (else the last)."""
+    first_missing = uncovered(rolls, dice)[0]
+    after = []
+    for n, roll in enumerate(rolls):
+        try:
+            covered = parse_roll(roll, dice)
+        except ValueError:
+            continue
+        if covered and min(covered) > first_missing:
+            after.append((min(covered), n))
+    if after:
+        return ("rows", at[min(after)[1]], 0)
+    return ("rows", at[-1], 0) if at else ("rows",)
 
 
 class Term(Strict):
@@ -105,15 +143,6 @@ class ReferenceDoc(Strict):
     layout: RefLayout = RefLayout()
     cards: QuickRefCards | None = None
     sections: list[Section]
-
-    @model_validator(mode="after")
-    def _unique_ids(self):
-        seen = set()
-        for s in self.sections:
-            if s.id in seen:
-                raise ValueError(f"section id {s.id!r} is used twice")
-            seen.add(s.id)
-        return self
 
     def section(self, section_id: str) -> Section | None:
         return next((s for s in self.sections if s.id == section_id), None)

@@ -107,6 +107,10 @@ class Library:
         files = FileLoader(self.root, folder, problems)
         info = files.model("game.yaml", GameInfo)
         if info is None:
+            written = files.data("game.yaml")
+            plugin = written.get("plugin") if isinstance(written, dict) else None
+            if isinstance(plugin, str) and plugin not in plugins.names():  # said with the file's other mistakes
+                files.problem("game.yaml", ("plugin",), f"no game plugin named {plugin!r} in sheets.games")
             return None
         if info.id != folder.name:
             files.problem("game.yaml", ("id",), f"id {info.id!r} must equal the folder name {folder.name!r}")

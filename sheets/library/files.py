@@ -8,11 +8,22 @@ from typing import TypeVar
 from pydantic import BaseModel
 
 from sheets.base.errors import ContentError, Problem
-from sheets.library.lint import literal_escapes
-from sheets.library.validation import collect
+from sheets.library.lint import colour_comments, literal_escapes
+from sheets.library import located
+from sheets.library.validation import LOCATED, collect
 from sheets.library.yaml_source import YamlDocument, load_yaml
 
 M = TypeVar("M", bound=BaseModel)
+
+
+def located_problems(model: type[BaseModel], doc: YamlDocument) -> list[Problem]:
+    """The document's located checks (duplicate ids, dice coverage), each at its line; a repeat
+    names the line of what it repeats."""
+    problems = []
+    for found in located.check(model, doc.data):
+        also = f" (also at line {doc.line_of(found.first)})" if found.first is not None else ""
+        problems.append(doc.problem(found.loc, found.message + also))
+    return problems
 
 
 class FileLoader:
@@ -23,6 +34,7 @@ class FileLoader:
         self.folder = folder
         self.problems = problems
         self.claimed: set[str] = set()  # files (relative to `folder`) some loader read or looked for
+        self._documents: dict[str, YamlDocument | None] = {}
 
     def name(self, path: Path) -> str:
         try:
@@ -42,6 +54,18 @@ class FileLoader:
             return False
 
     def document(self, rel: str) -> YamlDocument | None:
+        """The file's document, read once (its problems reported once); None when it cannot be read."""
+        if rel not in self._documents:
+            self._documents[rel] = self._read(rel)
+        return self._documents[rel]
+
+    def data(self, rel: str):
+        """The file's data as written (None when unreadable): for checks that run whether or not the
+        file passed its model (a card set's size, the sections a quick-reference card names)."""
+        doc = self._documents.get(rel)
+        return doc.data if doc is not None else None
+
+    def _read(self, rel: str) -> YamlDocument | None:
         path = self.folder / rel
         self.claimed.add(rel)
         if not self.inside(path):
@@ -54,7 +78,9 @@ class FileLoader:
         except ContentError as exc:
             self.problems.extend(exc.problems)
             return None
-        self.problems.extend(literal_escapes(path.read_text(encoding="utf-8"), doc.name))  # \" in a block prints \"
+        text = path.read_text(encoding="utf-8")
+        self.problems.extend(literal_escapes(text, doc.name))  # \" in a block prints \"
+        self.problems.extend(colour_comments(text, doc.name))  # color: #fff is a comment
         return doc
 
     def model(self, rel: str, model: type[M], required: bool = True) -> M | None:
@@ -65,7 +91,9 @@ class FileLoader:
         doc = self.document(rel)
         if doc is None:
             return None
-        return collect(self.problems, model, doc)
+        value = collect(self.problems, model, doc, context={LOCATED: True})
+        self.problems.extend(located_problems(model, doc))
+        return value
 
     def glob(self, pattern: str) -> list[str]:
         return sorted(str(p.relative_to(self.folder)) for p in self.folder.glob(pattern) if p.is_file())

@@ -1,6 +1,24 @@
-"""Fields every printable model shares."""
+"""Fields every printable model shares, and what their patterns mean in words."""
 from __future__ import annotations
 
 from pydantic import Field
 
-Id = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
+ID_PATTERN = r"^[a-z0-9][a-z0-9-]*$"
+Id = Field(pattern=ID_PATTERN)
+
+#: a pattern a field's text must match -> what it asks for, in the messages (never the regex); a
+#: module declaring a pattern of its own adds its words (sheets.library.tables: dice)
+PATTERN_WORDS = {
+    ID_PATTERN: "an id is lower-case letters, digits and hyphens, starting with a letter or digit (e.g. heavy-gun)",
+    r"^[a-z][a-z0-9-]*$": "an id here is lower-case letters, digits and hyphens, starting with a letter (e.g. my-game)",
+    r"^[a-z0-9-]+$": "lower-case letters, digits and hyphens only",
+    r"^[a-z][a-z0-9_]*$": "a plug-in's name is lower-case letters, digits and underscores, starting with a letter",
+    r"^#[0-9a-fA-F]{6}$": "a colour is # and six hex digits (#1f4e79)",
+}
+
+
+def pattern_words(pattern: str | None) -> str:
+    """What a field's pattern asks for, in words."""
+    if pattern in PATTERN_WORDS:
+        return PATTERN_WORDS[pattern]
+    return "it is not written the way this field is (see docs/fields.md)"

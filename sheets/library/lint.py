@@ -37,3 +37,14 @@ def literal_escapes(text: str, name: str) -> list[Problem]:
             problems.append(Problem(name, line, "", f"{what} in {_STYLE.get(style, 'this value')} "
                                                     f"prints literally: {fix}"))
     return problems
+
+
+# `color: #1f4e79`: after ": " a # starts a comment, so the value is empty (no colour at all)
+_COLOUR_COMMENT = re.compile(r"^\s*(?:- )?([\w-]+):[ \t]+(#[0-9a-fA-F]{6}|#[0-9a-fA-F]{3})\b")
+
+
+def colour_comments(text: str, name: str) -> list[Problem]:
+    """A colour written without quotes: YAML reads it as a comment and the key as empty."""
+    return [Problem(name, n, m.group(1), f"{m.group(2)} after ': ' starts a comment, so this value is empty: "
+                                         f"put the colour in quotes (\"{m.group(2)}\")")
+            for n, line in enumerate(text.splitlines(), 1) if (m := _COLOUR_COMMENT.match(line))]

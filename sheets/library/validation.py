@@ -8,14 +8,17 @@ from __future__ import annotations
 
 import difflib
 import functools
+import inspect
 from types import UnionType
-from typing import Annotated, Any, TypeVar, Union, get_args, get_origin
+from typing import Annotated, Any, ClassVar, Literal, TypeVar, Union, get_args, get_origin
 
-from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError, ValidationInfo, field_validator, model_validator
 
 from sheets.base import limits
 
 from sheets.base.errors import ContentError, Problem
+from sheets.library.messages import NotASwitch, message as _message
+from sheets.library.located import Found, duplicates, id_lists, walk
 from sheets.library.yaml_source import YamlDocument
 
 M = TypeVar("M", bound=BaseModel)
@@ -58,6 +61,26 @@ class Strict(BaseModel):
         _sane_numbers(value)
         return value
 
+    #: the list fields whose items' `id`s differ; None: every list of items that have an `id`
+    #: (`located.id_lists`). Checked on the data as written when a file loads (`sheets.library.located`,
+    #: each duplicate at its line, naming the first's), else by the model
+    unique_ids: ClassVar[tuple[str, ...] | None] = None
+
+    @classmethod
+    def located_checks(cls, data: dict) -> list[Found]:
+        """Problems of this model's data as written (before, and whatever, its fields' validation)."""
+        return [found for key in id_lists(cls) for found in duplicates(data.get(key), "id", _one(key), (key,))]
+
+    @model_validator(mode="after")
+    def _ids_differ(self, info: ValidationInfo):
+        if id_lists(type(self)) and not (info.context or {}).get(LOCATED):
+            for key in id_lists(type(self)):
+                ids = [item.id for item in getattr(self, key)]
+                twice = next((i for n, i in enumerate(ids) if i in ids[:n]), None)
+                if twice is not None:
+                    raise ValueError(f"{key}: {_one(key)} id {twice!r} is used twice")
+        return self
+
     @model_validator(mode="before")
     @classmethod
     def _switches_given_true_or_false(cls, data: Any) -> Any:
@@ -72,27 +95,13 @@ class Strict(BaseModel):
         return data
 
 
-class NotASwitch:
-    """A value given where true or false is asked for; its field's error says what was found."""
-
-    def __init__(self, value: Any):
-        self.value = value
-
-    def __repr__(self) -> str:
-        return _not_a_switch(self.value)
+#: validation context: the data's located checks ran already (`FileLoader`), the model skips its own
+LOCATED = "located"
 
 
-_YAML11_SWITCHES = {"yes", "no", "on", "off", "y", "n"}
-
-
-def _not_a_switch(value: Any) -> str:
-    """A true/false field given anything else: pydantic would read 'yes', 'on', 1 or '0' as a
-    boolean; YAML 1.2 (the editor's, and ours) reads them as text or a number, so say what was found."""
-    if isinstance(value, str) and value.strip().lower() in _YAML11_SWITCHES:
-        return f"{_quoted(value)} is not true or false (YAML 1.2 reads {value} as text): write true or false"
-    if isinstance(value, str) and value.strip().lower() in ("true", "false"):
-        return f"{_quoted(value)} is text (in quotes), not true or false: write {value.strip().lower()} without quotes"
-    return f"{_quoted(value)} is not true or false: write true or false"
+def _one(key: str) -> str:
+    """What one item of a list field is called: cards -> card."""
+    return key[:-1] if key.endswith("s") else key
 
 
 @functools.cache
@@ -106,74 +115,17 @@ def _switches(model: type) -> tuple[str, ...]:
     return tuple(info.alias or name for name, info in model.model_fields.items() if switch(info.annotation))
 
 
-def _quoted(value: Any) -> str:
-    """A value as the user wrote it, near enough (5, 'five', true, 1000000000, nan)."""
-    if isinstance(value, float) and value.is_integer() and abs(value) < 1e16:
-        value = int(value)
-    text = repr(value) if isinstance(value, str) else str(value).lower() if isinstance(value, bool) else str(value)
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
-def _number(value: Any) -> str:
-    if isinstance(value, float) and value.is_integer() and abs(value) < 1e16:
-        return str(int(value))
-    return str(value)  # a number YAML read as text ('1e9') is shown as written
-
-
-def _bound(ctx: dict, value: Any) -> str:
-    limits_said = {"le": "at most", "ge": "at least", "lt": "less than", "gt": "more than"}
-    (key, limit), = [(k, v) for k, v in ctx.items() if k in limits_said] or [("le", "?")]
-    high = key in ("le", "lt")
-    return f"{_number(value)} is too {'high' if high else 'low'}: {limits_said[key]} {_number(limit)}"
-
-
-#: pydantic's error types, in the project's words (the value given is named; `_message`)
-WORDS = {
-    "int_parsing": lambda v, c: f"{_quoted(v)} is not a whole number",
-    "int_type": lambda v, c: f"{_quoted(v)} is not a whole number",
-    "int_from_float": lambda v, c: f"{_quoted(v)} is not a whole number",
-    "float_parsing": lambda v, c: f"{_quoted(v)} is not a number",
-    "float_type": lambda v, c: f"{_quoted(v)} is not a number",
-    "finite_number": lambda v, c: f"{_quoted(v)} is not a finite number (give a plain number)",
-    "bool_parsing": lambda v, c: f"{_quoted(v)} is not true or false",
-    "bool_type": lambda v, c: f"{_quoted(v)} is not true or false",
-    "string_type": lambda v, c: f"{_quoted(v)} is not text (put it in quotes)",
-    "list_type": lambda v, c: f"expected a list ([a, b], or one '- item' a line), found {_quoted(v)}",
-    "literal_error": lambda v, c: f"{_quoted(v)} is not one of the choices: {c.get('expected', '')}",
-    "enum": lambda v, c: f"{_quoted(v)} is not one of the choices: {c.get('expected', '')}",
-    "string_too_short": lambda v, c: f"too short: at least {c.get('min_length')} character{'s' if c.get('min_length') != 1 else ''}",
-    "string_too_long": lambda v, c: f"too long: at most {c.get('max_length')} characters",
-    "too_short": lambda v, c: f"too few: at least {c.get('min_length')} item{'s' if c.get('min_length') != 1 else ''}",
-    "too_long": lambda v, c: f"too many: at most {c.get('max_length')} items",
-    **{k: lambda v, c: _bound(c, v) for k in ("less_than_equal", "greater_than_equal", "less_than", "greater_than")},
-}
-
-
-def _message(err: dict) -> str:
-    kind = err.get("type", "")
-    if kind == "extra_forbidden":
-        return "unknown key (check the spelling; allowed keys are listed in the README)"
-    if kind == "missing":
-        return "required key is missing"
-    if kind in ("model_type", "model_attributes_type", "dict_type"):
-        got = err.get("input")
-        if got is None:
-            return "empty: a mapping of keys was expected"
-        return f"expected a mapping of keys (key: value), found {type(got).__name__} {str(got)[:40]!r}"
-    if isinstance(err.get("input"), NotASwitch):
-        return repr(err["input"])
-    if kind in WORDS:
-        return WORDS[kind](err.get("input"), err.get("ctx") or {})
-    msg = err.get("msg", "invalid value")
-    msg = msg.removeprefix("Value error, ")
-    return msg
-
-
 def _models_in(tp: Any) -> list[type[BaseModel]]:
     """The models a field's type holds (through Optional, list, dict, unions and Annotated)."""
     if isinstance(tp, type) and issubclass(tp, BaseModel):
         return [tp]
     return [m for arg in get_args(tp) for m in _models_in(arg)]
+
+
+def _tagged(model: type[BaseModel], tag: Any) -> bool:
+    """Is `tag` the value of one of the model's fixed fields (a discriminated union's `kind: boxes`)?"""
+    return any(get_origin(info.annotation) is Literal and tag in get_args(info.annotation)
+               for info in model.model_fields.values())
 
 
 def _keys_at(model: type[BaseModel] | None, loc: tuple) -> list[str]:
@@ -182,7 +134,7 @@ def _keys_at(model: type[BaseModel] | None, loc: tuple) -> list[str]:
     for part in loc:
         if isinstance(part, int):
             continue
-        tagged = [m for m in found if m.__name__ == part]
+        tagged = [m for m in found if m.__name__ == part or _tagged(m, part)]
         fields = [m2 for m in found if part in m.model_fields for m2 in _models_in(m.model_fields[part].annotation)]
         found = tagged or fields
         if not found:
@@ -200,6 +152,9 @@ def _unknown_key(err: dict, model: type[BaseModel] | None) -> tuple[str, str | N
     if allowed:
         return f"unknown key; the keys here are: {', '.join(allowed)}", None
     return _message(err), None
+
+
+_TYPE_NAMES = {"str", "int", "float", "bool", "none", "list", "dict"}
 
 
 def _data_loc(loc: tuple, data: Any) -> tuple:
@@ -230,6 +185,8 @@ def _data_loc(loc: tuple, data: Any) -> tuple:
             continue  # a union member / function validator name, not a data key
         if isinstance(part, str) and value is not None and not isinstance(value, (dict, list)) and i + 1 == len(loc):
             continue  # a union member's name (value.float, value.str) after a plain value
+        if isinstance(part, str) and i + 1 == len(loc) and part in _TYPE_NAMES:
+            continue  # ... or after a mapping or list where a plain value was asked for
         out.append(part)  # a missing or unknown key: keep it for the message
         value = None
     return tuple(out)
@@ -270,6 +227,8 @@ def problems_from(exc: ValidationError, doc: YamlDocument, prefix: tuple = (),
         if err.get("type") == "missing" and tuple(err["loc"]) in misspelt:
             continue
         loc = _data_loc(tuple(err["loc"]), doc.data)
+        if err.get("type") == "union_tag_invalid":  # at the line of `kind: clock`, not of the item
+            loc += (str((err.get("ctx") or {}).get("discriminator", "")).strip("'"),)
         loc, message = _narrow(prefix + loc, said.get(i) or _message(err), doc.data)
         if message not in messages.setdefault(loc, []):
             messages[loc].append(message)  # a union's members each complain: one problem, all reasons
@@ -277,11 +236,69 @@ def problems_from(exc: ValidationError, doc: YamlDocument, prefix: tuple = (),
 
 
 def validate(model: type[M], doc: YamlDocument, context: dict | None = None) -> M:
-    """Validate a whole YAML document against `model`, or raise located errors."""
+    """Validate a whole YAML document against `model`, or raise located errors: every one, the
+    checks across a mapping's fields too (which pydantic skips when one of its fields failed)."""
     try:
         return model.model_validate(doc.data, context=context)
     except ValidationError as exc:
-        raise ContentError(problems_from(exc, doc, model=model)) from None
+        problems = problems_from(exc, doc, model=model)
+        said = {(p.line, p.field, p.message) for p in problems}
+        hidden = [p for p in hidden_problems(model, doc, exc) if (p.line, p.field, p.message) not in said]
+        raise ContentError(problems + hidden) from None
+
+
+class _Info:
+    """What a model's own check is given as its `info`: the file's located checks ran."""
+
+    context = {LOCATED: True}
+
+
+@functools.cache
+def _checks_across_fields(model: type[BaseModel]) -> tuple:
+    """The model's own `mode="after"` validators (Strict's shared ones aside), each with its arity."""
+    shared = set(Strict.__pydantic_decorators__.model_validators)
+    return tuple((d.func, len(inspect.signature(d.func).parameters)) for name, d in
+                 model.__pydantic_decorators__.model_validators.items() if d.info.mode == "after" and name not in shared)
+
+
+@functools.cache
+def _field_reader(model: type[BaseModel], name: str) -> TypeAdapter:
+    info = model.model_fields[name]
+    return TypeAdapter(Annotated[(info.annotation, *info.metadata)] if info.metadata else info.annotation)
+
+
+def _partial(model: type[BaseModel], data: dict) -> BaseModel:
+    """The model made of the fields that pass (a field that fails is None, its default when it has one)."""
+    values: dict[str, Any] = {}
+    for name, info in model.model_fields.items():
+        key = info.alias or name
+        fallback = None if info.is_required() else info.get_default(call_default_factory=True)
+        try:
+            values[name] = _field_reader(model, name).validate_python(data[key]) if key in data else fallback
+        except (ValidationError, TypeError):
+            values[name] = fallback
+    return model.model_construct(**values)
+
+
+def hidden_problems(model: type[BaseModel], doc: YamlDocument, exc: ValidationError) -> list[Problem]:
+    """What the checks across a mapping's fields (a tracker's circles within its boxes, a table's rows
+    as long as its header) say of the fields that passed, where another field of the mapping failed."""
+    failed = [_data_loc(tuple(e["loc"]), doc.data) for e in exc.errors()]
+    problems: list[Problem] = []
+    for each, data, loc in walk(model, doc.data):
+        checks = _checks_across_fields(each)
+        if not checks or not any(f[:len(loc)] == loc and len(f) > len(loc) for f in failed):
+            continue  # none, or the mapping passed: pydantic ran them
+        made = _partial(each, data)
+        for check, arity in checks:
+            try:
+                check(made, _Info()) if arity == 2 else check(made)
+            except ValueError as error:
+                where, message = _narrow(loc, str(error), doc.data)
+                problems.append(doc.problem(where, message))
+            except Exception:  # noqa: BLE001 - the check read a field that failed (None): nothing to say
+                continue
+    return problems
 
 
 def validate_each(model: type[M], doc: YamlDocument) -> tuple[M | None, set[str], list[Problem]]:

@@ -254,6 +254,58 @@ def _check_size(root: yaml.Node) -> None:
                  f"{limits.MAX_YAML_NODES:,} a file may hold")
 
 
+_QUOTE_IT = "put the value in quotes"
+
+
+_OPENS_QUOTE = re.compile(r"""^\s*(?:- )?(?:[\w-]+:\s+)?(["'])""")
+
+
+def _unclosed_quote(lines: list[str]) -> int | None:
+    """The first line whose value opens a quote it does not close (YAML lets the quote run on over the
+    following lines, so the error is found far below)."""
+    for n, line in enumerate(lines, 1):
+        m = _OPENS_QUOTE.match(line)
+        if m and line.rstrip().count(m.group(1)) % 2 == 1 and not line.rstrip().endswith(m.group(1) * 2):
+            return n
+    return None
+
+
+def malformed_hint(exc: yaml.MarkedYAMLError, text: str) -> str | None:
+    """The usual cause of a YAML error, in words: a tab, a colon or a quote in unquoted text, a
+    character that cannot start plain text, indentation, an unclosed bracket or quote."""
+    mark = exc.problem_mark or exc.context_mark
+    lines = text.splitlines()
+    line = lines[mark.line] if mark and mark.line < len(lines) else ""
+    reason = f"{exc.problem or ''} {exc.context or ''}"
+    _, colon, value = line.partition(": ")
+    if "\t" in line[:len(line) - len(line.lstrip())] or "tab" in reason:
+        return "a tab in the indentation: YAML indents with spaces only (replace the tab with spaces)"
+    if "quoted scalar" in reason and "end of stream" in reason and exc.context_mark is not None:
+        return f"the quote opened on line {exc.context_mark.line + 1} is never closed"
+    unclosed = _unclosed_quote(lines[:mark.line + 1] if mark else [])
+    if unclosed is not None:
+        return f"the quote opened on line {unclosed} is never closed on its line"
+    if colon and value.lstrip().startswith("'") and value.count("'") > 2:
+        return "a ' inside single-quoted text is written twice ('it''s'), or quote the text with \" instead"
+    if "mapping values are not allowed" in reason:
+        if colon and ": " in value and not value.lstrip().startswith(("'", '"')):
+            return f'the value holds ": ": {_QUOTE_IT} (key: "Fire: the rule")'
+        return "this line is indented more than the key above it: the keys of one mapping start in one column"
+    if "alias" in reason:
+        return f"text that starts with * is read as an alias (*name): {_QUOTE_IT}"
+    if "cannot start any token" in reason:
+        char = line[mark.column] if mark and mark.column < len(line) else ""
+        return f"plain text cannot start with {char or 'this character'!r}: {_QUOTE_IT}"
+    if colon and value.lstrip()[:1] in ("{", "[") and "flow" not in reason:
+        return f"a value that starts with {value.lstrip()[0]} is read as a list or mapping: {_QUOTE_IT}"
+    if "flow" in reason:
+        return "a [list] or {mapping} is not closed, or text inside it holds , : [ ] { }: close it or quote the text"
+    if "expected key" in reason or "'-' indicator" in reason or "block end" in reason:
+        return ("check this line's indentation against the lines above: the keys of one mapping, and the "
+                "'- ' items of one list, start in one column")
+    return None
+
+
 def parse_yaml(text: str, name: str, *, keep_node: bool = False) -> YamlDocument:
     """Parse one YAML document; malformed YAML is a located ContentError.
 
@@ -284,7 +336,8 @@ def parse_yaml(text: str, name: str, *, keep_node: bool = False) -> YamlDocument
         reason = exc.problem or str(exc)
         if exc.context:
             reason = f"{reason} ({exc.context})"
-        raise ContentError.single(name, line, "", f"malformed YAML: {reason}") from None
+        hint = malformed_hint(exc, text)
+        raise ContentError.single(name, line, "", f"malformed YAML: {reason}" + (f"; {hint}" if hint else "")) from None
     except yaml.reader.ReaderError as exc:  # a character YAML refuses (NUL, other controls): where it is
         line, column = _where(text, exc.position)
         raise ContentError.single(name, line, "", f"column {column}: {_character(exc.character)} is not allowed "

@@ -8,6 +8,7 @@ import pytest
 
 from conftest import REPO
 from sheets.app import schemas
+from sheets.app.scaffold import SCHEMA_DIR
 from sheets.library.validation import validate
 from sheets.library.yaml_source import parse_yaml
 
@@ -27,23 +28,49 @@ def examples() -> list[tuple[str, str]]:
 EXAMPLES = examples()
 
 
+def _modeline_in_a_new_game(kind) -> str:
+    """The first line `sheets new game` writes in a file of this kind (my-content/GAME/...): the path
+    from the file's folder to the content folder's .schemas/."""
+    path = Path("my-content") / kind.pattern.replace("*", "my-game", 1).replace("*", "x")
+    return schemas.modeline(path, kind, Path("my-content") / SCHEMA_DIR)
+
+
 def test_the_guide_has_an_example_of_every_content_kind():
     named = {text.split("\n", 1)[0] for _, text in EXAMPLES}
     for kind in ("game", "reference", "cards", "trackers", "tokens", "gauges"):
-        assert f"{schemas.MODELINE}../schemas/{kind}.schema.json" in named
+        assert _modeline_in_a_new_game(KINDS[kind]) in named
 
 
 @pytest.mark.parametrize("name, text", EXAMPLES, ids=[n for n, _ in EXAMPLES])
 def test_a_yaml_example_passes_its_model_and_its_schema(name, text):
+    """Each example starts with the first line its file has in a game `sheets new game` made (so the
+    line resolves where the author puts the file), and passes its model and its schema."""
     first = text.split("\n", 1)[0]
     assert first.startswith(schemas.MODELINE), f"{name}: start the example with its schema line"
-    target = DOCS / first.removeprefix(schemas.MODELINE)
-    assert target.is_file(), f"{name}: {target} does not exist"
-    kind = KINDS[target.name.removesuffix(schemas.SUFFIX)]
+    kind = KINDS[Path(first).name.removesuffix(schemas.SUFFIX)]
+    assert first == _modeline_in_a_new_game(kind), f"{name}: in a game's folder the line is {_modeline_in_a_new_game(kind)}"
+    target = REPO / "schemas" / f"{kind.name}{schemas.SUFFIX}"  # what `sheets new game` copies to .schemas/
     doc = parse_yaml(text, name)
     validate(kind.model, doc)  # raises the located problems
     errors = list(jsonschema.Draft202012Validator(json.loads(target.read_text())).iter_errors(doc.data))
     assert errors == []
+
+
+def test_the_modelines_sheets_new_game_writes_resolve(cli, tmp_path):
+    assert cli("new", "game", "my-game", "--content", tmp_path / "my-content").exit_code == 0
+    checked = 0
+    for path in (tmp_path / "my-content" / "my-game").rglob("*.yaml"):
+        first = path.read_text(encoding="utf-8").split("\n", 1)[0]
+        assert first.startswith(schemas.MODELINE), path
+        assert (path.parent / first.removeprefix(schemas.MODELINE)).resolve().is_file(), (path, first)
+        checked += 1
+    assert checked >= 5
+
+
+def test_the_readme_modelines_resolve_from_the_clone():
+    """The README's user files (a character, a squad) are written in the clone's folder: their first lines resolve there."""
+    lines = re.findall(r"^# yaml-language-server: \$schema=(\S+)$", (REPO / "README.md").read_text(encoding="utf-8"), re.M)
+    assert lines and all((REPO / line).is_file() for line in lines), lines
 
 
 def test_the_field_reference_is_what_the_models_say():

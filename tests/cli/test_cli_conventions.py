@@ -77,13 +77,14 @@ def test_the_working_folder_wins_over_the_user_config_key_by_key(cli, tmp_path, 
     result = cli("config")
     assert result.exit_code == 0, result
     lines = result.stdout.splitlines()
-    assert [line.split("  ")[0] for line in lines[:4]] == ["paper", "output", "layout", "back_offset"]
+    assert [line.split("  ")[0] for line in lines[:5]] == ["paper", "output", "layout", "back_offset", "content"]
     assert [line.split()[1:] for line in lines[:2]] == [["letter", f"{user_config / 'sheets.toml'}:2"],
                                                         [str(tmp_path / "prints"), "sheets.toml:1"]]
     assert [" ".join(line.split()) for line in lines[2:4]] == [
         "layout (the card size's default layout on the paper) built-in default",
         "back_offset 0,0 built-in default"]
-    assert lines[4:] == [
+    assert " ".join(lines[4].split()) == "content (the bundled content) built-in default"
+    assert lines[5:] == [
         f"read: {user_config / 'sheets.toml'}",
         f"read: {tmp_path / 'sheets.toml'}",
         "an option given on the command line wins over these",
@@ -97,7 +98,7 @@ def test_config_without_files_shows_the_built_in_defaults(cli, tmp_path, user_co
     lines = cli("config").stdout.splitlines()
     assert lines[0].split() == ["paper", "a4", "built-in", "default"]
     assert lines[1].split() == ["output", "./output", "built-in", "default"]
-    assert lines[4:6] == [f"none: {user_config / 'sheets.toml'}",
+    assert lines[5:7] == [f"none: {user_config / 'sheets.toml'}",
                           f"none: {tmp_path / 'sheets.toml'} (nor in a folder above)"]
 
 
@@ -186,7 +187,7 @@ def test_back_offset_and_layout_from_the_config_are_what_the_option_gives(cli, t
     ('paper = "a3"\n', "error: sheets.toml:1: paper: 'a3' is not a paper size this tool prints on "
                        "(give one of: a4, letter)"),
     ('# defaults\npapr = "a4"\n', "error: sheets.toml:2: papr: unknown key (a sheets.toml may set "
-                                  "paper, output, layout, back_offset)"),
+                                  "paper, output, layout, back_offset, content)"),
     ('back_offset = "1;2"\n', "error: sheets.toml:1: back_offset: '1;2' is not two numbers in mm, "
                               "e.g. back_offset = \"1,-0.5\""),
     ('paper = \n', "error: sheets.toml: not valid TOML: Invalid value (at line 1, column 9)"),

@@ -79,7 +79,7 @@ def test_bad_token_options_are_clear_errors(cli, fixture_content, args, message)
 
 
 @pytest.mark.parametrize("old, new, message", [
-    ('color: "#2e86c1"', 'color: "blue"', "tokens[1].color: String should match pattern"),
+    ('color: "#2e86c1"', 'color: "blue"', "tokens[1].color: 'blue': a colour is # and six hex digits"),
     ("count: 4", "count: -1", "tokens[0].count: -1 is too low: at least 0"),
     ("diameter_mm: 18", "diameter_mm: 200", "diameter_mm: 200 is too high: at most 60"),
     ("label: \"DONE\"", "lable: \"DONE\"", "tokens[1].lable: unknown key"),

@@ -3,6 +3,7 @@
 (each colour defined once, in RGB and in CMYK)."""
 from __future__ import annotations
 
+import difflib
 from pathlib import Path
 import re
 from typing import TYPE_CHECKING, Any, Literal, Union
@@ -47,15 +48,6 @@ class CardSet(Strict):
     size: str = "poker"
     back: CardBack | None = None
     cards: list[Card] = Field(min_length=1)
-
-    @model_validator(mode="after")
-    def _unique_ids(self):
-        seen: set[str] = set()
-        for card in self.cards:
-            if card.id in seen:
-                raise ValueError(f"card id {card.id!r} is used twice")
-            seen.add(card.id)
-        return self
 
 
 class CardSize(Strict):
@@ -111,8 +103,6 @@ class PrintGeometry(Strict):
             if need_w > paper.width_mm or need_h > paper.height_mm:
                 raise ValueError(f"layout {lay.id!r}: {lay.columns}x{lay.rows} cards do not fit on {lay.paper}")
         by_id = {lay.id: lay for lay in self.layouts}
-        if len(by_id) != len(self.layouts):
-            raise ValueError("two layouts have the same id")
         for size, choices in self.default_layouts.items():
             if size not in self.card_sizes:
                 raise ValueError(f"default_layouts: unknown card size {size!r}")
@@ -239,16 +229,23 @@ class Palette(Strict):
 
 def _load(files: FileLoader, game: Any, library: Any) -> dict[str, CardSet]:
     """A game's card sets (`cards/<set>.yaml`), added to `game.card_sets` (which the reference's
-    quick-reference cards and the plug-in's sets join): the set's id is its file name."""
+    quick-reference cards and the plug-in's sets join): the set's id is its file name. The id and
+    the size are checked as written, so a mistake elsewhere in the file does not hide theirs."""
     for rel in files.glob("cards/*.yaml"):
         card_set = files.model(rel, CardSet)
+        written = files.data(rel)
+        written = written if isinstance(written, dict) else {}
+        set_id = card_set.id if card_set is not None else written.get("id")
+        if isinstance(set_id, str) and set_id != Path(rel).stem:
+            files.problem(rel, ("id",), f"id {set_id!r} must equal the file name {Path(rel).stem!r}")
+        size = card_set.size if card_set is not None else written.get("size")
+        sizes = library.card_sizes()
+        if isinstance(size, str) and sizes is not None and size not in sizes:
+            near = difflib.get_close_matches(size, sizes, n=1)
+            hint = f"did you mean {near[0]!r}? " if near else ""
+            files.problem(rel, ("size",), f"unknown card size {size!r}; {hint}"
+                                          f"the sizes in _print/layouts.yaml are: {', '.join(sizes)}")
         if card_set is not None:
-            if card_set.id != Path(rel).stem:
-                files.problem(rel, ("id",), f"id {card_set.id!r} must equal the file name {Path(rel).stem!r}")
-            sizes = library.card_sizes()
-            if sizes is not None and card_set.size not in sizes:
-                files.problem(rel, ("size",), f"unknown card size {card_set.size!r}; "
-                                              f"the sizes in _print/layouts.yaml are: {', '.join(sizes)}")
             game.card_sets[card_set.id] = card_set
     return game.card_sets
 

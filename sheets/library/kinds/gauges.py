@@ -68,14 +68,5 @@ class GaugeSheet(Strict):
     note: str | None = None
     gauges: list[Gauge] = Field(min_length=1)
 
-    @model_validator(mode="after")
-    def _unique_ids(self):
-        seen: set[str] = set()
-        for g in self.gauges:
-            if g.id in seen:
-                raise ValueError(f"gauge id {g.id!r} is used twice")
-            seen.add(g.id)
-        return self
-
 
 CONTENT = ContentKind("gauges", GaugeSheet, "gauges.yaml", "a game's gauges.yaml", rank=4)

@@ -17,7 +17,11 @@ def _quickref_cards(reference: ReferenceDoc, files: FileLoader) -> CardSet | Non
     spec = reference.cards
     cards = []
     ok = True
+    seen: set[str] = set()
     for ci, card in enumerate(spec.cards):
+        if card.id in seen:
+            ok = False  # a card id used twice: reported where the file's ids are checked
+        seen.add(card.id)
         blocks: list[Block] = []
         for si, section_id in enumerate(card.sections):
             section = reference.section(section_id)
@@ -43,7 +47,24 @@ def _load(files: FileLoader, game: Any, _library: Any) -> ReferenceDoc | None:
         derived = _quickref_cards(reference, files)
         if derived is not None:
             game.card_sets[derived.id] = derived
+    elif reference is None and isinstance(files.data("reference.yaml"), dict):
+        _unknown_sections(files.data("reference.yaml"), files)
     return reference
+
+
+def _unknown_sections(written: dict, files: FileLoader) -> None:
+    """The sections quick-reference cards name that the file has not, checked as written (when
+    some other mistake keeps the file from loading, this one is reported with it)."""
+    sections = written.get("sections")
+    known = {s.get("id") for s in sections if isinstance(s, dict)} if isinstance(sections, list) else set()
+    spec = written.get("cards")
+    cards = spec.get("cards") if isinstance(spec, dict) else None
+    for ci, card in enumerate(cards if isinstance(cards, list) else []):
+        named = card.get("sections") if isinstance(card, dict) else None
+        for si, section_id in enumerate(named if isinstance(named, list) else []):
+            if isinstance(section_id, str) and section_id not in known:
+                files.problem("reference.yaml", ("cards", "cards", ci, "sections", si),
+                              f"no section with id {section_id!r} in this file")
 
 
 CONTENT = ContentKind("reference", ReferenceDoc, "reference.yaml", "a game's reference.yaml", rank=0, load=_load)

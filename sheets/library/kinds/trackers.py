@@ -60,13 +60,13 @@ class BoxTracker(Strict):
 
     @model_validator(mode="after")
     def _positions(self):
+        for key in ("circles", "premarked"):  # first: they need only the boxes (the units may be wrong)
+            for pos in getattr(self, key):
+                _check_position(key, pos, self.boxes)
         total = self.units * self.groups * self.boxes
         if total > limits.MAX_TRACKER_BOXES:
             raise ValueError(f"{self.units} units x {self.groups} groups x {self.boxes} boxes is {total:,} boxes, "
                              f"more than the {limits.MAX_TRACKER_BOXES:,} one tracker may draw")
-        for key in ("circles", "premarked"):
-            for pos in getattr(self, key):
-                _check_position(key, pos, self.boxes)
         if self.box_labels and len(self.box_labels) != self.boxes:
             raise ValueError(f"box_labels has {len(self.box_labels)} labels for {self.boxes} boxes")
         for key in ("group_labels", "group_ends"):
@@ -183,9 +183,7 @@ def _load(files: FileLoader, _game: Any, _library: Any) -> dict[str, TrackerKind
     trackers: dict[str, TrackerKind] = {}
     tracker_file = files.model("trackers.yaml", TrackerFile, required=False)
     if tracker_file is not None:
-        for i, tracker in enumerate(tracker_file.trackers):
-            if tracker.id in trackers:
-                files.problem("trackers.yaml", ("trackers", i, "id"), f"tracker id {tracker.id!r} is used twice")
+        for tracker in tracker_file.trackers:  # ids differ: checked as the file loaded
             trackers[tracker.id] = tracker
         primaries = [i for i, t in enumerate(tracker_file.trackers) if getattr(t, "primary", False)]
         for i in primaries[1:]:
