@@ -50,7 +50,7 @@ def check(model: type[BaseModel], data: Any) -> list[Found]:
     for each, part, loc in walk(model, data, only_checked=True):
         if _own_checks(each):
             found += [Found(loc + f.loc, f.message, loc + f.first if f.first is not None else None)
-                      for f in each.located_checks(part)]
+                      for f in getattr(each, "located_checks")(part)]  # Strict's, or the model's own
     return found
 
 
@@ -109,7 +109,7 @@ def _model(model: type[BaseModel], data: Any, loc: tuple, only: bool) -> Iterato
     yield model, data, loc
     for name, info in model.model_fields.items():
         key = info.alias or name
-        if key in data and (not only or _checked(info.annotation)):
+        if key in data and (not only or _checked(info.annotation)):  # type: ignore[arg-type]  # a type is hashable
             yield from _value(info.annotation, data[key], loc + (key,), only)
 
 

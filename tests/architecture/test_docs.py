@@ -2,6 +2,7 @@
 uses and the schema an editor uses, and docs/fields.md is what the models say today."""
 import json
 import re
+from pathlib import Path
 
 import jsonschema
 import pytest
