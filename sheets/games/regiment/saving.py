@@ -25,7 +25,7 @@ from sheets.library.yaml_source import decode, parse_yaml
 SQUAD_FILE = "squad.yaml"
 
 
-def _dump(data: dict) -> str:
+def _dump(data: object) -> str:  # a mapping, or a scalar (_scalar)
     return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, default_flow_style=None, width=100)
 
 
@@ -83,7 +83,7 @@ def _added_to_squad(path: Path, names: list[str], comment: str, data: RegimentDa
     try:
         text = decode(output.read_user_file(path), str(path))
     except (OSError, output.UnreadableFile) as exc:
-        raise SheetsError(f"cannot read {path}: {getattr(exc, 'reason', None) or exc.strerror or exc}") from None
+        raise SheetsError(f"cannot read {path}: {getattr(exc, 'reason', None) or getattr(exc, 'strerror', None) or exc}") from None
     doc = parse_yaml(text, str(path), keep_node=True)
     try:
         read_squad(doc, path.parent, data)
