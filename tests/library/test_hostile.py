@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import DATA, REPO, pdf_text
+from conftest import DATA, pdf_text
 
 HOSTILE = DATA / "hostile"
 PY = sys.executable
@@ -59,20 +59,6 @@ def test_an_oversized_yaml_file_is_refused_before_reading(cli, tmp_path):
     path.write_text("name: " + "x" * (MAX_FILE_BYTES + 10) + "\n")
     result = cli("playbook", "--character", path)
     assert result.exit_code == 1 and "huge.yaml: file is" in result.stderr and "bytes" in result.stderr, result
-
-
-def test_every_reader_uses_the_one_yaml_loader():
-    """Only sheets/library/yaml_source.py may parse YAML: every other module goes through it."""
-    offenders = []
-    for path in (REPO / "sheets").rglob("*.py"):
-        if path.name == "yaml_source.py":
-            continue
-        text = path.read_text()
-        # writing YAML (yaml.safe_dump) is fine; reading it must go through load_yaml / parse_yaml
-        if re.search(r"\byaml\.(safe_load|load|full_load|unsafe_load|compose|parse|load_all|safe_load_all)\b"
-                     r"|\b(safe_load|full_load|unsafe_load)\(|yaml\.(C?SafeLoader|Loader)\b", text):
-            offenders.append(str(path.relative_to(REPO)))
-    assert not offenders, f"these modules parse YAML themselves: {offenders}"
 
 
 @pytest.mark.parametrize("file, old, new, message", [
