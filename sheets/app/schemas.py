@@ -23,6 +23,7 @@ from pydantic import BaseModel
 from sheets.base import paths
 from sheets.base.output import ensure_dir, write_atomic
 from sheets.library.kinds.cards import Palette, PrintGeometry, Shops
+from sheets.library.kinds.theme import BaseTheme
 from sheets.kit.assemble import Printing
 from sheets.library import kinds as content_kinds
 from sheets.library import plugins as game_plugins
@@ -51,6 +52,7 @@ CORE = [
     SchemaFile("printing", Printing, f"{SHARED_DIR}/printing.yaml", "how each part of the kit is printed"),
     SchemaFile("shops", Shops, f"{SHARED_DIR}/shops.yaml", "print shops' card presets, each number with its source"),
     SchemaFile("palette", Palette, f"{SHARED_DIR}/palette.yaml", "the card colours, each in RGB and CMYK"),
+    SchemaFile("design", BaseTheme, f"{SHARED_DIR}/design.yaml", "the base theme: type scale, headings, spacing, colours"),
 ]
 
 

@@ -6,7 +6,7 @@ solid fills for tints (the colour mixed with white) carrying dark text.
 from __future__ import annotations
 
 MIN_CONTRAST = 4.5
-MIN_TEXT_PT = 6.0  # smallest type on tokens and cards
+MIN_TEXT_PT = 7.5  # smallest type on tokens and cards: the play floor of the theme (content/_print/design.yaml)
 MIN_SHEET_PT = 6.0  # smallest type a filled sheet is stamped at: a value that does not fit at 6 pt is laid out
 DARK, LIGHT = "#111111", "#ffffff"
 

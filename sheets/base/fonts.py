@@ -1,4 +1,6 @@
-"""The fonts that travel with the package: DejaVu, in `sheets/base/fonts/` with its license.
+"""The fonts that travel with the package: DejaVu and each game's title face, in
+`sheets/base/fonts/` with their licenses (LICENSE: DejaVu; LICENSE-<face>: the title faces, each
+from its Debian package, SIL Open Font License 1.1).
 
 Every consumer takes them from here, so a fixed seed gives the same bytes on any machine:
 the templates through `@font-face` (templates/_base/base.css, URLs `sheets-font:FILE`, which
@@ -41,6 +43,35 @@ FILES: dict[tuple[str, bool, bool], str] = {
     (SERIF, True, False): "DejaVuSerif-Bold.ttf",
     (SERIF, False, True): "DejaVuSerif-Italic.ttf",
 }
+
+#: a theme's title face (content/<game>/theme.yaml `title_face`) -> (CSS family, weight): the
+#: display face of a game's titles and header band; text is always DejaVu (every glyph there), so
+#: a title face only ever sets titles, with the sans family behind it for any letter it lacks
+TITLE_FACES: dict[str, tuple[str, str]] = {
+    "dejavu-condensed": (CONDENSED, "bold"),
+    "gnu-typewriter": ("Sheets GNU Typewriter", "normal"),   # a typed order
+    "vollkorn": ("Sheets Vollkorn", "bold"),                 # a wartime book face
+    "routed-gothic": ("Sheets Routed Gothic", "normal"),     # routed signage and panels
+    "ibm-3270": ("Sheets IBM 3270", "normal"),               # a terminal's face
+    "cabin-sketch": ("Sheets Cabin Sketch", "bold"),         # lettering drawn by hand
+}
+FILES.update({
+    ("Sheets GNU Typewriter", False, False): "GNUTypewriter.ttf",
+    ("Sheets Vollkorn", True, False): "Vollkorn-Bold.ttf",
+    ("Sheets Routed Gothic", False, False): "routed-gothic.ttf",
+    ("Sheets IBM 3270", False, False): "3270SemiCondensed-Regular.ttf",
+    ("Sheets Cabin Sketch", True, False): "CabinSketch-Bold.ttf",
+})
+
+
+def font_face_css(family: str) -> str:
+    """The @font-face rules of a bundled family (a title face's: its theme's CSS declares it, so
+    a sheet loads only its own game's face)."""
+    return "".join(
+        f'@font-face {{ font-family: "{fam}"; src: url("{SCHEME}{name}"); font-weight: {"bold" if bold else "normal"}; '
+        f'font-style: {"italic" if italic else "normal"}; }}\n'
+        for (fam, bold, italic), name in FILES.items() if fam == family)
+
 
 #: the names a template may use for each bundled family (older templates said "DejaVu Sans")
 ALIASES = {
@@ -97,7 +128,7 @@ def covered() -> frozenset[int]:
 
     points: set[int] = set()
     for (family, _, _), name in FILES.items():
-        if family != SERIF:
+        if family in (SANS, CONDENSED):  # titles' faces always have the sans family behind them
             points.update((TTFont(path(name), lazy=True).getBestCmap() or {}).keys())
     return frozenset(points)
 

@@ -25,7 +25,8 @@ from sheets.base import interrupts, output, paths
 from sheets.base.errors import ContentError, Problem
 from sheets.base.userfiles import content_files
 from sheets.base.paper import PAPERS, paper_name
-from sheets.kinds import registry
+from sheets.kinds import registry, style
+from sheets.library.content import Library
 from sheets.library.validation import Strict, collect
 from sheets.library.yaml_source import load_yaml
 from sheets.pipeline import cache, rendering
@@ -200,7 +201,7 @@ def _contents_pdf(parts: list[Part], *, title: str, subtitle: str, paper_size: s
         if not groups or groups[-1][0] != part.game_title:
             groups.append((part.game_title, []))
         groups[-1][1].append(part)
-    context = {"title": title, "subtitle": subtitle, "page_size": paper_size, "groups": groups,
+    context = {**style.of_library(Library()), "title": title, "subtitle": subtitle, "page_size": paper_size, "groups": groups,
                "total": sum(p.pages for p in parts) + pages, "label": part_label, "separate": list(separate),
                "link": part_link, "compact": compact, "run": dict(run or {}), "steps_html": steps_html}
     html = rendering.render_html("kit_contents.html.j2", context)

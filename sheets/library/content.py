@@ -17,12 +17,14 @@ from sheets.library import kinds, plugins
 from sheets.library.files import FileLoader
 from sheets.library.game import Game, GameInfo
 from sheets.library.kinds.cards import Palette, PrintGeometry, Shops
+from sheets.library.kinds.theme import BaseTheme
 
 __all__ = ["FileLoader", "Game", "GameInfo", "Library", "SHARED_DIR"]
 
 SHARED_DIR = "_print"  # print geometry shared by all games
-SHARED_FILES = ("layouts.yaml", "printing.yaml", "shops.yaml", "palette.yaml")  # the files in it
-# (printing.yaml: sheets/kit/assemble.py; shops.yaml and palette.yaml: the print-shop exports of cards)
+SHARED_FILES = ("layouts.yaml", "printing.yaml", "shops.yaml", "palette.yaml", "design.yaml")  # the files in it
+# (printing.yaml: sheets/kit/assemble.py; shops.yaml and palette.yaml: the print-shop exports of cards;
+# design.yaml: the base theme, every game's look sits on it)
 
 
 class Library:
@@ -79,10 +81,14 @@ class Library:
     def palette(self) -> Palette:
         return self.shared("palette.yaml", Palette)
 
+    def theme(self) -> BaseTheme:
+        """The base theme (type scale, headings, spacing, neutral colours) every game's look sits on."""
+        return self.shared("design.yaml", BaseTheme)
+
     def validate(self) -> list[Problem]:
         """Load everything; return every problem found (empty when all is well)."""
         problems: list[Problem] = []
-        for load in (self.geometry, self.shops, self.palette):
+        for load in (self.geometry, self.shops, self.palette, self.theme):
             try:
                 load()
             except ContentError as exc:

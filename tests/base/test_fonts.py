@@ -15,29 +15,45 @@ from sheets.base import fonts
 from sheets.pipeline import rendering
 
 
-def test_every_bundled_face_is_a_dejavu_font_file_with_its_license_beside_it():
+def test_every_bundled_face_is_a_dejavu_or_title_font_file_with_its_license_beside_it():
     files = sorted(p.name for p in fonts.FONTS_DIR.glob("*.ttf"))
     assert files == sorted(fonts.FILES.values())
-    for name in files:
-        family = TTFont(fonts.path(name), lazy=True)["name"].getDebugName(1)
-        assert family.startswith("DejaVu"), (name, family)
+    titles = {family for family, _ in fonts.TITLE_FACES.values()} - set(fonts.FAMILIES)
+    for (family, _, _), name in fonts.FILES.items():
+        real = TTFont(fonts.path(name), lazy=True)["name"].getDebugName(1)
+        if family in fonts.FAMILIES:
+            assert real.startswith("DejaVu"), (name, real)
+        else:  # a title face: its own license file, the SIL Open Font License (issue 47)
+            assert family in titles, family
+            licences = [p for p in fonts.FONTS_DIR.glob("LICENSE-*") if p.name.removeprefix("LICENSE-").lower()[:5]
+                        in name.lower().replace(" ", "")]
+            assert licences, name
+            assert any(re.search(r"OFL|Open Font License", p.read_text(encoding="utf-8")) for p in licences), name
     assert "Bitstream Vera" in (fonts.FONTS_DIR / "LICENSE").read_text(encoding="utf-8")
 
 
 def test_the_templates_ask_only_for_bundled_faces_by_their_own_names():
+    from sheets.kinds import style
+    from sheets.library.content import Library
+
+    library = Library()
+    themes = "\n".join(style.of(library.game(g))["theme_css"] for g in library.game_ids())
     css = "\n".join(p.read_text(encoding="utf-8") for p in (REPO / "templates").rglob("*")
                     if p.suffix in (".css", ".j2") and "web" not in p.relative_to(REPO / "templates").parts)
-    faces = re.findall(r'font-family: "([^"]+)"; src: url\("sheets-font:([^"]+)"\)', css)
-    assert sorted(f for _, f in faces) == sorted(fonts.FILES.values())
-    assert {family for family, _ in faces} == set(fonts.FAMILIES)
-    assert not re.search(r'(?<!Sheets )"DejaVu', css)  # an installed DejaVu never stands in
+    faces = re.findall(r'font-family: "([^"]+)"; src: url\("sheets-font:([^"]+)"\)', css + themes)
+    # the text faces in the shared stylesheet, each title face in the theme of the game that uses it
+    used_titles = {fonts.TITLE_FACES[library.game(g).content["theme"].look.title_face][0] for g in library.game_ids()}
+    assert sorted(set(f for _, f in faces)) == sorted(n for (fam, _, _), n in fonts.FILES.items()
+                                                      if fam in fonts.FAMILIES or fam in used_titles)
+    assert {family for family, _ in faces} == set(fonts.FAMILIES) | (used_titles - set(fonts.FAMILIES))
+    assert not re.search(r'(?<!Sheets )"DejaVu', css + themes)  # an installed DejaVu never stands in
 
 
 def test_the_common_characters_are_in_every_bundled_sans_face():
     surely = {ord(c) for c in re.sub(r"(.)-(.)", lambda m: "".join(map(chr, range(ord(m[1]), ord(m[2]) + 1))),
                                      fonts._SURELY) if c not in "\t\n\r"}
     for (family, _, _), name in fonts.FILES.items():
-        if family != fonts.SERIF:
+        if family in (fonts.SANS, fonts.CONDENSED):  # a title face always has the sans family behind it
             missing = surely - set(TTFont(fonts.path(name), lazy=True).getBestCmap())
             assert not missing, (name, sorted(hex(c) for c in missing)[:10])
 

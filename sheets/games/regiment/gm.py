@@ -164,9 +164,27 @@ def battle_plan_cards(data) -> dict:
                        {"h": "Considerations"}, {"list": plan.considerations}],
         })
     using = data.battle_plans.using
-    cards.append({"id": "using-battle-plans", "title": using.title, "subtitle": "Battle plans",
-                  "blocks": [b.model_dump(by_alias=True, exclude_none=True) for b in using.blocks]})
+    blocks = [b.model_dump(by_alias=True, exclude_none=True) for b in using.blocks]
+    # the rules' page on using the plans is three times a plan's length: two cards, split where
+    # the text is halved (at the play floor it runs past one card)
+    split = _halfway(blocks)
+    for i, part in enumerate((blocks[:split], blocks[split:]) if split else (blocks,)):
+        cards.append({"id": "using-battle-plans" + (f"-{i + 1}" if i else ""),
+                      "title": using.title + (f" ({i + 1} of 2)" if split else ""), "blocks": part})
     return dict(id="battle-plans", title="Battle plans", size=PLAN_CARD, cards=cards)
+
+
+def _halfway(blocks: list[dict], longest: int = 1200) -> int:
+    """Where to cut `blocks` in two of about the same length (0: they fit one card)."""
+    sizes = [len(str(b)) for b in blocks]
+    if sum(sizes) <= longest or len(blocks) < 2:
+        return 0
+    run = 0
+    for i, size in enumerate(sizes):
+        run += size
+        if run >= sum(sizes) / 2:
+            return max(1, min(i + 1, len(blocks) - 1))
+    return len(blocks) - 1
 
 
 def build_card_sets(data) -> dict[str, CardSet]:

@@ -18,6 +18,7 @@ from sheets.base.options import PrintOptions
 from sheets.kinds.print_plugin import KitOptions, Packet
 from sheets.library.yaml_source import load_yaml
 from sheets.pipeline.sheet import Sheet
+from sheets.kinds import style
 
 EQUIPMENT_LINES = 12
 NPC_TRACKER = "npc-strength"  # trackers.yaml: printed on the reference's NPC page too
@@ -63,7 +64,7 @@ def marked_boxes(pb: Playbook, track: str, count: int) -> set[int]:
 def playbook_sheet(game: Game, entries: list[dict], filename: str, paper: str = "a4",
                    fillable: bool = False, title: str = "") -> Sheet:
     data = game.data
-    context = {
+    context = {**style.of(game),
         "title": title or f"{game.info.title} playbooks",
         "page_size": page_size(paper),
         "entries": entries,
@@ -280,7 +281,7 @@ def player_packets(game: Game, options: KitOptions) -> list[Packet]:
         entry = playbook_entry(game, soldier.playbook, soldier, 0, origin)
         playbook = playbook_sheet(game, [entry], f"player-{i + 1}-playbook.pdf", options.paper,
                                   title=("" if options.squad else f"Player {i + 1}: ") + f"{soldier.rank.abbr} {soldier.name}")
-        context = {"title": f"{game.info.title}: moves", "page_size": page_size(options.paper), "parts": moves,
+        context = {**style.of(game), "title": f"{game.info.title}: moves", "page_size": page_size(options.paper), "parts": moves,
                    "footer": f"{game.info.title} · moves · {who} · warsheets"}
         reference = Sheet(filename=f"player-{i + 1}-moves.pdf", template="reference.html.j2", context=context,
                           game=game.id, label=f"{game.info.title} moves ({who})")

@@ -12,6 +12,7 @@ from sheets.library.access import make_dice
 from sheets.library.blocks import Block, Section, TableBlock
 from sheets.library.content import Game
 from sheets.base.options import PrintOptions
+from sheets.kinds import style
 from sheets.kinds.print_plugin import KitOptions
 from sheets.pipeline.sheet import Sheet, render_html
 
@@ -168,7 +169,7 @@ def short_page(paper: str) -> bool:
 
 def _log_sheet(game: Game, contexts: list[dict], filename: str, paper: str, campaign: bool, footer: str,
                mission_pages: bool = True) -> Sheet:
-    context = {
+    context = {**style.of(game),
         "title": f"{game.info.title} log sheet",
         "page_size": page_size(paper), "short_page": short_page(paper),
         "missions": contexts,
@@ -300,7 +301,7 @@ def reference_parts(game: Game, nations: list[str] | None = None) -> list[dict]:
 def blank_log_sheet(game: Game, paper: str = "a4") -> Sheet:
     """A log sheet with nothing rolled, for a mission rolled at the table."""
     data = game.data
-    context = {
+    context = {**style.of(game),
         "title": f"{game.info.title} log sheet (blank)", "page_size": page_size(paper), "campaign": False,
         "columns": data.rules.log_sheet.roster_columns, "morale": data.rules.morale.values,
         "roster_rows": max((n.max_team_size for n in data.teams.nations), default=8),
@@ -342,7 +343,7 @@ def campaign_log_sheet(game: Game, campaign, mission: Mission, paper: str = "a4"
     """The log sheet of a campaign's next mission: its roster is the campaign's living men."""
     team = campaign_team(game, campaign)
     origin = f"seed {mission.seed}" if mission.seed is not None else mission.dice
-    context = {
+    context = {**style.of(game),
         "title": f"{game.info.title} log sheet",
         "page_size": page_size(paper), "short_page": short_page(paper),
         "missions": [mission_context(game, mission, team, campaign)],
@@ -383,9 +384,7 @@ def campaign_record(game: Game, campaign, filename: str, paper: str = "a4", spar
     for e in ledger:
         running = (running[0] + e.cp, running[1] + e.xp)
         balance.append(running)
-    context = {
-        "title": f"{game.info.title} campaign record",
-        "page_size": page_size(paper),
+    context = {**style.of(game), "title": f"{game.info.title} campaign record", "page_size": page_size(paper),
         "c": campaign, "nation": nation, "theatre": theatre, "enemy": enemy,
         "team": team, "missions": missions, "ledger": list(zip(ledger, balance)),
         "crew_short": crew_notes(campaign, nation) if campaign else {},

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from sheets.base.colors import tint
 from sheets.base.errors import SheetsError
 from sheets.base.limits import MAX_COPIES
+from sheets.kinds import style
 from sheets.kinds.cards.grid import CardGrid, fold_grid
 from sheets.kinds.cards.impose import Imposition
 from sheets.library.content import Library
@@ -90,10 +92,12 @@ def card_sheet(game: "Game", card_set: CardSet, geometry: PrintGeometry, *, layo
         mark_length=layout.mark_length_mm, mark_offset=layout.mark_offset_mm,
         title=game_titled(game.info.title, card_set.title, ": "), copies=copies, back_offset=tuple(back_offset), fold=fold,
     )
-    context = {
+    context = {**style.of(game, band=False), 
         "title": spec.title,
         "colours": card_colours(game, cmyk),
-        "page_size": f"{grid.cell_w:g}mm {grid.cell_h:g}mm",
+        "themed": not cmyk,  # the game's accent and frame (a print shop's CMYK file keeps the palette's)
+        "theme_frame_tint": tint(style.frame_of(game), 0.35), "band": style.band_of(game), "set_title": card_set.title,
+        "page_size": f"{grid.cell_w:g}mm {grid.cell_h:g}mm", "cell_mm": (grid.cell_w, grid.cell_h),
         "inset_mm": round(layout.bleed_mm + size.margin_mm, 3),
         "margin_mm": size.margin_mm,
         "font_pt": size.font_pt,

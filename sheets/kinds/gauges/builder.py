@@ -24,6 +24,7 @@ from sheets.base.paper import Paper
 from sheets.library.kinds.gauges import Gauge
 from sheets.pipeline.rendering import game_titled
 from sheets.pipeline.sheet import Sheet
+from sheets.kinds import style
 
 if TYPE_CHECKING:
     from sheets.library.content import Game
@@ -87,7 +88,7 @@ def _arc_path(cx: float, cy: float, r: float, a0: float, a1: float) -> str:
 SVG_FONTS = f"{fonts.CONDENSED},{fonts.SANS},sans-serif"
 
 
-def _text(x: float, y: float, s: str, size: float = 2.6, anchor: str = "middle", weight: str = "normal") -> str:
+def _text(x: float, y: float, s: str, size: float = 2.7, anchor: str = "middle", weight: str = "normal") -> str:
     return (f'<text x="{_n(x)}" y="{_n(y)}" font-size="{_n(size)}" text-anchor="{anchor}" '
             f'font-weight="{weight}" font-family="{SVG_FONTS}">{escape(s)}</text>')
 
@@ -156,7 +157,7 @@ def draw(g: Gauge, unit: str) -> Drawing:
             parts.append(f'<path d="M{_n(x)},8.2 V{_n(RULER_MM - 0.4)}" {STYLE["mark"]}/>')
             anchor = "end" if at - g.start > (g.end - g.start) / 2 else "start"
             dx = -0.8 if anchor == "end" else 0.8
-            parts.append(_text(x + dx, RULER_MM - 1.6, text, 2.4, anchor, "bold"))
+            parts.append(_text(x + dx, RULER_MM - 1.6, text, 2.7, anchor, "bold"))
         caption = f"{g.label} · {number(g.start)} to {number(g.end)}{mark}"
     return Drawing(g, round(w, 3), round(h, 3), "\n".join(parts), caption)
 
@@ -216,7 +217,7 @@ def gauge_sheet(game: "Game", paper: Paper, filename: str | None = None) -> Shee
     usable_w = w - 2 * MARGIN_MM
     usable_h = h - 2 * MARGIN_MM - HEAD_MM - FOOT_MM
     pages = pack(drawings, usable_w, usable_h, f"{game.id}/gauges.yaml")
-    context = {
+    context = {**style.of(game),
         "title": sheet.title,
         "note": sheet.note,
         "page_size": f"{w:g}mm {h:g}mm", "page_w": w, "page_h": h,

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from sheets.base.errors import SheetsError
 from sheets.base.paper import page_size
-from sheets.kinds import print_plugin
+from sheets.kinds import print_plugin, style
 from sheets.library.content import Game
 from sheets.pipeline.sheet import Sheet
 
@@ -25,7 +25,7 @@ def reference_sheet(game: Game, paper: str = "a4") -> Sheet:
     parts += print_plugin.of(game).reference_sections(game)
     if not parts:
         raise SheetsError(f"{game.info.title} has no reference sheet (no reference.yaml)")
-    context = {"title": f"{game.info.title} reference", "page_size": page_size(paper, landscape), "parts": parts,
+    context = {**style.of(game), "title": f"{game.info.title} reference", "page_size": page_size(paper, landscape), "parts": parts,
                "footer": f"{game.info.title} · reference · warsheets"}
     return Sheet(filename=f"{game.id}-reference.pdf", template="reference.html.j2", context=context,
                  game=game.id, label=f"{game.info.title} reference")

@@ -18,6 +18,7 @@ from sheets.base.paper import Paper
 from sheets.library.kinds.tokens import Token, TokenSheet
 from sheets.pipeline.rendering import game_titled
 from sheets.pipeline.sheet import Sheet
+from sheets.kinds import style
 
 if TYPE_CHECKING:
     from sheets.library.content import Game
@@ -105,7 +106,7 @@ def token_sheet(game: "Game", paper: Paper, copies: int = 1, filename: str | Non
     d = sheet.diameter_mm
     styles = {t.id: {"label_pt": label_size_pt(t.label, d)} for t in sheet.tokens}
     total = sum(len(p) for p in pages)
-    context = {
+    context = {**style.of(game, band=False), 
         "title": sheet.title,
         "page_size": f"{paper.width_mm:g}mm {paper.height_mm:g}mm",
         "paper": paper,

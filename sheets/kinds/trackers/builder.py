@@ -20,6 +20,7 @@ from sheets.base.errors import SheetsError
 from sheets.base.paper import page_size
 from sheets.library.kinds.trackers import BoxTracker, ClockTracker, GridTracker, TrackerKind
 from sheets.pipeline.sheet import Sheet
+from sheets.kinds import style
 
 if TYPE_CHECKING:
     from sheets.library.content import Game
@@ -164,7 +165,7 @@ def tracker_sheet(game: "Game", trackers: list[TrackerKind], *, paper: str = "a4
     pages = [TrackerPage(t, t.summary_text(), designations.get(t.id, [])) for t in trackers]
     rolled = f" · designations rolled with {origin}" if origin else ""
     footer = f"{game.info.title} · trackers{rolled} · warsheets"
-    context = {"title": f"{game.info.title} trackers", "page_size": page_size(paper),
+    context = {**style.of(game), "title": f"{game.info.title} trackers", "page_size": page_size(paper),
                "landscape_size": page_size(paper, landscape=True), "pages": pages,
                "footer": footer}
     name = filename or f"{game.id}-trackers.pdf"
