@@ -11,7 +11,7 @@ from pathlib import Path
 from sheets.base import config, output
 from sheets.base.errors import ContentError, Problem, SheetsError
 from sheets.base.options import PrintOptions
-from sheets.kinds import registry
+from sheets.kinds import registry, style
 from sheets.kinds.kind import Kind
 from sheets.kinds.calibration import calibration_pdf, offset_from_readings, offset_text, reading
 from sheets.kinds.cards import export as card_export
@@ -102,7 +102,8 @@ def print_kind(name: str, game_id: str, options: PrintOptions = PrintOptions(), 
     if not registry.has(kind, game):
         raise SheetsError(f"{game.info.title} has no {kind.name}: {kind.about} (see `sheets list`)")
     sheets = kind.make(lib, game, options, which)  # type: ignore[misc]  # printable: it has a make
-    return write(sheets, options, folder=len(sheets) > 1, merged=f"{game.info.title}: {kind.about}")
+    return write(style.large_print(sheets, options.large_print), options, folder=len(sheets) > 1,
+                 merged=f"{game.info.title}: {kind.about}")
 
 
 def card_sheets(lib: Library, game: Game, options: PrintOptions, which: str = "all", *, layout: str | None = None,
@@ -129,7 +130,7 @@ def make_cards(game_id: str, options: PrintOptions = PrintOptions(), *, which: s
     game = lib.game(game_id)
     sheets = card_sheets(lib, game, options, which, layout=layout, backs=backs, duplex=duplex,
                          crop_marks=crop_marks, copies=copies, back_offset=offset, fold=fold)
-    return write(sheets, options, folder=True, merged=f"{game.info.title}: cards")
+    return write(style.large_print(sheets, options.large_print), options, folder=True, merged=f"{game.info.title}: cards")
 
 
 def make_card_images(game_id: str, options: PrintOptions = PrintOptions(), *, which: str = "all",
@@ -259,9 +260,9 @@ def make_trackers(game_id: str, options: PrintOptions = PrintOptions(), *, track
     name = f"{game.id}-trackers" + (f"-{chosen[0].id}" if tracker else "") + (f"-{slug(origin)}" if origin else "")
     name += ".pdf"
     sheet = tracker_sheet(game, chosen, paper=options.paper, designations=designations, origin=origin, filename=name)
-    return write([sheet], options)[0], note
+    return write(style.large_print([sheet], options.large_print), options)[0], note
 
 
 def make_tokens(game_id: str, options: PrintOptions = PrintOptions(), *, copies: int = 1) -> Path:
     game = library(options.content).game(game_id)
-    return write([token_sheet(game, options.paper, copies)], options)[0]
+    return write(style.large_print([token_sheet(game, options.paper, copies)], options.large_print), options)[0]

@@ -25,6 +25,7 @@ def default_output_dir(root: Path | None = None) -> Path:
 class PrintOptions:
     paper: Paper = resolve("a4")  # given by name or as a Paper; always a Paper once made
     ink_saver: bool = False
+    large_print: bool = False  # the large-print edition: every text at the theme's large-print floor, high contrast
     output: Path | None = None  # a file (.pdf) or folder; None: the output root
     content: Path | None = None  # a content folder (homebrew); None: the bundled content
     root: Path | None = None  # the output root (sheets.toml `output`); None: ./output/

@@ -21,7 +21,7 @@ from sheets.kinds.print_plugin import KitOptions
 from sheets.cli.config import from_config
 from sheets.cli.errors import user_errors
 from sheets.cli.kinds import print_cmd
-from sheets.cli.options import Content, Dice, Game, InkSaver, Output, Paper, PaperSize, Preview, Seed, print_options
+from sheets.cli.options import Content, Dice, Game, InkSaver, LargePrint, Output, Paper, PaperSize, Preview, Seed, print_options
 from sheets.cli.output import report, show, wrote
 
 
@@ -84,6 +84,7 @@ def kit(
                                     "the contents page prints (the cards' backs) carry it."),
     preview: Preview = False,
     ink_saver: InkSaver = False,
+    large_print: LargePrint = False,
     no_cache: bool = typer.Option(False, "--no-cache", help="Render every PDF again even if unchanged."),
     content: Content = None,
 ) -> None:
@@ -105,7 +106,7 @@ def kit(
                 bar.update(task, advance=1, description=f"built {label}")
             return tick
 
-        options = KitOptions.of(print_options(paper, ink_saver, output, content), seed=seed, players=players,
+        options = KitOptions.of(print_options(paper, ink_saver, output, content, large_print), seed=seed, players=players,
                                 squad=[*(squad or []), *(character or [])], layout=layout,
                                 duplex=duplex.value)
         result = make_kit(options, games=game, progress=start, use_cache=not no_cache, preview=preview)
@@ -167,6 +168,7 @@ def cards(
                                                "as far inside the cut line."),
     preview: Preview = False,
     ink_saver: InkSaver = False,
+    large_print: LargePrint = False,
     output: Output = None,
     content: Content = None,
 ) -> None:
@@ -186,7 +188,7 @@ def cards(
         x, _, y = readings.partition(",")
         typer.echo(str(api.store_calibration(Path.cwd(), x, y, printed_with=back_offset)))
         return
-    options = print_options(paper, ink_saver, output, content)
+    options = print_options(paper, ink_saver, output, content, large_print)
     if export is not None or dpi is not None or bleed is not None or shop is not None:
         _card_export_only(export or shop, game, layout, fold, copies, crop_marks, preview)
         report(api.make_card_images(game, options, which=card_set, export=export, dpi=dpi, bleed=bleed,
@@ -237,13 +239,14 @@ def trackers(
     paper: PaperSize = Paper("a4"),
     preview: Preview = False,
     ink_saver: InkSaver = False,
+    large_print: LargePrint = False,
     output: Output = None,
     content: Content = None,
 ) -> None:
     """Trackers to tick off (NPC strength, squads, waves), drawn from numbers in content."""
     from sheets.app import api  # noqa: PLC0415 - the pipeline: not for --help
 
-    path, note = api.make_trackers(game, print_options(paper, ink_saver, output, content), tracker=tracker,
+    path, note = api.make_trackers(game, print_options(paper, ink_saver, output, content, large_print), tracker=tracker,
                                    units=units, groups=groups, boxes=boxes, names=names, seed=seed, dice=dice)
     report([path], note, preview)
 
@@ -257,13 +260,14 @@ def tokens(
     paper: PaperSize = Paper("a4"),
     preview: Preview = False,
     ink_saver: InkSaver = False,
+    large_print: LargePrint = False,
     output: Output = None,
     content: Content = None,
 ) -> None:
     """A sheet of round counters to cut out."""
     from sheets.app import api  # noqa: PLC0415 - the pipeline: not for --help
 
-    report([api.make_tokens(game, print_options(paper, ink_saver, output, content), copies=copies)], preview=preview)
+    report([api.make_tokens(game, print_options(paper, ink_saver, output, content, large_print), copies=copies)], preview=preview)
 
 
 @user_errors

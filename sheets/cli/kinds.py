@@ -16,7 +16,7 @@ import click
 import typer
 
 from sheets.cli.errors import user_errors
-from sheets.cli.options import Content, Game, InkSaver, Output, Paper, PaperSize, Preview, print_options
+from sheets.cli.options import Content, Game, InkSaver, LargePrint, Output, Paper, PaperSize, Preview, print_options
 from sheets.cli.output import report
 
 Kind = typer.Argument(..., metavar="KIND", help="A kind of printable, as `sheets list` shows a game's "
@@ -38,6 +38,7 @@ def print_cmd(
     paper: PaperSize = Paper("a4"),
     preview: Preview = False,
     ink_saver: InkSaver = False,
+    large_print: LargePrint = False,
     output: Output = None,
     content: Content = None,
 ) -> None:
@@ -45,7 +46,7 @@ def print_cmd(
 
     Example: sheets print reference GAME --paper letter
     """
-    _print(kind, game, which, print_options(paper, ink_saver, output, content), preview)
+    _print(kind, game, which, print_options(paper, ink_saver, output, content, large_print), preview)
 
 
 def _command(name: str, about: str, ink: bool) -> click.Command:
@@ -53,8 +54,9 @@ def _command(name: str, about: str, ink: bool) -> click.Command:
     --ink-saver for a kind that has no ink to save)."""
     if ink:
         def command(game: Game, paper: PaperSize = Paper("a4"), preview: Preview = False, ink_saver: InkSaver = False,
+                    large_print: LargePrint = False,
                     output: Output = None, content: Content = None) -> None:
-            _print(name, game, None, print_options(paper, ink_saver, output, content), preview)
+            _print(name, game, None, print_options(paper, ink_saver, output, content, large_print), preview)
     else:
         def command(game: Game, paper: PaperSize = Paper("a4"), output: Output = None, content: Content = None) -> None:
             _print(name, game, None, print_options(paper, output=output, content=content), False)

@@ -20,11 +20,11 @@ Paper = Enum("Paper", {name: name for name in PAPERS}, type=str)  # type: ignore
 
 
 def print_options(paper: Paper | str = "a4", ink_saver: bool = False, output: Path | None = None,
-                  content: Path | None = None) -> PrintOptions:
+                  content: Path | None = None, large_print: bool = False) -> PrintOptions:
     """What every printable takes, from a command's options (sheets.toml set their defaults, and
     the output root: its `output`)."""
     return PrintOptions(paper=resolve(paper.value if isinstance(paper, Paper) else paper), ink_saver=ink_saver, output=output, content=content,
-                        root=output_root())
+                        root=output_root(), large_print=large_print)
 
 
 Content = Annotated[Optional[Path], typer.Option(
@@ -41,4 +41,6 @@ Preview = Annotated[bool, typer.Option(
     "--preview", help="Also write a PNG of every page under preview/ beside the PDF.")]
 InkSaver = Annotated[bool, typer.Option(
     "--ink-saver", help="Outlines and light tints instead of solid dark fills.")]
+LargePrint = Annotated[bool, typer.Option(
+    "--large-print", help="The large-print edition: every text at 12 pt or more, high contrast (more pages).")]
 Game = Annotated[str, typer.Argument(help="Game id (see `sheets list`).")]

@@ -13,7 +13,7 @@ from sheets.kit.plan import kit_sheets
 from sheets.kit.result import Kit
 from sheets.library.access import library, new_seed, slug
 from sheets.library.content import Library
-from sheets.kinds import print_plugin
+from sheets.kinds import print_plugin, style
 from sheets.pipeline import preview as previewer
 from sheets.pipeline.build import build
 from sheets.pipeline.sheet import ink_save, render_html
@@ -116,7 +116,8 @@ def player_packets(lib: Library, options: KitOptions, games: list[str] | None) -
             name = f"player-{slug(who)}" if who else f"player-{i + 1}"
             names.append(name if name not in names else f"{name}-{i + 1}")  # two soldiers of one name
             title = f"{game.info.title}: {who}" if who else f"{game.info.title}: player {i + 1} of {len(packets)}"
-            out.append((f"{names[-1]}.pdf", ink_save(packet, options.ink_saver), title, gid))
+            out.append((f"{names[-1]}.pdf", style.large_print(ink_save(packet, options.ink_saver), options.large_print),
+                        title, gid))
     if not out:
         raise SheetsError(f"{asked}: no game in this kit makes player packets")
     if len({name for name, *_ in out}) != len(out):

@@ -7,7 +7,7 @@ WeasyPrint), so whatever needs to know what a kit holds asks here, not for a bui
 """
 from __future__ import annotations
 
-from sheets.kinds import registry
+from sheets.kinds import registry, style
 from sheets.library.content import Library
 from sheets.kinds.print_plugin import KitOptions
 from sheets.pipeline.sheet import Sheet, ink_save
@@ -19,4 +19,4 @@ def kit_sheets(lib: Library, options: KitOptions, games: list[str] | None = None
     for gid in games or lib.game_ids():
         game = lib.game(gid)
         sheets += [sheet for kind in registry.kit_kinds(game) for sheet in kind.make(lib, game, options, None)]
-    return ink_save(sheets, options.ink_saver)
+    return style.large_print(ink_save(sheets, options.ink_saver), options.large_print)

@@ -40,6 +40,7 @@ def make_kit(options: KitOptions = KitOptions(), *, games: list[str] | None = No
         # the same request from the same sources makes the same bytes: nothing to do
         state_key = uptodate.fingerprint({"build": "kit", "seed": seed, "paper": paper, "games": games,
                                           "players": players, "preview": preview, "ink_saver": ink_saver,
+                                          "large_print": options.large_print,
                                           "squad": squad, "layout": options.layout,
                                           "duplex": options.duplex},
                                          content)

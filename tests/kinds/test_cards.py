@@ -325,8 +325,8 @@ def test_back_of_card_k_lands_behind_card_k(cli, backs_content, tmp_path, layout
         backs = placements(reader, front_page + 1)
         assert len(fronts) == len(backs) == (per_page if front_page == 0 else 11 - per_page)
         for front in fronts:
-            n = re.search(r"FRONT (\d+)\b", front.text).group(1)
-            back = next(b for b in backs if re.search(rf"BACK {n}\b", b.text))
+            n = re.search(r"FRONT (\d+)\b", front.text, re.I).group(1)
+            back = next(b for b in backs if re.search(rf"BACK {n}\b", b.text, re.I))
             turned = _flip(back.trim(bleed), paper, vertical_axis)
             assert turned == pytest.approx(front.trim(bleed), abs=TOL), n
             # seen from the back after turning the cut card over side to side, the back is upright:

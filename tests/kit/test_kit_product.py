@@ -346,7 +346,8 @@ def test_text_on_fills_is_readable_and_large_enough(tmp_path):
     # card heads and table heads
     assert contrast("#ffffff", "#1f2421") >= MIN_CONTRAST and contrast("#d6d6d0", "#1f2421") >= MIN_CONTRAST
     assert contrast("#ffffff", "#222222") >= MIN_CONTRAST and contrast("#111111", "#ececec") >= MIN_CONTRAST
-    # every font size the card template can print is at least 6 pt, for every card size
+    # every font size the card template sets reads a role of the theme (its floor at least: the
+    # floor test, tests/kit/test_floors.py, measures the printed sizes), for every card size
     import jinja2
 
     from sheets.pipeline import rendering
@@ -356,11 +357,11 @@ def test_text_on_fills_is_readable_and_large_enough(tmp_path):
         css = jinja2.Environment().from_string(
             re.search(r"{% block style %}(.*?){% endblock %}", source, re.S).group(1)
         ).render(font_pt=size.font_pt, min_text_pt=MIN_TEXT_PT, inset_mm=3, margin_mm=3, card_h_mm=88,
-                 page_size="63mm 88mm", colours=lib.palette().css(False))
-        sizes = [float(v) for v in re.findall(r"([\d.]+)pt", css) if "font" in css]
-        font_sizes = [float(v) for v in re.findall(r"font(?:-size)?:\s*([\d.]+)pt", css)]
-        assert font_sizes and min(font_sizes) >= MIN_TEXT_PT, (size, font_sizes)
-        assert sizes
+                 page_size="63mm 88mm", colours=lib.palette().css(False), themed=True, cell_mm=(63, 88),
+                 theme_frame_tint="#dddddd", set_title="x", band="x")
+        font_sizes = re.findall(r"font-size:\s*([^;}]+)", css)
+        assert font_sizes and all(v.strip().startswith(("var(--", "max(var(--")) for v in font_sizes), (size, font_sizes)
+        assert not re.findall(r"font:\s*[\d.]+pt", css)
 
 
 def test_contact_sheet_geometry_with_a_partial_last_row():

@@ -15,7 +15,7 @@ from sheets.base import limits
 from sheets.base.errors import SheetsError
 from sheets.cli.errors import user_errors
 from sheets.cli.config import output_root
-from sheets.cli.options import Content, Dice, InkSaver, Output, Paper, PaperSize, Preview, Seed, print_options
+from sheets.cli.options import Content, Dice, InkSaver, LargePrint, Output, Paper, PaperSize, Preview, Seed, print_options
 from sheets.cli.output import report, wrote, write_previews
 
 Fillable = typer.Option(False, "--fillable", help="Make every write-in and checkbox a PDF form field.")
@@ -39,6 +39,7 @@ def playbook(
     paper: PaperSize = Paper("a4"),
     preview: Preview = False,
     ink_saver: InkSaver = False,
+    large_print: LargePrint = False,
     output: Output = None,
     content: Content = None,
 ) -> None:
@@ -56,7 +57,7 @@ def playbook(
     with started_for(count, SQUAD):
         from sheets.games.regiment import commands  # noqa: PLC0415 - content models and Jinja: not for --help
 
-        paths, note = commands.make_playbook(name, print_options(paper, ink_saver, output, content),
+        paths, note = commands.make_playbook(name, print_options(paper, ink_saver, output, content, large_print),
                                              character=character,
                                              random=random, count=count, seed=seed, dice=dice,
                                              fillable=fillable, save=save)

@@ -15,6 +15,7 @@ from sheets.games.regiment.squads import load_squad
 from sheets.games.regiment.starter import write_starter
 from sheets.library.access import game_with_plugin, library, make_dice, slug
 from sheets.library.yaml_source import load_yaml
+from sheets.kinds import style
 from sheets.pipeline.workers import SQUAD, started_for
 from sheets.pipeline.write import write
 
@@ -66,14 +67,14 @@ def _make_playbook(name, options, character, random, count, seed, dice, fillable
         sheet = blank_playbook(game, game.data.playbook(name), paper, fillable)
     options.target(sheet.filename)  # a wrong -o is refused before anything is written
     if save is None:
-        return write([sheet], options, workers=pool), note
+        return write(style.large_print([sheet], options.large_print), options, workers=pool), note
     command = "sheets playbook" + (f" {name}" if name else "") + " --random"
     command += f" --count {count}" if count > 1 else ""
     command += f" --seed {rolled.seed}" if rolled.seed is not None else f" --dice {dice}"
     output.ensure_dir(Path(save))
     with output.locked(Path(save) / SQUAD_FILE):  # one writer at a time adds to the folder's squad
         planned = plan_save(squad, Path(save), rolled.describe, command, game.data)  # checked before any write
-        return write([sheet], options, workers=pool) + write_planned(planned), note
+        return write(style.large_print([sheet], options.large_print), options, workers=pool) + write_planned(planned), note
 
 
 def playbook_json(character: Path, content: Path | None = None) -> str:
@@ -90,7 +91,7 @@ def make_squad(squad_file: Path, options: PrintOptions = PrintOptions(), *, fill
     stem = slug(roster.designation) if roster.designation else slug(Path(squad_file).stem)
     sheet = squad_sheet(game, roster, f"regiment-squad-{stem}{'-fillable' if fillable else ''}.pdf", options.paper,
                         fillable)
-    return write([sheet], options)[0]
+    return write(style.large_print([sheet], options.large_print), options)[0]
 
 
 def new_character(playbook: str, path: Path, content: Path | None = None, root: Path | None = None) -> Path:

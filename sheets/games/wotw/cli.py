@@ -16,7 +16,7 @@ import typer
 from sheets.base import limits
 from sheets.base.errors import SheetsError
 from sheets.cli.errors import user_errors
-from sheets.cli.options import Content, Dice, InkSaver, Output, Paper, PaperSize, Preview, Seed, print_options
+from sheets.cli.options import Content, Dice, InkSaver, LargePrint, Output, Paper, PaperSize, Preview, Seed, print_options
 from sheets.cli.output import report, wrote
 
 #: what the command line adds to a rule's refusal, by its code: the rules say the rule in the
@@ -87,6 +87,7 @@ def mission(
     paper: PaperSize = Paper("a4"),
     preview: Preview = False,
     ink_saver: InkSaver = False,
+    large_print: LargePrint = False,
     output: Output = None,
     content: Content = None,
 ) -> None:
@@ -108,7 +109,7 @@ def mission(
                               f"(up to {limits.MAX_MISSIONS_JSON} with --json)")
         from sheets.games.wotw.commands import make_mission  # noqa: PLC0415 - Jinja and the pipeline: not for --help
 
-        path, note = make_mission(req, print_options(paper, ink_saver, output, content))
+        path, note = make_mission(req, print_options(paper, ink_saver, output, content, large_print))
     report([path], note, preview)
 
 

@@ -20,6 +20,7 @@ from sheets.games.wotw.records import make_entry
 from sheets.games.wotw.sheets import campaign_log_sheet, campaign_record, log_sheet
 from sheets.games.wotw.team import resolve_team
 from sheets.library.yaml_source import load_yaml
+from sheets.kinds import style
 from sheets.pipeline import cache
 from sheets.pipeline.build import sheet_pdf
 from sheets.pipeline.sheet import Sheet
@@ -46,11 +47,12 @@ def _make_mission(req: MissionRequest, options: PrintOptions, pool) -> tuple[Pat
     stem = f"wotw-{'campaign' if req.count > 1 else 'mission'}-{first.theatre}"
     stem += f"-seed{first.seed}" if first.seed is not None else "-dice"
     note = f"rolled with {first.dice if first.seed is None else 'seed ' + str(first.seed)}"
-    return write([log_sheet(game, missions, f"{stem}.pdf", options.paper, team)], options, workers=pool)[0], note
+    sheets = style.large_print([log_sheet(game, missions, f"{stem}.pdf", options.paper, team)], options.large_print)
+    return write(sheets, options, workers=pool)[0], note
 
 
 def _log_sheet(game, campaign, mission, options: PrintOptions) -> Path:
-    return write([campaign_log_sheet(game, campaign, mission, options.paper)], options)[0]
+    return write(style.large_print([campaign_log_sheet(game, campaign, mission, options.paper)], options.large_print), options)[0]
 
 
 @one_writer
@@ -98,7 +100,8 @@ def campaign_strike(file: Path, step: int, options: PrintOptions = PrintOptions(
 def campaign_show(file: Path, options: PrintOptions = PrintOptions()) -> Path:
     game = _wotw(options.content)
     campaign = campaign_io.load(Path(file), game.data)
-    return write([fitted_record(game, campaign, f"wotw-campaign-{Path(file).stem}.pdf", options.paper)], options)[0]
+    record = fitted_record(game, campaign, f"wotw-campaign-{Path(file).stem}.pdf", options.paper)
+    return write(style.large_print([record], options.large_print), options)[0]
 
 
 #: blank rows a played record keeps for missions and ledger lines to come, tried in turn when the

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from sheets.base.colors import tint
+from sheets.base.colors import MIN_TEXT_PT, tint
 from sheets.base.errors import SheetsError
 from sheets.base.limits import MAX_COPIES
 from sheets.kinds import style
+from sheets.kinds.cards import fit
 from sheets.kinds.cards.grid import CardGrid, fold_grid
 from sheets.kinds.cards.impose import Imposition
 from sheets.library.content import Library
@@ -103,7 +104,8 @@ def card_sheet(game: "Game", card_set: CardSet, geometry: PrintGeometry, *, layo
         "font_pt": size.font_pt,
         "card_h_mm": size.height_mm,
         "set_label": game_titled(game.info.title, card_set.title),
-        "fronts": [{"anchor": f"card-{i}", "card": c, "number": i + 1} for i, c in enumerate(card_set.cards)],
+        "fronts": [{"anchor": f"card-{i}", "card": c, "number": i + 1, "body_pt": _body_pt(c, size)}
+                   for i, c in enumerate(card_set.cards)],
         "backs": [{"anchor": f"back-{j}", "back": b} for j, b in enumerate(back_pages)],
     }
     suffix = "-fold" if fold else (("-backs-" + duplex) if backs else "")
@@ -112,6 +114,16 @@ def card_sheet(game: "Game", card_set: CardSet, geometry: PrintGeometry, *, layo
     return Sheet(filename=name, template="card.html.j2", context=context, game=game.id,
                  label=f"{game.info.title}: {card_set.title}" + ("" if "card" in card_set.title.lower() else " cards"),
                  finish=spec, reprint={"--set": card_set.id, "--layout": layout.id})
+
+
+FOOT_MM = 3.4  # card.html.j2's footer band (its foot_mm): a footer's line wholly 3 mm inside the cut
+
+
+def _body_pt(card, size) -> float:
+    """The card's body size, fitted to its card (sheets/kinds/cards/fit.py)."""
+    width = size.width_mm - 2 * size.margin_mm
+    room = size.height_mm - 2 * size.margin_mm - FOOT_MM - fit.head_mm(card, size.font_pt)
+    return fit.fitted_pt(card, max(size.font_pt, MIN_TEXT_PT), width, room)
 
 
 def pick_sets(game: "Game", which: str = "all") -> list[CardSet]:

@@ -1,0 +1,47 @@
+"""The floor test (issue 47): every text span of every PDF the kit writes, on A4 and on Letter,
+read back with PyMuPDF and held to the floor of its role in the theme (tests/floors.py: play
+text 7.5 pt, notes and captions 7 pt, running footers 6.5 pt; a role is told by the theme's
+marker colours). Values the stamper draws keep its own floor until it reads the theme too."""
+from __future__ import annotations
+
+import pytest
+
+from floors import Span, spans, under_floor
+from sheets.library.content import Library
+
+
+def _pdfs(kit):
+    return sorted(p for p in kit.folder.glob("*.pdf") if p.name != "kit.pdf")
+
+
+@pytest.fixture(scope="module")
+def theme():
+    return Library().theme()
+
+
+def test_the_measure_tells_roles_apart_and_sees_small_type(theme, tmp_path):
+    from sheets.pipeline.rendering import html_to_pdf
+
+    c = theme.colours
+    html = (f'<html><body style="font-family: \'Sheets DejaVu Sans\'">'
+            f'<p style="font-size: 7.5pt; color: {c.ink}">play at its floor</p>'
+            f'<p style="font-size: 7.2pt; color: {c.ink}">play under its floor</p>'
+            f'<p style="font-size: 7pt; color: {c.note}">a note at its floor</p>'
+            f'<p style="font-size: 6.5pt; color: {c.footer}">a footer at its floor</p>'
+            f'<p style="font-size: 6pt; color: {c.footer}">a footer under it</p></body></html>')
+    low = under_floor(html_to_pdf(html), theme)
+    assert [(role, size, text) for role, size, _, _, text in low] == [
+        ("play", 7.2, "play under its floor"), ("footer", 6.0, "a footer under it")]
+    assert under_floor(html_to_pdf(html), theme, large_print=True)  # nothing there is 12 pt
+    assert Span(1, 6, "#000000", "DejaVuSans", "x").stamped and not Span(1, 6, "#000000", "Sheets-DejaVu-Sans", "x").stamped
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_every_text_of_every_part_is_at_its_role_s_floor(request, theme, paper):
+    kit = request.getfixturevalue("whole_kit" if paper == "a4" else "whole_kit_letter")
+    pdfs = _pdfs(kit)
+    assert len(pdfs) > 20  # the whole kit: every game's parts
+    low = {pdf.name: under_floor(pdf, theme)[:3] for pdf in pdfs}
+    assert {name: found for name, found in low.items() if found} == {}
+    # every part holds text read in play, and no laid-out play text under its floor
+    assert all(any(not s.stamped for s in spans(pdf)) for pdf in pdfs)
