@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Literal, Union
 
-from pydantic import Field, model_validator
+from pydantic import ConfigDict, Field, model_validator
 
 from sheets.library.located import Found
 from sheets.library.tables import DICE_PATTERN, coverage, parse_roll, uncovered
@@ -73,6 +73,9 @@ class Term(Strict):
 
 
 class Block(Strict):
+    # the one-key rule as JSON Schema says it (the editor's): the check below says it in words
+    model_config = ConfigDict(json_schema_extra={"minProperties": 1, "maxProperties": 1})
+
     h: str | None = None
     p: str | None = None
     items: list[str] | None = Field(None, alias="list")
