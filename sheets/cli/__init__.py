@@ -3,12 +3,19 @@
 Thin: parse options, call `sheets.app.api` or a game's commands, print paths. The core
 names no game: every package under `sheets.games` with a `cli` module adds its
 commands (`register(app)`). Heavy imports (WeasyPrint, pydantic models) happen inside
-commands, so that `sheets --help` stays fast.
+commands, so that `sheets --help` stays fast; and so does making a command: Typer turns a
+function's signature into a Click command, which for every command at every start cost more
+than starting Python. The commands are declared on `declared` (a Typer nothing is built from),
+and the root (`SheetsGroup`) builds only the one that runs or whose help is asked for; its own
+help lists every command from its declaration (its one-line help), building none.
 """
 from __future__ import annotations
 
+import inspect
+
 import typer
-from typer.core import TyperGroup
+from typer.core import TyperCommand, TyperGroup
+from typer.main import get_command_from_info, get_command_name, get_group_from_info
 
 from sheets import __version__
 from sheets.base.errors import SheetsError
@@ -21,23 +28,43 @@ from sheets.library import plugins
 
 
 class SheetsGroup(TyperGroup):
-    """The root command: a number out of its range is refused naming the value and the range. A
-    kind's plain command (`sheets reference GAME`) is made from the registry when it is asked for
-    (`sheets.cli.kinds`), so that the other commands start without loading every kind."""
+    """The root command: each command built when it is asked for (`declared`), a number out of its
+    range refused naming the value and the range. A kind's plain command (`sheets reference GAME`)
+    is made from the registry when it is asked for (`sheets.cli.kinds`), so that the other
+    commands start without loading every kind."""
 
     def list_commands(self, ctx):
-        names = super().list_commands(ctx)
+        names = list(_declared())
         at = names.index("kit") + 1 if "kit" in names else len(names)
-        kinds = [name for name in kind_commands.plain() if name not in names]
+        kinds = [name for name in kind_commands.plain_help() if name not in names]
         return names[:at] + kinds + names[at:]
 
     def get_command(self, ctx, cmd_name):
-        command = super().get_command(ctx, cmd_name)
-        if command is None and not cmd_name.startswith("-"):
-            command = kind_commands.plain_command(cmd_name)
+        command = self.commands.get(cmd_name)
+        if command is None:
+            info = _declared().get(cmd_name)
+            if info is not None:
+                command = _built(cmd_name, info)
+            elif not cmd_name.startswith("-"):
+                command = kind_commands.plain_command(cmd_name)
             if command is not None:
                 self.add_command(command, cmd_name)  # sheets.toml's defaults reach it (config.apply)
         return command
+
+    def format_commands(self, ctx, formatter) -> None:
+        """Every command and its one-line help, from its declaration (none is built for this)."""
+        rows = []
+        for name in self.list_commands(ctx):
+            info = _declared().get(name)
+            about = _help(info) if info is not None else kind_commands.plain_help().get(name)
+            command = self.commands.get(name) or (TyperCommand(name, help=about) if about is not None
+                                                  else self.get_command(ctx, name))
+            if command is not None and not command.hidden:
+                rows.append((name, command))
+        if rows:
+            limit = formatter.width - 6 - max(len(name) for name, _ in rows)
+            with formatter.section("Commands"):
+                formatter.write_dl([(name, command.get_short_help_str(limit)) for name, command in rows])
 
     def invoke(self, ctx):
         try:
@@ -100,7 +127,39 @@ def _add_commands(app: typer.Typer) -> None:
     app.add_typer(new, name="new")
 
 
-_add_commands(app)
+#: every command, declared as the root would add it (a function, or a Typer of subcommands): the
+#: root builds one when it is asked for
+declared = typer.Typer(rich_markup_mode=None, add_completion=False)
+_add_commands(declared)
+
+
+def _declared() -> dict:
+    """name -> its declaration (Typer's CommandInfo or TyperInfo), in --help's order: the commands,
+    then the groups of subcommands."""
+    found: dict = {}
+    for info in declared.registered_commands:
+        found[info.name or get_command_name(info.callback.__name__)] = info
+    for info in declared.registered_groups:
+        found[info.name or info.typer_instance.info.name] = info
+    return found
+
+
+def _help(info) -> str:
+    """A declared command's help (its one-line help is its first sentence), without building it."""
+    if hasattr(info, "typer_instance"):
+        return info.help or info.typer_instance.info.help or inspect.getdoc(info.typer_instance.registered_callback.callback)
+    return info.help or inspect.getdoc(info.callback) or ""
+
+
+def _built(name: str, info):
+    """The Click command of a declaration, made as Typer makes it for the root it is added to."""
+    if hasattr(info, "typer_instance"):
+        group = get_group_from_info(info, pretty_exceptions_short=app.pretty_exceptions_short,
+                                    suggest_commands=app.suggest_commands, rich_markup_mode=app.rich_markup_mode)
+        group.name = name
+        return group
+    return get_command_from_info(info, pretty_exceptions_short=app.pretty_exceptions_short,
+                                 rich_markup_mode=app.rich_markup_mode)
 
 
 def main() -> None:

@@ -26,8 +26,10 @@ def apply(ctx: typer.Context) -> None:
     """Make the config's values the defaults of this run's commands (the command line still wins)."""
     settings = {key: s for key, s in in_force().items() if s.source != "built-in default"}
     values = {PARAMS[key]: s.value for key, s in settings.items() if key in PARAMS}
-    if values:
-        ctx.default_map = _defaults_for(ctx.command, values)
+    name = ctx.invoked_subcommand  # the one command built (the root builds a command when it runs)
+    command = ctx.command.get_command(ctx, name) if values and name else None
+    if command is not None:
+        ctx.default_map = {name: _defaults_for(command, values)}
 
 
 def output_root() -> Path | None:

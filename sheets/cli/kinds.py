@@ -10,14 +10,17 @@ its name, or by `sheets --help` listing them): the other commands start without 
 """
 from __future__ import annotations
 
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
-import click
 import typer
 
+from sheets.base import paths
 from sheets.cli.errors import user_errors
 from sheets.cli.options import Content, Game, InkSaver, LargePrint, Output, Paper, PaperSize, Preview, print_options
 from sheets.cli.output import report
+
+if TYPE_CHECKING:
+    import click
 
 Kind = typer.Argument(..., metavar="KIND", help="A kind of printable, as `sheets list` shows a game's "
                       "(a game's own: GAME.KIND); an unknown one is answered with every kind.")
@@ -67,10 +70,37 @@ def _command(name: str, about: str, ink: bool) -> click.Command:
 
 
 def plain() -> dict[str, tuple[str, bool]]:
-    """The kinds with a plain command: name -> (its help, takes --preview and --ink-saver)."""
+    """The kinds with a plain command: name -> (its help, takes --preview and --ink-saver), by name."""
     from sheets.kinds import registry  # noqa: PLC0415 - every kind's builder: only when a kind's command is asked for
 
-    return {kind.name: (kind.command, kind.ink) for kind in registry.GENERIC if kind.command}
+    return {kind.name: (kind.command, kind.ink) for kind in sorted(registry.GENERIC, key=lambda k: k.name)
+            if kind.command}
+
+
+def plain_help() -> dict[str, str]:
+    """The kinds with a plain command: name -> its help, by name, for `sheets --help`: read from
+    each kind's declaration as written (`KIND = Kind("name", ..., command="its help")` in its
+    folder's __init__.py), without importing the kinds (a kind's package imports its builder,
+    and the registry every kind's: more than all the rest of --help). A declaration whose name
+    or help is not written out as a string: the registry's, imported."""
+    import ast  # noqa: PLC0415 - only for --help's list
+
+    found: dict[str, str] = {}
+    for init in sorted((paths.PACKAGE_DIR / "kinds").glob("*/__init__.py")):
+        for node in ast.parse(init.read_text(encoding="utf-8")).body:
+            if not (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)
+                    and any(isinstance(target, ast.Name) and target.id == "KIND" for target in node.targets)):
+                continue
+            given = {keyword.arg: keyword.value for keyword in node.value.keywords}
+            name = node.value.args[0] if node.value.args else given.get("name")
+            command = given.get("command")
+            if command is None or (isinstance(command, ast.Constant) and command.value is None):
+                continue  # no plain command
+            if not (isinstance(name, ast.Constant) and isinstance(name.value, str)
+                    and isinstance(command, ast.Constant) and isinstance(command.value, str)):
+                return {name: about for name, (about, _) in plain().items()}
+            found[name.value] = command.value
+    return dict(sorted(found.items()))
 
 
 def plain_command(name: str) -> click.Command | None:

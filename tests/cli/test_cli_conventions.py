@@ -228,3 +228,55 @@ def test_the_commands_a_run_prints_carry_its_paper(cli, tmp_path, user_config):
     assert squash("(run `sheets campaign mission ww.yaml --paper letter` alone") in squash(refused.stderr)
     refused = cli("campaign", "mission", "ww.yaml", "--seed", "12", "-o", "m2.pdf")
     assert squash("(run `sheets campaign mission ww.yaml` alone") in squash(refused.stderr)
+
+
+#: what the commands import when they run (content models, Jinja, the layout engine, the PDF
+#: libraries, every kind's builder), which `sheets --help` must not
+HEAVY = ("weasyprint", "jinja2", "pydantic", "pikepdf", "reportlab", "pypdf", "fontTools", "ruamel", "yaml",
+         "sheets.kinds.registry", "sheets.library.content", "sheets.app", "sheets.pipeline", "sheets.pdf")
+_HELP_IN_A_FRESH_PROCESS = '''
+import sys
+sys.argv = ["sheets", "--help"]
+from sheets.cli import main
+try:
+    main()
+except SystemExit:
+    pass
+print(" ".join(sorted(sys.modules)))
+'''
+
+
+def test_help_imports_no_command_s_heavy_dependencies():
+    """`sheets --help` lists every command without building one or importing what they need
+    (it took 10x a bare Python start): the modules a command loads, read in the process."""
+    done = subprocess.run([sys.executable, "-c", _HELP_IN_A_FRESH_PROCESS], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    *_, loaded = done.stdout.strip().splitlines()
+    heavy = [m for m in loaded.split() if m.startswith(HEAVY) and (m in HEAVY or m.startswith(tuple(h + "." for h in HEAVY)))]
+    assert heavy == []
+    assert "Commands:" in done.stdout and "  kit " in done.stdout  # the list itself was printed
+    running = subprocess.run([sys.executable, "-c", _HELP_IN_A_FRESH_PROCESS.replace('"--help"', '"list"')],
+                             capture_output=True, text=True, timeout=120)
+    assert "sheets.library.content" in running.stdout.split()  # what the list is checked against: loaded by a command
+
+
+def test_help_lists_every_command_with_the_help_the_command_itself_gives(cli):
+    """The root's list comes from the commands' declarations (nothing is built for it): each line
+    is what the built command says of itself, for every command, the kinds' plain ones too."""
+    from typer.main import get_command
+
+    from sheets.cli import app
+    from sheets.kinds import registry
+
+    root = get_command(app)
+    ctx = root.make_context("sheets", ["--help"], resilient_parsing=True)
+    names = root.list_commands(ctx)
+    assert {k.name for k in registry.GENERIC if k.command} <= set(names)
+    listed = cli("--help").stdout.split("Commands:\n", 1)[1]
+    for name in names:
+        command = root.get_command(ctx, name)
+        assert command is not None, name
+        line = next(line for line in listed.splitlines() if line.split()[:1] == [name])
+        assert " ".join(line.split()[1:]) == command.get_short_help_str(80 - 6 - max(map(len, names))), name
+        assert cli(*name.split(), "--help").exit_code == 0, name
