@@ -36,6 +36,8 @@ def run() -> None:
         signal.signal(signal.SIGINT, _interrupted_while_starting)
     if signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
         signal.signal(signal.SIGTERM, _interrupted_while_starting)
+    if sys.argv[1:] == ["--help"]:
+        _end(_root_help())
     # after the handler, so that a Ctrl-C while the CLI is imported ends cleanly
     from sheets.cli import main  # noqa: PLC0415
     try:
@@ -44,6 +46,102 @@ def run() -> None:
     except SystemExit as exc:
         code = exc.code
     _end(code)
+
+
+def _root_help() -> int:
+    """`sheets --help`: the text the CLI printed for it last, from the cache, when nothing it is
+    made of has changed (`_help_entry`); else the CLI's, printed and kept. Importing Typer alone
+    takes several times a bare Python start, so the root's help is only worth its start-up
+    figure (within 3x) when it needs no Typer."""
+    from sheets.base.cachedir import sealed, unsealed  # noqa: PLC0415
+
+    entry = _help_entry()
+    try:
+        kept = unsealed(entry.read_bytes()) if entry is not None else None
+    except OSError:
+        kept = None
+    if kept is not None:
+        os.write(1, kept)
+        return 0
+    import contextlib  # noqa: PLC0415
+    import io  # noqa: PLC0415
+
+    from sheets.cli import main  # noqa: PLC0415
+
+    printed = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(printed):
+            main()
+        code = 0
+    except SystemExit as exc:
+        code = exc.code
+    text = printed.getvalue().encode()
+    sys.stdout.buffer.write(text)
+    if code == 0 and text and entry is not None:
+        from sheets.base import output  # noqa: PLC0415
+
+        try:
+            entry.parent.mkdir(parents=True, exist_ok=True)
+            output.write_atomic(entry, sealed(text))
+        except OSError:
+            pass  # a cache we cannot write is only slower
+    return code
+
+
+def _columns() -> int:
+    """The terminal's width as Click finds it (shutil.get_terminal_size, whose import, with the
+    archive modules it loads, would cost a third of a bare Python start): $COLUMNS, else the
+    terminal's, else 80."""
+    try:
+        columns = int(os.environ.get("COLUMNS", "0"))
+    except ValueError:
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns or 80
+
+
+def _help_entry():
+    """The cache entry of the root's help as these sources make it: named by a hash of what the
+    text is made of (Python, the program's name, the terminal's width, and the size and time of
+    every file that declares a command or a game: the CLI, the games' packages and `cli`
+    modules, the kinds' declarations, Typer and Click); None when no cache can be named."""
+    import hashlib  # noqa: PLC0415
+    from importlib.machinery import PathFinder  # noqa: PLC0415 - loaded with Python already
+
+    from sheets.base import cachedir  # noqa: PLC0415
+
+    here = os.path.dirname(os.path.abspath(__file__))
+    files = [os.path.join(here, name) for name in ("__init__.py", "__main__.py")]
+    for folder, names in (("cli", None), ("games", ("__init__.py", "cli.py")), ("kinds", ("__init__.py",)),
+                          ("library", ("plugins.py",))):
+        root = os.path.join(here, folder)
+        for dirpath, dirnames, filenames in os.walk(root):
+            dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
+            if dirpath != root and names is None:
+                continue
+            files += [os.path.join(dirpath, f) for f in sorted(filenames)
+                      if f.endswith(".py") and (names is None or f in names)]
+    for package in ("typer", "click"):
+        spec = PathFinder.find_spec(package)
+        if spec is not None and spec.origin:
+            files.append(spec.origin)
+    made_of = [sys.version, os.path.basename(sys.argv[0]), str(_columns())]
+    for path in files:
+        try:
+            stat = os.stat(path)
+        except OSError:
+            continue
+        made_of.append(f"{path} {stat.st_size} {stat.st_mtime_ns}")
+    try:
+        folder = cachedir.root()
+    except Exception:  # noqa: BLE001 - no cache folder: the help is made each time
+        return None
+    key = hashlib.sha256("\n".join(made_of).encode()).hexdigest()
+    return folder / f"help-{key}.txt"
 
 
 #: a Ctrl-C or SIGTERM that came once the command was done: the signal's number

@@ -280,3 +280,22 @@ def test_help_lists_every_command_with_the_help_the_command_itself_gives(cli):
         line = next(line for line in listed.splitlines() if line.split()[:1] == [name])
         assert " ".join(line.split()[1:]) == command.get_short_help_str(80 - 6 - max(map(len, names))), name
         assert cli(*name.split(), "--help").exit_code == 0, name
+
+
+def _imported(stderr: str) -> set[str]:
+    """The modules `python -X importtime` says a run imported."""
+    return {line.rsplit("|", 1)[1].strip() for line in stderr.splitlines() if line.startswith("import time:")}
+
+
+@pytest.mark.parametrize("columns", ["100", "60"])
+def test_the_root_help_is_the_cli_s_own_text_kept_and_then_needs_no_typer(tmp_path, columns):
+    """`sheets --help` prints what the CLI printed for it (kept in the cache, named by what the
+    text is made of: the terminal's width among them); once kept, the run imports no Typer."""
+    env = dict(os.environ, SHEETS_CACHE_DIR=str(tmp_path / "cache"), COLUMNS=columns)
+    runs = [subprocess.run([sys.executable, "-X", "importtime", "-m", "sheets", "--help"], capture_output=True,
+                           text=True, env=env, timeout=120) for _ in range(2)]
+    assert [r.returncode for r in runs] == [0, 0]
+    made, kept = runs
+    assert made.stdout == kept.stdout and "Commands:" in made.stdout and "  kit " in made.stdout
+    assert max(len(line) for line in made.stdout.splitlines()) <= int(columns)
+    assert "typer" in _imported(made.stderr) and not {m for m in _imported(kept.stderr) if m.startswith("typer")}
