@@ -48,7 +48,7 @@ def run() -> None:
     _end(code)
 
 
-def _root_help() -> int:
+def _root_help() -> int | str | None:
     """`sheets --help`: the text the CLI printed for it last, from the cache, when nothing it is
     made of has changed (`_help_entry`); else the CLI's, printed and kept. Importing Typer alone
     takes several times a bare Python start, so the root's help is only worth its start-up
@@ -69,10 +69,10 @@ def _root_help() -> int:
     from sheets.cli import main  # noqa: PLC0415
 
     printed = io.StringIO()
+    code: int | str | None = 0
     try:
         with contextlib.redirect_stdout(printed):
             main()
-        code = 0
     except SystemExit as exc:
         code = exc.code
     text = printed.getvalue().encode()
@@ -98,7 +98,7 @@ def _columns() -> int:
         columns = 0
     if columns <= 0:
         try:
-            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
         except (AttributeError, ValueError, OSError):
             columns = 0
     return columns or 80

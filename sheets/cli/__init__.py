@@ -16,6 +16,7 @@ import inspect
 import typer
 from typer.core import TyperCommand, TyperGroup
 from typer.main import get_command_from_info, get_command_name, get_group_from_info
+from typer.models import TyperInfo
 
 from sheets import __version__
 from sheets.base.errors import SheetsError
@@ -137,23 +138,25 @@ def _declared() -> dict:
     """name -> its declaration (Typer's CommandInfo or TyperInfo), in --help's order: the commands,
     then the groups of subcommands."""
     found: dict = {}
-    for info in declared.registered_commands:
-        found[info.name or get_command_name(info.callback.__name__)] = info
-    for info in declared.registered_groups:
-        found[info.name or info.typer_instance.info.name] = info
+    for command in declared.registered_commands:
+        found[command.name or get_command_name(getattr(command.callback, "__name__", ""))] = command
+    for group in declared.registered_groups:
+        found[group.name or (group.typer_instance.info.name if group.typer_instance else None)] = group
     return found
 
 
 def _help(info) -> str:
     """A declared command's help (its one-line help is its first sentence), without building it."""
-    if hasattr(info, "typer_instance"):
-        return info.help or info.typer_instance.info.help or inspect.getdoc(info.typer_instance.registered_callback.callback)
-    return info.help or inspect.getdoc(info.callback) or ""
+    if isinstance(info, TyperInfo):
+        group = info.typer_instance
+        callback = group.registered_callback.callback if group and group.registered_callback else None
+        return info.help or (group.info.help if group else None) or (inspect.getdoc(callback) if callback else None) or ""
+    return info.help or (inspect.getdoc(info.callback) if info.callback else None) or ""
 
 
 def _built(name: str, info):
     """The Click command of a declaration, made as Typer makes it for the root it is added to."""
-    if hasattr(info, "typer_instance"):
+    if isinstance(info, TyperInfo):
         group = get_group_from_info(info, pretty_exceptions_short=app.pretty_exceptions_short,
                                     suggest_commands=app.suggest_commands, rich_markup_mode=app.rich_markup_mode)
         group.name = name

@@ -27,8 +27,9 @@ def apply(ctx: typer.Context) -> None:
     settings = {key: s for key, s in in_force().items() if s.source != "built-in default"}
     values = {PARAMS[key]: s.value for key, s in settings.items() if key in PARAMS}
     name = ctx.invoked_subcommand  # the one command built (the root builds a command when it runs)
-    command = ctx.command.get_command(ctx, name) if values and name else None
-    if command is not None:
+    root = ctx.command
+    command = root.get_command(ctx, name) if values and name and isinstance(root, typer.core.TyperGroup) else None
+    if name and command is not None:
         ctx.default_map = {name: _defaults_for(command, values)}
 
 
