@@ -149,7 +149,7 @@ def _has_text(ops: list) -> bool:
 
 def _tag_page(tree: _Tree, page: pikepdf.Page, unit_forms: tuple[str, ...]) -> None:
     forms = _tagged_forms(page)
-    ops = [(operands, op) for operands, op in pikepdf.parse_content_stream(page)]  # written back converted
+    ops = pikepdf.parse_content_stream(page)  # written back as parsed, as `marking` writes a page
     first = len(tree.kids)
     out: list = []
     mcid = 0

@@ -102,29 +102,25 @@ def test_pages_marked_on_the_workers_are_the_bytes_marked_here(regiment, tmp_pat
     assert there.read_bytes() == here.read_bytes()
 
 
-def test_the_workers_quick_way_writes_numbers_as_pikepdf_and_leaves_strings_alone():
-    """The workers mark a page from its instructions as parsed (`finish._runs`),
-    whose real numbers pikepdf writes back as they were written: so the content is first put in
-    the form pikepdf gives a converted number (".5" as "0.5"), outside its strings, whose bytes
-    (a subset's codes) may read like numbers; a content that may hold an inline image is left to
-    the slower way. Both ways give the same marked content."""
+def test_a_page_is_marked_as_it_was_written_numbers_strings_and_arrays_alike():
+    """The workers and the writing process mark a page by one function (`marking.mark_content`)
+    from its instructions as parsed: every number, string and array is written back as it was
+    written (no number put in another form first), the page's own run with text a Span, the
+    blank's form left as it is (a run without text is an Artifact)."""
     import pikepdf
 
-    from sheets.pdf.finish import _runs as finish_runs
     from sheets.pdf import marking
 
     content = (b"q /WSBase Do Q\n1 0 0 1 0 0 cm .464286 w -.5 0 m 12. 0 l S\n"
-               b"BT /F2+0 9 Tf 10.8 TL (a .5 [b\\) .7 \\(c) Tj <2e35> Tj ET\n0 0 0 rg\n")
-    assert marking._canonical(content) == content.replace(b" .464286", b" 0.464286").replace(
-        b" -.5 ", b" -0.5 ").replace(b" 12. ", b" 12 ")
-    assert marking._canonical(b"BI /W 1 /H 1 ID \x00.5 EI") is None
-    # a real in an array is written otherwise again ("-0.25" as "-.25"): the slower way
-    assert marking._canonical(b"BT [ (x) -.25 (y) ] TJ ET") is None
+               b"BT /F2+0 9 Tf 10.8 TL (a .5 [b\\) .7 \\(c) Tj <2e35> Tj [ (x) -.25 (y) ] TJ ET\n0 0 0 rg\n")
     pdf = pikepdf.new()
-    slow = marking.mark_content(pikepdf.parse_content_stream(pikepdf.Stream(pdf, content)), True)
-    quick = marking._marked(finish_runs(
-        pikepdf.parse_content_stream(pikepdf.Stream(pdf, marking._canonical(content))), {"/WSBase": True}), True)
-    assert quick == slow and slow[1] == "FT"
+    marked, events = marking.mark_content(pikepdf.parse_content_stream(pikepdf.Stream(pdf, content)), True)
+    assert events == "FT"
+    assert marked.startswith(b"q\n/WSBase Do\nQ\n/Span << /MCID 0 >> BDC\n") and marked.endswith(b"EMC")
+    for written in (b".464286 w", b"-.5 0 m", b"12. 0 l", b"(a .5 [b\\) .7 \\(c) Tj", b"-.25"):
+        assert written in marked, written
+    drawn, events = marking.mark_content(pikepdf.parse_content_stream(pikepdf.Stream(pdf, b"0 0 m 1 1 l S")), False)
+    assert (drawn, events) == (b"/Artifact BMC\n0 0 m\n1 1 l\nS\nEMC", "")
 
 
 def test_a_page_written_from_its_blanks_formats_is_the_bytes_written_piece_by_piece(regiment, tmp_path,
