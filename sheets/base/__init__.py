@@ -6,7 +6,7 @@ PrintOptions, KitOptions), atomic writes (`output`), a user's own files (`userfi
 they are regular files, bounded; one writer at a time), sheets.toml (`config`), the one injected dice
 object (`dice`), number formats, colours, Ctrl-C handling (`interrupts`), the bundled fonts
 (`fonts`, the files in `fonts/`) and the installed ones (`fontdirs`), and what WeasyPrint laid out
-(`overflow`).
+(`overflow`; its boxes reached in one place, `weasyboxes`).
 
 May import: the standard library and third-party packages only, and other `sheets.base` modules.
 """

@@ -22,6 +22,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sheets.base.weasyboxes import page_box
+
 TOLERANCE_PT = 0.75  # rounding in WeasyPrint's layout; a quarter of a millimetre
 PT_PER_PX = 0.75     # WeasyPrint lays out in CSS px (96 per inch); PDF points are 72 per inch
 MM_PER_PX = 25.4 / 96
@@ -106,7 +108,7 @@ def find_overflows(document) -> list[Overflow]:
             visit(child, inner, anchor, page_no, paper)
 
     for number, page in enumerate(document.pages, start=1):
-        root = page._page_box  # noqa: SLF001 - WeasyPrint has no public laid-out box tree
+        root = page_box(page)  # WeasyPrint has no public laid-out box tree (sheets.base.weasyboxes)
         visit(root, None, None, number, (0.0, root.margin_width()))
     return found
 

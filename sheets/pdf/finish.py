@@ -1,7 +1,7 @@
 """The last pass over every PDF the tool writes (pikepdf): tags, language, title, boxes.
 
 - **Structure.** Pages drawn from forms that carry their page's tags (`/WSStruct`, see
-  `sheets.pdf.structure`: stamped sheets, imposed cards) get a real structure tree: each
+  `sheets.pdf.carried`: stamped sheets, imposed cards) get a real structure tree: each
   form's elements are rebuilt with marked-content references into the form (`/Stm`), the
   form gets `/StructParents`; a form drawn twice is copied, so each drawing has its own
   elements. The caller may name forms that are units of a page (`unit_forms`, prefixes of
@@ -32,12 +32,12 @@ with interrupts.held():
     from pikepdf import Array, Dictionary, Name, Operator
 from sheets.pdf.spacing import mark_spacing
 from sheets.pdf.ua import repair as ua_repair
+from sheets.pdf.ua import tag_widgets
 
-#: sheets.pdf.structure.KEY, spelled out: importing that module would bring pypdf into the workers
-KEY = "/WSStruct"
+from sheets.pdf.carried import KEPT, KEY
+
 _STRUCT_KEY = Name(KEY)
 _DONE = Name("/WSStructDone")  # a form's description kept while its file is tagged (for copies)
-_KEPT = ("/Alt", "/ActualText", "/Lang", "/E", "/T", "/A", "/C", "/ID")
 
 
 # -- structure ---------------------------------------------------------------
@@ -55,7 +55,7 @@ class _Tree:
 
     def _element(self, desc, parent, page, form, owners: dict) -> Dictionary:
         elem = self.pdf.make_indirect(Dictionary(Type=Name.StructElem, S=desc.S, P=parent, Pg=page))
-        for key in _KEPT:
+        for key in KEPT:
             if key in desc:
                 elem[key] = desc[key]
         kids = Array()
@@ -346,6 +346,16 @@ def save(pdf: pikepdf.Pdf) -> bytes:
     pdf.save(buf, deterministic_id=True, object_stream_mode=pikepdf.ObjectStreamMode.generate,
              fix_metadata_version=False)
     return buf.getvalue()
+
+
+def tag_fields(data: bytes) -> bytes:
+    """A tagged file whose form fields were just added: each widget in a `/Form` element
+    (PDF/UA-1 7.18.4: `ua.tag_widgets`). An untagged file is returned as it is."""
+    with pikepdf.open(io.BytesIO(data)) as pdf:
+        if "/StructTreeRoot" not in pdf.Root:
+            return data
+        tag_widgets(pdf)
+        return save(pdf)
 
 
 def finish_pdf(data: bytes, title: str | None = None, lang: str = "en", unit_forms: tuple[str, ...] = ()) -> bytes:

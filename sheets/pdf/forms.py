@@ -22,9 +22,6 @@ import re
 
 KEY = "forms-3"  # joins a fillable sheet's cache key: raise it when this changes its output
 
-_TOUNICODE_CHAR = re.compile(rb"<([0-9a-fA-F]+)>\s*<([0-9a-fA-F]+)>")
-_TOUNICODE_RANGE = re.compile(rb"<([0-9a-fA-F]+)>\s*<([0-9a-fA-F]+)>\s*<([0-9a-fA-F]+)>")
-_SECTION = re.compile(rb"begin(bfchar|bfrange)(.*?)end\1", re.S)
 _DA_FONT = re.compile(r"/(\S+)\s+([\d.]+)\s+Tf")
 _DA_COLOR = re.compile(r"((?:[\d.]+\s+){1,4}(?:rg|g|k))\b")
 TICK = "\u2714"  # the caption a reader draws in a ticked box (in the DA font)
@@ -40,17 +37,11 @@ class _Font:
     """What an appearance needs of a Type0 (Identity-H) font: code per character, widths."""
 
     def __init__(self, font) -> None:
+        from sheets.pdf.spacing import cmap_codes  # noqa: PLC0415 - pikepdf's: the stamper's side only
+
         self.codes: dict[str, int] = {}
-        data = font.ToUnicode.read_bytes() if "/ToUnicode" in font else b""
-        for kind, body in _SECTION.findall(data):
-            if kind == b"bfchar":
-                for code, uni in _TOUNICODE_CHAR.findall(body):
-                    self.codes.setdefault(bytes.fromhex(uni.decode()).decode("utf-16-be", "ignore"), int(code, 16))
-            else:
-                for lo, hi, uni in _TOUNICODE_RANGE.findall(body):
-                    start = int(uni, 16)
-                    for i, code in enumerate(range(int(lo, 16), int(hi, 16) + 1)):
-                        self.codes.setdefault(chr(start + i), code)
+        for code, text in (cmap_codes(font.ToUnicode.read_bytes()) if "/ToUnicode" in font else {}).items():
+            self.codes.setdefault(text, code)  # a character drawn by several codes: the first
         cid = font.DescendantFonts[0]
         self.default = float(cid.get("/DW", 1000))
         self.widths: dict[int, float] = {}

@@ -5,7 +5,7 @@ page's content; `mark_content` marks that content as `TaggedPdf` (sheets.pdf.tag
 writes it, and `marked_pages` does so for every page of a chunk's overlay in the worker that drew
 it, so that the process writing the file only numbers each page's objects. No object number is
 in the content, so the bytes are the same wherever it is made. This module brings pikepdf into a
-worker, not pypdf (the writer's).
+worker (the writing process reads the overlay with pikepdf too).
 """
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import zlib
 
 from sheets.pdf.finish import _has_text, _runs, pikepdf
 
-_BASE = "/WSBase"
+BASE = "/WSBase"
 BASE_DRAWN = b"q /WSBase Do Q\n"  # a stamped page's content begins by drawing its blank
 
 
@@ -31,7 +31,7 @@ def mark_content(ops: list, tagged: bool) -> tuple[bytes, str]:
     events: list[str] = []
     spans = 0
     form = tagged  # the first tagged form is the blank's
-    for kind, group in _runs(ops, {_BASE: True} if tagged else {}):
+    for kind, group in _runs(ops, {BASE: True} if tagged else {}):
         if kind == "form" and form:
             form = False
             events.append("F")
@@ -51,12 +51,10 @@ def mark_content(ops: list, tagged: bool) -> tuple[bytes, str]:
     return pikepdf.unparse_content_stream(out), "".join(events)
 
 
-def marked_pages(overlay: bytes) -> list[tuple[bytes, str, bytes | None, int]] | None:
+def marked_pages(overlay: bytes) -> list[tuple[bytes, str]] | None:
     """Each page of a chunk's overlay PDF as `TaggedPdf.add_marked_page` takes it: its content
     marked (on a tagged blank) and compressed as the writer compresses a stream, and its events
-    (done in the worker that drew the overlay, so that the writing process only numbers them);
-    then its resources dictionary written out (pages with the same one share what the writer
-    parsed of it; None: the page has none of its own) and its object number in the overlay.
+    (done in the worker that drew the overlay, so that the writing process only numbers them).
     None when a page's content is not one stream (the writing process then marks it, as ever)."""
     found = []
     with pikepdf.open(io.BytesIO(overlay)) as pdf:
@@ -67,7 +65,5 @@ def marked_pages(overlay: bytes) -> list[tuple[bytes, str, bytes | None, int]] |
                 return None
             scratch.write(BASE_DRAWN + (contents.read_bytes() if contents is not None else b""))
             marked, events = mark_content(pikepdf.parse_content_stream(scratch), True)
-            own = page.obj.get("/Resources")  # the page's own (not inherited): the writer parses one of each
-            found.append((zlib.compress(marked, 6), events, own.unparse() if own is not None else None,
-                          page.obj.objgen[0]))
+            found.append((zlib.compress(marked, 6), events))
     return found

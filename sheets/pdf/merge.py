@@ -55,24 +55,8 @@ class _Structure:
         tree = src.Root.get("/StructTreeRoot")
         if tree is None:
             return
-        offset, used = self.next_key, 0
-        for i, page in enumerate(src.pages):
-            merged = self.dest.pages[first + i].obj
-            if "/StructParents" in page.obj:
-                merged.StructParents = int(page.obj.StructParents) + offset
-                used = max(used, int(page.obj.StructParents) + 1)
-            for annot in merged.get("/Annots", []):
-                if "/StructParent" in annot:
-                    key = int(annot.StructParent)
-                    annot.StructParent = key + offset
-                    used = max(used, key + 1)
-            for form in merged.get("/Resources", Dictionary()).get("/XObject", Dictionary()).values():
-                # a tagged form (a stamped page's blank, a card: sheets.pdf.finish) has its own key
-                if isinstance(form, pikepdf.Stream) and "/StructParents" in form and form.objgen not in self.moved:
-                    self.moved.add(form.objgen)
-                    key = int(form.StructParents)
-                    form.StructParents = key + offset
-                    used = max(used, key + 1)
+        offset = self.next_key
+        used = self._renumber(src, first, offset)
         top = tree.get("/K")
         tops = ([] if top is None else list(top) if isinstance(top, Array) else [top])
         for elem in tops:  # their parent is the part's root, which is not copied: the Document is
@@ -97,6 +81,29 @@ class _Structure:
             self.role_map[name] = _copy(self.dest, role)
         for ns in tree.get("/Namespaces", Array()):
             self.namespaces.append(_copy(self.dest, ns))
+
+    def _renumber(self, src: pikepdf.Pdf, first: int, offset: int) -> int:
+        """The parent-tree keys of `src`'s pages, annotations and tagged forms, as merged from page
+        `first` on, moved up by `offset`; returns one past the highest key they used."""
+        used = 0
+        for i, page in enumerate(src.pages):
+            merged = self.dest.pages[first + i].obj
+            if "/StructParents" in page.obj:
+                merged.StructParents = int(page.obj.StructParents) + offset
+                used = max(used, int(page.obj.StructParents) + 1)
+            for annot in merged.get("/Annots", []):
+                if "/StructParent" in annot:
+                    key = int(annot.StructParent)
+                    annot.StructParent = key + offset
+                    used = max(used, key + 1)
+            for form in merged.get("/Resources", Dictionary()).get("/XObject", Dictionary()).values():
+                # a tagged form (a stamped page's blank, a card: sheets.pdf.finish) has its own key
+                if isinstance(form, pikepdf.Stream) and "/StructParents" in form and form.objgen not in self.moved:
+                    self.moved.add(form.objgen)
+                    key = int(form.StructParents)
+                    form.StructParents = key + offset
+                    used = max(used, key + 1)
+        return used
 
     def finish(self) -> bool:
         """Hang the tree on the catalog; False when no part was tagged."""

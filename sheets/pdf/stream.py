@@ -1,11 +1,14 @@
-"""A PDF written page by page to disk, so memory does not grow with the page count.
+"""A PDF written object by object to disk, so memory does not grow with the page count.
 
-pypdf's writer keeps every page in memory until the end; this one writes each
-object as soon as it is made and keeps only the byte offsets. Pages are built
-from a "base" page (a page of some source PDF, drawn as a form XObject that is
-written once and shared by every page that uses it) plus an overlay page
-(usually a reportlab page carrying the few values that differ). Output is
-deterministic: the same calls in the same order give the same bytes.
+No library writes a file incrementally, so this writer knows bytes and object numbers: each
+object is written as soon as it is made and only its byte offset kept; small objects go into
+object streams, and the file ends in a cross-reference stream (and an /ID, `_identity`). What it
+writes are pikepdf's objects (a source page's resources, copied object by object and renumbered:
+`_import`) and Python values naming this file's objects (`Ref`), in one syntax (`syntax`).
+
+Pages are built from a "base" page (a page of some source PDF, drawn as a form XObject that is
+written once and shared by every page that uses it) plus an overlay page (a reportlab page
+carrying the few values that differ). The same calls in the same order give the same bytes.
 """
 from __future__ import annotations
 
@@ -13,16 +16,16 @@ import io
 import sys
 import zlib
 from array import array
+from decimal import Decimal
 from typing import BinaryIO
 
-from pypdf import PdfReader
+from sheets.base import interrupts
+from sheets.pdf.carried import KEY as STRUCT_KEY
+from sheets.pdf.carried import page_structure
 
-from sheets.pdf.structure import KEY as STRUCT_KEY
-from sheets.pdf.structure import page_structure
-from pypdf.generic import (
-    ArrayObject, ByteStringObject, DictionaryObject, FloatObject, IndirectObject, NameObject, NumberObject, PdfObject,
-    StreamObject, TextStringObject,
-)
+with interrupts.held():  # a Ctrl-C while pikepdf registers its C++ types aborts the process
+    import pikepdf
+    from pikepdf import Array, Dictionary, Name
 
 _HEADER = b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n"
 PACK = 200  # objects per object stream
@@ -30,52 +33,80 @@ _PACKED = 1 << 62  # an offsets entry that is (object stream << 16 | index), not
 _TYPE1, _TYPE2 = 1 << 56, 2 << 56  # a cross-reference row's first byte (`_xref_stream`)
 
 
-def _page_content(page) -> bytes:
-    contents = page.get_contents()
-    return contents.get_data() if contents is not None else b""
+class Ref(int):
+    """An object number of the file being written: `syntax` writes it as a reference."""
 
 
-def _uri_links(page) -> list[tuple[ArrayObject, str]]:
+def _real(value) -> bytes:
+    text = format(value, "f") if isinstance(value, Decimal) else f"{value:.4f}"
+    text = text.rstrip("0").rstrip(".") if "." in text else text
+    return (text if text not in ("", "-", "-0") else "0").encode()
+
+
+def syntax(value, number=None) -> bytes:
+    """`value` in PDF syntax: a pikepdf object (each indirect object of a source file written
+    as a reference to `number(obj)`, this file's number for it), or a Python dict (names to
+    values), list, `Ref`, number, bool, None (null), or bytes (syntax already)."""
+    if isinstance(value, bytes):
+        return value
+    if isinstance(value, Ref):
+        return b"%d 0 R" % value
+    if isinstance(value, bool):
+        return b"true" if value else b"false"
+    if isinstance(value, int):
+        return b"%d" % value
+    if isinstance(value, (float, Decimal)):
+        return _real(value)
+    if value is None:
+        return b"null"
+    if isinstance(value, dict):
+        return b"<< " + b" ".join(Name(k).unparse() + b" " + syntax(v, number) for k, v in value.items()) + b" >>"
+    if isinstance(value, list):
+        return b"[ " + b" ".join(syntax(v, number) for v in value) + b" ]"
+    if value.is_indirect and number is not None and isinstance(value, (Dictionary, Array, pikepdf.Stream)):
+        return b"%d 0 R" % number(value)
+    if isinstance(value, Dictionary):
+        return syntax(dict(value.items()), number)
+    if isinstance(value, Array):
+        return syntax(list(value), number)
+    return value.unparse()
+
+
+def open_source(data: bytes) -> pikepdf.Pdf:
+    """A source PDF (a blank, an overlay) read from its bytes."""
+    return pikepdf.open(io.BytesIO(data))
+
+
+def page_content(page: pikepdf.Page) -> bytes:
+    """A page's content, decoded (its streams joined, when it has several)."""
+    contents = page.obj.get("/Contents")
+    if contents is None:
+        return b""
+    return b"\n".join(c.read_bytes() for c in contents) if isinstance(contents, Array) else contents.read_bytes()
+
+
+def uri_links(page: pikepdf.Page) -> list[tuple[list, str]]:
     """The page's link annotations that open a URI: (rectangle, URI)."""
     found = []
-    for annot in page.get("/Annots", ArrayObject()):
-        annot = annot.get_object()
+    for annot in page.obj.get("/Annots", Array()):
         action = annot.get("/A")
-        action = action.get_object() if action is not None else None
-        if annot.get("/Subtype") == "/Link" and action is not None and action.get("/S") == "/URI":
-            found.append((ArrayObject(FloatObject(float(v)) for v in annot["/Rect"]), str(action["/URI"])))
+        if annot.get("/Subtype") == Name.Link and action is not None and action.get("/S") == Name.URI:
+            found.append(([float(v) for v in annot.Rect], str(action.URI)))
     return found
 
 
-def _fresh(links: list[tuple[ArrayObject, str]]) -> list[DictionaryObject]:
+def fresh_links(links: list[tuple[list, str]]) -> list[dict]:
     """New link annotations (an annotation belongs to one page)."""
-    return [DictionaryObject({
-        NameObject("/Type"): NameObject("/Annot"), NameObject("/Subtype"): NameObject("/Link"),
-        NameObject("/Rect"): rect, NameObject("/Border"): ArrayObject([NumberObject(0)] * 3),
-        NameObject("/A"): DictionaryObject({NameObject("/S"): NameObject("/URI"),
-                                            NameObject("/URI"): TextStringObject(uri)})})
-        for rect, uri in links]
+    return [{"/Type": Name.Annot, "/Subtype": Name.Link, "/Rect": list(rect), "/Border": [0, 0, 0],
+             "/A": {"/S": Name.URI, "/URI": pikepdf.String(uri)}} for rect, uri in links]
 
 
-def read_ahead(reader: PdfReader, index: int) -> None:
-    """Page `index` of a source PDF parsed now (its resources, content and structure), so that
-    `StreamingPdf.form` later finds it parsed (pypdf keeps what it parsed): done while this
-    process would otherwise wait (on its workers). Nothing is written, so nothing changes."""
-    page = reader.pages[index]
-    todo, seen = [page.get("/Resources", DictionaryObject()), page.get("/Group")], set()
-    while todo:
-        obj = todo.pop()
-        if isinstance(obj, IndirectObject):
-            if obj.idnum in seen:
-                continue
-            seen.add(obj.idnum)
-            obj = obj.get_object()
-        if isinstance(obj, DictionaryObject):  # a stream too
-            todo.extend(obj.values())
-        elif isinstance(obj, ArrayObject):
-            todo.extend(obj)
-    _page_content(page)
-    page_structure(reader, index)
+def read_ahead(pdf: pikepdf.Pdf, index: int) -> None:
+    """Page `index` of a source PDF read now (its content and structure), so that
+    `StreamingPdf.form` later finds it read: done while this process would otherwise wait (on
+    its workers). Nothing is written, so nothing changes."""
+    page_content(pdf.pages[index])
+    page_structure(pdf, index)
 
 
 class StreamingPdf:
@@ -88,12 +119,13 @@ class StreamingPdf:
         self._f.write(_HEADER)
         self._pages = self._reserve()
         self._kids: list[int] = []
-        self._memo: dict[tuple[str, int], int] = {}
+        self._memo: dict[tuple[str, tuple[int, int]], int] = {}
         self._forms: dict[tuple[str, int], int] = {}
         self._title = title
         self._links: dict[int, list] = {}  # form -> its page's web links, drawn on every page using it
         self._pending: list[tuple[int, bytes]] = []  # objects for the next object stream (_pack)
         self._packs = False  # some are in object streams: the file ends in a cross-reference stream
+        self._source = ""  # the source file being imported from (`_import`)
 
     # -- objects --------------------------------------------------------------
     def _reserve(self) -> int:
@@ -101,28 +133,28 @@ class StreamingPdf:
         self._offsets.append(0)
         return self._count
 
-    def _write(self, num: int, obj: PdfObject) -> None:
-        buf = io.BytesIO()
-        obj.write_to_stream(buf)
-        self._write_bytes(num, buf.getvalue())
+    def _reserve_many(self, n: int) -> int:
+        """`n` consecutive object numbers; the first."""
+        first = self._count + 1
+        self._count += n
+        self._offsets.extend([0] * n)
+        return first
 
     def _write_bytes(self, num: int, data: bytes) -> None:
-        """`_write` of an object already written out (its PDF syntax)."""
+        """Object `num`, its PDF syntax `data`, at its own byte offset."""
         self._offsets[num] = self._f.tell()
         self._f.write(b"%d 0 obj\n" % num)
         self._f.write(data)
         self._f.write(b"\nendobj\n")
 
-    def _pack(self, num: int, obj: PdfObject) -> None:
-        """An object that is not a stream, written into an object stream with its neighbours
-        (compressed together: a tagged file's thousands of small structure elements); the file
-        then ends in a cross-reference stream."""
-        buf = io.BytesIO()
-        obj.write_to_stream(buf)
-        self._pack_bytes(num, buf.getvalue())
+    def _write_stream(self, num: int, entries: dict, data: bytes) -> None:
+        """A stream object: its entries (its /Length added) and its bytes, as they are."""
+        entries = {**entries, "/Length": len(data)}
+        self._write_bytes(num, syntax(entries, self._number) + b"\nstream\n" + data + b"\nendstream")
 
     def _pack_bytes(self, num: int, data: bytes) -> None:
-        """`_pack` of an object already written out (its PDF syntax)."""
+        """Object `num` (not a stream), written into an object stream with its neighbours
+        (compressed together: a tagged file's thousands of small structure elements)."""
         self._pending.append((num, data))
         if len(self._pending) >= PACK:
             self._flush_pack()
@@ -137,18 +169,6 @@ class StreamingPdf:
             if len(self._pending) >= PACK:
                 self._flush_pack()
 
-    def _reserve_many(self, n: int) -> int:
-        """`n` consecutive object numbers; the first."""
-        first = self._count + 1
-        self._count += n
-        self._offsets.extend([0] * n)
-        return first
-
-    def _add_packed(self, obj: PdfObject) -> IndirectObject:
-        num = self._reserve()
-        self._pack(num, obj)
-        return IndirectObject(num, 0, None)
-
     def _flush_pack(self) -> None:
         if not self._pending:
             return
@@ -160,8 +180,8 @@ class StreamingPdf:
             self._offsets[num] = _PACKED | (stm << 16) | i
         header = b" ".join(head) + b"\n"
         body = header + b"\n".join(data for _, data in self._pending) + b"\n"
-        self._write(stm, self._stream(body, {"/Type": NameObject("/ObjStm"), "/N": NumberObject(len(self._pending)),
-                                             "/First": NumberObject(len(header))}))
+        self._write_stream(stm, {"/Type": Name.ObjStm, "/N": len(self._pending), "/First": len(header),
+                                 "/Filter": Name.FlateDecode}, zlib.compress(body, 6))
         self._pending = []
         self._packs = True
 
@@ -177,109 +197,95 @@ class StreamingPdf:
                      for v in self._offsets[1:self._count + 1]])
         if sys.byteorder == "little":
             rows.byteswap()
-        stream = self._stream(rows.tobytes(), {
-            "/Type": NameObject("/XRef"), "/Size": NumberObject(self._count + 1),
-            "/W": ArrayObject([NumberObject(1), NumberObject(5), NumberObject(2)]),
-            "/Root": IndirectObject(root, 0, None), "/Info": IndirectObject(info, 0, None)})
+        entries = {"/Type": Name.XRef, "/Size": self._count + 1, "/W": [1, 5, 2], "/Root": Ref(root),
+                   "/Info": Ref(info), "/Filter": Name.FlateDecode}
         ident = self._identity()
         if ident is not None:  # the file's identifier, from its own bytes (the same input, the same /ID)
-            stream[NameObject("/ID")] = ArrayObject([ByteStringObject(ident), ByteStringObject(ident)])
-        self._write(num, stream)
+            entries["/ID"] = [pikepdf.String(ident), pikepdf.String(ident)]
+        self._write_stream(num, entries, zlib.compress(rows.tobytes(), 6))
         self._f.write(b"startxref\n%d\n%%%%EOF\n" % at)
 
     def _identity(self) -> bytes | None:
         """The trailer's /ID (None: none), asked for when the file ends in a cross-reference stream."""
         return None
 
-    def _add(self, obj: PdfObject) -> IndirectObject:
+    def _add(self, value) -> Ref:
         num = self._reserve()
-        self._write(num, obj)
-        return IndirectObject(num, 0, None)
+        self._write_bytes(num, syntax(value, self._number))
+        return Ref(num)
 
-    def _import(self, source: str, obj):
-        """Copy an object of a source PDF (and everything it references) into this one."""
-        if isinstance(obj, IndirectObject):
-            key = (source, obj.idnum)
-            num = self._memo.get(key)
-            if num is None:
-                num = self._memo[key] = self._reserve()
-                self._write(num, self._import(source, obj.get_object()))
-            return IndirectObject(num, 0, None)
-        if isinstance(obj, StreamObject):
-            new = type(obj)()
-            for k, v in obj.items():
-                new[NameObject(k)] = self._import(source, v)
-            new._data = obj._data  # noqa: SLF001 - raw (still encoded) bytes, copied as they are
-            return new
-        if isinstance(obj, DictionaryObject):
-            new_d = DictionaryObject()
-            for k, v in obj.items():
-                new_d[NameObject(k)] = self._import(source, v)
-            return new_d
-        if isinstance(obj, ArrayObject):
-            return ArrayObject(self._import(source, v) for v in obj)
-        return obj
+    def _add_stream(self, data: bytes, entries: dict | None = None, compressed: bool = False) -> Ref:
+        """A new stream of `data`, compressed (`compressed`: it is already, as zlib.compress(data, 6))."""
+        num = self._reserve()
+        self._write_stream(num, {"/Filter": Name.FlateDecode, **(entries or {})},
+                           data if compressed else zlib.compress(data, 6))
+        return Ref(num)
 
-    @staticmethod
-    def _stream(data: bytes, entries: dict | None = None) -> StreamObject:
-        stream = StreamObject()
-        stream._data = zlib.compress(data, 6)  # noqa: SLF001
-        stream[NameObject("/Filter")] = NameObject("/FlateDecode")
-        for k, v in (entries or {}).items():
-            stream[NameObject(k)] = v
-        return stream
+    def _number(self, obj) -> int:
+        """This file's number for an indirect object of the source being imported (`_import`)."""
+        return self._import_ref(self._source, obj)
+
+    def _import(self, source: str, value) -> bytes:
+        """A value of a source PDF in PDF syntax, every object it references copied into this
+        file (once per source object)."""
+        self._source = source
+        return syntax(value, self._number)
+
+    def _import_ref(self, source: str, obj) -> int:
+        key = (source, obj.objgen)
+        num = self._memo.get(key)
+        if num is None:
+            num = self._memo[key] = self._reserve()
+            if isinstance(obj, pikepdf.Stream):
+                entries = {k: v for k, v in obj.items() if k != "/Length"}
+                self._write_stream(num, entries, obj.read_raw_bytes())
+            else:  # its own value, not a reference to itself
+                self._write_bytes(num, syntax(dict(obj.items()) if isinstance(obj, Dictionary) else list(obj),
+                                              self._number))
+        return num
 
     # -- pages ----------------------------------------------------------------
-    def form(self, source: str, reader: PdfReader, index: int) -> IndirectObject:
+    def form(self, source: str, pdf: pikepdf.Pdf, index: int) -> Ref:
         """Page `index` of a source PDF as a form XObject (written once per source page)."""
         key = (source, index)
         num = self._forms.get(key)
         if num is None:
-            content, entries, structure, links = self.form_parts(source, reader, index)
+            content, entries, structure, links = self.form_parts(source, pdf, index)
             if structure is not None:  # the page's tags travel with it (sheets.pdf.finish)
-                entries[STRUCT_KEY] = structure
-            num = self._forms[key] = self._add(self._stream(content, entries)).idnum
+                entries[STRUCT_KEY] = syntax(structure)
+            num = self._forms[key] = self._add_stream(content, entries)
             self._links[num] = links
-        return IndirectObject(num, 0, None)
+        return Ref(num)
 
-    def form_parts(self, source: str, reader: PdfReader, index: int) -> tuple[bytes, dict, ArrayObject | None, list]:
+    def form_parts(self, source: str, pdf: pikepdf.Pdf, index: int) -> tuple[bytes, dict, Array | None, list]:
         """Page `index` of a source PDF as the parts of a form XObject: its content, its entries
-        (the resources imported, written once), its structure (sheets.pdf.structure) and web links."""
-        page = reader.pages[index]
-        box = ArrayObject(FloatObject(float(v)) for v in page.mediabox)
-        entries = {"/Type": NameObject("/XObject"), "/Subtype": NameObject("/Form"), "/BBox": box,
-                   "/Resources": self._import(source, page.get("/Resources", DictionaryObject()))}
-        if "/Group" in page:
-            entries["/Group"] = self._import(source, page["/Group"])
-        return _page_content(page), entries, page_structure(reader, index), _uri_links(page)
+        (the resources imported, written once), its structure (sheets.pdf.carried) and web links."""
+        page = pdf.pages[index]
+        entries = {"/Type": Name.XObject, "/Subtype": Name.Form, "/BBox": [float(v) for v in page.mediabox],
+                   "/Resources": self._import(source, page.obj.get("/Resources", Dictionary()))}
+        if "/Group" in page.obj:
+            entries["/Group"] = self._import(source, page.obj.Group)
+        return page_content(page), entries, page_structure(pdf, index), uri_links(page)
 
-    def add_page(self, form: IndirectObject, size: tuple[float, float],
-                 overlay_source: str | None = None, overlay=None) -> None:
+    def _page_resources(self, source: str, resources, form: Ref) -> dict:
+        """An overlay page's resources, imported, with the blank's form as `/WSBase`."""
+        found = {k: self._import(source, v) for k, v in resources.items() if k != "/XObject"}
+        xobjects = resources.get("/XObject", Dictionary())
+        found["/XObject"] = {**{k: self._import(source, v) for k, v in xobjects.items()}, "/WSBase": form}
+        return found
+
+    def add_page(self, form: Ref, size: tuple[float, float], overlay_source: str | None = None,
+                 overlay: pikepdf.Page | None = None) -> None:
         """One page: the form drawn full size, then the overlay page's content on top."""
-        content = b"q /WSBase Do Q\n"
-        resources = DictionaryObject()
-        if overlay is not None:
-            content += _page_content(overlay)
-            res = overlay.get("/Resources")
-            if res is not None:
-                resources = self._import(overlay_source or "overlay", res.get_object())
-        xobjects = resources.get("/XObject")
-        xobjects = DictionaryObject(xobjects.get_object()) if xobjects is not None else DictionaryObject()
-        xobjects[NameObject("/WSBase")] = form
-        resources[NameObject("/XObject")] = xobjects
-        stream = self._add(self._stream(content))
-        page = DictionaryObject({
-            NameObject("/Type"): NameObject("/Page"),
-            NameObject("/Parent"): IndirectObject(self._pages, 0, None),
-            NameObject("/MediaBox"): ArrayObject([NumberObject(0), NumberObject(0),
-                                                  FloatObject(size[0]), FloatObject(size[1])]),
-            NameObject("/Resources"): resources,
-            NameObject("/Contents"): stream,
-        })
-        links = self._links.get(form.idnum)
+        content = b"q /WSBase Do Q\n" + (page_content(overlay) if overlay is not None else b"")
+        resources = overlay.obj.get("/Resources", Dictionary()) if overlay is not None else Dictionary()
+        page = {"/Type": Name.Page, "/Parent": Ref(self._pages), "/MediaBox": [0, 0, float(size[0]), float(size[1])],
+                "/Resources": self._page_resources(overlay_source or "overlay", resources, form),
+                "/Contents": self._add_stream(content)}
+        links = self._links.get(form)
         if links:
-            page[NameObject("/Annots")] = ArrayObject(self._add(link) for link in _fresh(links))
-        self._kids.append(self._add(page).idnum)
+            page["/Annots"] = [self._add(link) for link in fresh_links(links)]
+        self._kids.append(self._add(page))
 
     @property
     def page_count(self) -> int:
@@ -288,21 +294,15 @@ class StreamingPdf:
     def close(self, catalog: dict | None = None, title: str | None = None) -> None:
         """The page tree, the catalog (with `catalog`'s entries), the info (`title`, else the
         one given at the start) and the xref."""
-        kids = ArrayObject(IndirectObject(n, 0, None) for n in self._kids)
-        self._write(self._pages, DictionaryObject({
-            NameObject("/Type"): NameObject("/Pages"), NameObject("/Kids"): kids,
-            NameObject("/Count"): NumberObject(len(self._kids))}))
-        root = DictionaryObject({NameObject("/Type"): NameObject("/Catalog"),
-                                 NameObject("/Pages"): IndirectObject(self._pages, 0, None)})
-        for k, v in (catalog or {}).items():
-            root[NameObject(k)] = v
-        root = self._add(root)
-        info = DictionaryObject({NameObject("/Producer"): TextStringObject("warsheets")})
+        self._write_bytes(self._pages, syntax({"/Type": Name.Pages, "/Kids": [Ref(n) for n in self._kids],
+                                               "/Count": len(self._kids)}))
+        root = self._add({"/Type": Name.Catalog, "/Pages": Ref(self._pages), **(catalog or {})})
+        info = {"/Producer": pikepdf.String("warsheets")}
         if title or self._title:
-            info[NameObject("/Title")] = TextStringObject(title or self._title)
+            info["/Title"] = pikepdf.String(title or self._title)
         info_ref = self._add(info)
         if self._pending or self._packs:
-            self._xref_stream(root.idnum, info_ref.idnum)
+            self._xref_stream(root, info_ref)
             return
         xref = self._f.tell()
         size = self._count + 1
@@ -310,4 +310,4 @@ class StreamingPdf:
         lines += [b"%010d 00000 n \n" % self._offsets[n] for n in range(1, size)]
         self._f.write(b"".join(lines))
         self._f.write(b"trailer\n<< /Size %d /Root %d 0 R /Info %d 0 R >>\nstartxref\n%d\n%%%%EOF\n"
-                      % (size, root.idnum, info_ref.idnum, xref))
+                      % (size, root, info_ref, xref))

@@ -10,64 +10,31 @@ the parent tree's entries (one object number per key) and the Document's kids. `
 writes the structure tree root, `/MarkInfo`, `/Lang`, the title shown by the viewer, the XMP
 metadata (fixed dates) and the xref. Letter-spaced runs of the blanks carry their words as
 `/ActualText` (`sheets.pdf.spacing`), and every page has a `/TrimBox`.
+
+A blank's structure is compiled once (`_Base`): each page's elements are then one format in
+which only object numbers are put (`_elements`), so 1,000 playbooks' 300,000 elements cost
+little more than writing their bytes.
 """
 from __future__ import annotations
 
 import hashlib
-import io
+import zlib
 from array import array
 from typing import BinaryIO
 
-from pypdf import PdfReader
-from pypdf.generic import (
-    ArrayObject, BooleanObject, DictionaryObject, FloatObject, IndirectObject, NameObject, NullObject,
-    NumberObject, StreamObject, TextStringObject,
-)
+from sheets.pdf.finish import KEPT, pikepdf, xmp_packet
+from sheets.pdf.marking import BASE_DRAWN, mark_content
+from sheets.pdf.spacing import mark_bytes, to_unicode
+from sheets.pdf.stream import Ref, StreamingPdf, fresh_links, page_content, syntax
+from sheets.pdf.ua import printable_link, scope_tables
 
-from sheets.pdf.stream import StreamingPdf, _fresh, _page_content
-from sheets.pdf.finish import _xmp, pikepdf
-from sheets.pdf.spacing import cmap_codes, mark_bytes
-from sheets.pdf.marking import _BASE, BASE_DRAWN, mark_content
-
-_KEPT = ("/Alt", "/ActualText", "/Lang", "/E", "/T", "/A", "/C", "/ID")
+Name = pikepdf.Name
 
 
-def _printable_link(annot) -> None:
-    """A link printable and described, as `sheets.pdf.ua.print_links` makes one (PDF/UA-1)."""
-    if annot.get("/Subtype") != "/Link":
-        return
-    annot[_name("/F")] = NumberObject(int(annot.get("/F", 0)) | 4)
-    if "/Contents" not in annot:
-        action = annot.get("/A")
-        uri = action.get_object().get("/URI") if action is not None else None
-        annot[_name("/Contents")] = TextStringObject(f"Link to {uri}" if uri is not None else "Link within the document")
-
-
-def _ref(num: int) -> IndirectObject:
-    return IndirectObject(num, 0, None)
-
-
-def _name(value: str) -> NameObject:
-    return NameObject(value)
-
-
-def _cmaps(resources) -> callable:
-    fonts = resources.get("/Font") if resources is not None else None
-    fonts = fonts.get_object() if fonts is not None else DictionaryObject()
-
-    def cmap_of(name: str):
-        font = fonts.get(name)
-        font = font.get_object() if font is not None else None
-        if font is None or font.get("/Subtype") != "/Type0" or "/ToUnicode" not in font:
-            return None
-        return cmap_codes(font["/ToUnicode"].get_object().get_data())
-    return cmap_of
-
-
-def _syntax(obj) -> bytes:
-    buf = io.BytesIO()
-    obj.write_to_stream(buf)
-    return buf.getvalue()
+def _refs(numbers) -> bytes:
+    """An array of references to these object numbers (the Document's kids, a parent-tree entry:
+    null for None), made in one go: they end the file, and are as long as the document."""
+    return b"[ " + b" ".join(b"%d 0 R" % n if n is not None else b"null" for n in numbers) + b" ]"
 
 
 class _Base:
@@ -77,14 +44,11 @@ class _Base:
     parent's index or -1, its kids: (True, a kid's index) or (False, an MCID)); `tops`, the
     top elements; `owners`, MCID -> index; `links`, the Link elements' indices)."""
 
-    __slots__ = ("data", "entries", "web", "nodes", "tops", "owners", "links", "copy", "elements")
+    __slots__ = ("data", "entries", "web", "nodes", "tops", "owners", "links", "elements")
 
     def __init__(self, data: bytes, entries: dict, structure, web: list):
         self.data, self.entries, self.web = data, entries, web
-        self.copy: tuple[bytes, bytes] | None = None  # a page's copy of the form, written out (`_form_copy`)
-        # a page's structure elements and its form's parent tree entry, written out as formats
-        # (`_elements`, `_form_owners`), by the distance from the page's number to its first element's
-        self.elements: dict = {}
+        self.elements: dict = {}  # a page's structure elements as one format, by `delta` (`_elements`)
         self.nodes: list = []
         owners: dict[int, int] = {}
         self.tops = [self._compile(desc, -1, owners) for desc in structure] if structure is not None else []
@@ -93,14 +57,14 @@ class _Base:
 
     def _compile(self, desc, parent: int, owners: dict) -> int:
         index = len(self.nodes)
-        head = b"/S " + _syntax(desc["/S"]) + b"".join(
-            b" " + key.encode() + b" " + _syntax(desc[key]) for key in _KEPT if key in desc)
+        head = b"/S " + syntax(desc.S) + b"".join(
+            b" " + key.encode() + b" " + syntax(desc[key]) for key in KEPT if key in desc)
         kids: list = []
         self.nodes.append((head, parent, kids))
-        for kid in desc.get("/K", ArrayObject()):
+        for kid in desc.get("/K", []):
             if isinstance(kid, int):
-                kids.append((False, int(kid)))
-                owners[int(kid)] = index
+                kids.append((False, kid))
+                owners[kid] = index
             else:
                 kids.append((True, self._compile(kid, index, owners)))
         return index
@@ -113,8 +77,8 @@ _ELEM = b"<< /Type /StructElem %s /P %d 0 R /Pg %d 0 R /K [ %s ] >>"
 
 
 class _Hashed:
-    """A file handle that keeps an MD5 of what is written (the file's /ID, as qpdf's
-    deterministic /ID was: from the content, so the same input gives the same bytes)."""
+    """A file handle that keeps an MD5 of what is written (the file's /ID: from the content, so
+    the same input gives the same bytes)."""
 
     def __init__(self, handle: BinaryIO):
         self.handle, self.md5 = handle, hashlib.md5()
@@ -137,20 +101,21 @@ class TaggedPdf(StreamingPdf):
         self._doc_kids = array("Q")
         self._nums = array("Q")  # the parent tree: key i -> object number
         self._bases: dict[tuple[str, int], _Base] = {}
-        self._scratch = pikepdf.new()
         self._resources_of: tuple[str | None, dict] = (None, {})  # one overlay's at a time (`_resources`)
-        self._boxes: dict[tuple, bytes] = {}  # a page size's box, written out
+        self._scratch = pikepdf.new()  # holds the stream a page's content is parsed from
         self._ops = pikepdf.Stream(self._scratch, b"")
 
     # -- the blanks -------------------------------------------------------------
-    def form(self, source: str, reader: PdfReader, index: int):  # type: ignore[override]
+    def form(self, source: str, pdf, index: int):  # type: ignore[override]
         key = (source, index)
         if key not in self._bases:
-            content, entries, structure, links = self.form_parts(source, reader, index)
-            page = reader.pages[index]
-            content = mark_bytes(content, _cmaps(page.get("/Resources"))) or content
-            stream = self._stream(content, entries)
-            self._bases[key] = _Base(stream._data, entries, structure, links)  # noqa: SLF001
+            content, entries, structure, links = self.form_parts(source, pdf, index)
+            fonts = pdf.pages[index].obj.get("/Resources", {}).get("/Font", {})
+            content = mark_bytes(content, lambda name: to_unicode(fonts[name]) if name in fonts else None) or content
+            if structure is not None:  # the tables' repairs `finish` makes to a whole file (PDF/UA-1)
+                scope_tables(structure)
+            self._bases[key] = _Base(zlib.compress(content, 6), {**entries, "/Filter": Name.FlateDecode},
+                                     structure, links)
         return key
 
     def forget(self, source: str) -> None:
@@ -158,74 +123,36 @@ class TaggedPdf(StreamingPdf):
         for key in [k for k in self._bases if k[0] == source]:
             del self._bases[key]
 
-    def _form_copy(self, base: _Base, num: int, struct_parents: int | None) -> None:
-        """The page's own copy of its blank's form: the same bytes for every page but its
-        `/StructParents`, so it is written out once per blank (as pypdf writes the stream: its
-        entries, `/StructParents`, `/Length`) and only that number is put in."""
-        if base.copy is None:
-            entries = DictionaryObject({_name("/Filter"): _name("/FlateDecode")})
-            for k, v in base.entries.items():
-                entries[_name(k)] = v
-            base.copy = (_syntax(entries)[:-2],  # without its ">>"
-                         b"/Length %d\n>>\nstream\n%s\nendstream" % (len(base.data), base.data))
-        head, tail = base.copy
-        self._write_bytes(num, head + (b"/StructParents %d\n" % struct_parents if struct_parents is not None else b"")
-                          + tail)
+    def tagged(self, form) -> bool:
+        """Whether the blank `form` (as `form` returned it) carries tags."""
+        return bool(self._bases[form].nodes)
 
     # -- the parent tree ----------------------------------------------------------
     def _entry(self, num: int) -> int:
         self._nums.append(num)
         return len(self._nums) - 1
 
-    def _form_owners(self, base: _Base, first: int, delta: int) -> int:
-        """`_owners_entry` of the page's form (MCID -> its element), its array written out once per
-        blank as a format (each element's number is the page's own plus a constant)."""
-        key = ("owners", delta)
-        if key not in base.elements:
-            items = [b"%d 0 R" if i is not None else b"null" for i in base.owners]
-            base.elements[key] = (b"[ " + b" ".join(items) + b" ]", [delta + i for i in base.owners if i is not None])
-        form, offsets = base.elements[key]
-        page = first - delta
-        num = self._reserve()
-        self._pack_bytes(num, form % tuple([page + k for k in offsets]))
-        return self._entry(num)
-
     def _owners_entry(self, owners: list) -> int:
         num = self._reserve()
-        self._pack_bytes(num, b"[ " + b" ".join(b"%d 0 R" % o if o is not None else b"null" for o in owners) + b" ]")
+        self._pack_bytes(num, _refs(owners))
         return self._entry(num)
 
     # -- pages ------------------------------------------------------------------
-    def _ops_of(self, content: bytes) -> list:
-        self._ops.write(content)
-        return pikepdf.parse_content_stream(self._ops)
-
     def add_page(self, form, size: tuple[float, float],  # type: ignore[override]
                  overlay_source: str | None = None, overlay=None) -> None:
         base = self._bases[form]
-        content = BASE_DRAWN + (_page_content(overlay) if overlay is not None else b"")
-        marked, events = mark_content(self._ops_of(content), bool(base.nodes))
-        self._tagged_page(base, size, self._stream(marked), events, overlay_source, overlay)
+        self._ops.write(BASE_DRAWN + (page_content(overlay) if overlay is not None else b""))
+        marked, events = mark_content(pikepdf.parse_content_stream(self._ops), bool(base.nodes))
+        resources = overlay.obj.get("/Resources") if overlay is not None else None
+        self._tagged_page(base, size, zlib.compress(marked, 6), events, overlay_source, resources)
 
-    def tagged(self, form) -> bool:
-        """Whether the blank `form` (as `form` returned it) carries tags."""
-        return bool(self._bases[form].nodes)
-
-    def add_marked_page(self, form, size: tuple[float, float], overlay_source: str, overlay,
+    def add_marked_page(self, form, size: tuple[float, float], overlay_source: str, resources,
                         marked: bytes, events: str) -> None:
-        """`add_page` of a page whose content a worker marked already (`mark_content`, for a
-        tagged blank), compressed as `_stream` compresses: the same bytes, its work done there.
-        A page on a blank with no tags is marked here, as `add_page` does."""
-        base = self._bases[form]
-        if not base.nodes:
-            self.add_page(form, size, overlay_source, overlay)
-            return
-        stream = StreamObject()
-        stream._data = marked  # noqa: SLF001
-        stream[_name("/Filter")] = _name("/FlateDecode")
-        self._tagged_page(base, size, stream, events, overlay_source, overlay)
+        """`add_page` of a page whose content a worker marked (`mark_content`) and compressed
+        already, on a tagged blank: its work done there. `resources`: its overlay page's."""
+        self._tagged_page(self._bases[form], size, marked, events, overlay_source, resources)
 
-    def _tagged_page(self, base: "_Base", size, content: StreamObject, events: str, overlay_source, overlay) -> None:
+    def _tagged_page(self, base: _Base, size, content: bytes, events: str, overlay_source, resources) -> None:
         """The page's objects, numbered in the order of its marked content's `events`: "F" the
         blank's form (its structure elements), "T" a run of the page's own text (a P element)."""
         page, form_num = self._reserve(), self._reserve()
@@ -238,7 +165,7 @@ class TaggedPdf(StreamingPdf):
                 first = self._reserve_many(len(base.nodes))
                 tops += [first + i for i in base.tops]
                 if base.owners:
-                    form_parents = self._form_owners(base, first, first - page)
+                    form_parents = self._owners_entry([first + i if i is not None else None for i in base.owners])
             else:
                 num = self._reserve()
                 self._pack_bytes(num, b"<< /Type /StructElem /S /P /P %d 0 R /Pg %d 0 R /K %d >>"
@@ -246,27 +173,32 @@ class TaggedPdf(StreamingPdf):
                 tops.append(num)
                 spans.append(num)
         objrs, annots = self._links_of(base, page, first, tops)
-        if first:
-            elements = self._elements(base, first - page) if not objrs else None
-            if elements is not None:  # the page's elements in one go: every number is the page's + k
-                form, offsets = elements
-                self._pack_run(first, (form % tuple([page + k for k in offsets])).split(b"\0"))
-            else:
-                for i, (head, parent, kids) in enumerate(base.nodes):
-                    items = [b"%d 0 R" % (first + v) if child else _MCR % (v, page, form_num) for child, v in kids]
-                    items += objrs.get(i, [])
-                    self._pack_bytes(first + i, _ELEM % (head, first + parent if parent >= 0 else self._document,
-                                                         page, b" ".join(items)))
+        if first and not objrs:  # the page's elements in one go: every number is the page's + k
+            elements, offsets = self._elements(base, first - page)
+            self._pack_run(first, (elements % tuple([page + k for k in offsets])).split(b"\0"))
+        elif first:
+            for i, (head, parent, kids) in enumerate(base.nodes):
+                items = [b"%d 0 R" % (first + v) if child else _MCR % (v, page, form_num) for child, v in kids]
+                self._pack_bytes(first + i, _ELEM % (head, first + parent if parent >= 0 else self._document,
+                                                     page, b" ".join(items + objrs.get(i, []))))
         self._doc_kids.extend(tops)
-        self._form_copy(base, form_num, form_parents)
-        self._write_page(page, form_num, size, content, overlay_source, overlay, annots, self._owners_entry(spans))
+        own = {"/StructParents": form_parents} if form_parents is not None else {}
+        self._write_stream(form_num, {**base.entries, **own}, base.data)
+        box = [0, 0, float(size[0]), float(size[1])]
+        head, tail = self._resources(overlay_source or "overlay", resources)
+        entries = {"/Type": Name.Page, "/Parent": Ref(self._pages), "/MediaBox": box,
+                   "/Resources": head + b"%d 0 R" % form_num + tail, "/Contents": self._add_stream(content, compressed=True),
+                   "/StructParents": self._owners_entry(spans), "/Tabs": Name.S, "/TrimBox": box}
+        if annots:
+            entries["/Annots"] = [Ref(a) for a in annots]
+        self._pack_bytes(page, syntax(entries))
+        self._kids.append(page)
 
-    def _elements(self, base: _Base, delta: int) -> tuple[bytes, list[int]] | None:
+    def _elements(self, base: _Base, delta: int) -> tuple[bytes, list[int]]:
         """A page's structure elements (a page with no web links) as one format and its numbers:
         each number in them is the page's own (P) plus a constant (its form is P + 1, its first
         element P + `delta`), the Document's is written in, and the elements are cut apart at
-        NULs (None if the blank's own text holds one: the page is then written element by
-        element). The same bytes as `_ELEM` and `_MCR` made one at a time."""
+        NULs (which no syntax of an element holds: a string with one is written in hex)."""
         if delta not in base.elements:
             forms, offsets = [], []
             for head, parent, kids in base.nodes:
@@ -281,8 +213,7 @@ class TaggedPdf(StreamingPdf):
                         offsets += [0, 1]
                 forms.append(b"<< /Type /StructElem %s /P %s 0 R /Pg %%d 0 R /K [ %s ] >>" % (
                     head.replace(b"%", b"%%"), b"%d" if parent >= 0 else b"%d" % self._document, b" ".join(items)))
-            ok = not any(b"\0" in form for form in forms)
-            base.elements[delta] = (b"\0".join(forms), offsets) if ok else None
+            base.elements[delta] = (b"\0".join(forms), offsets)
         return base.elements[delta]
 
     def _links_of(self, base: _Base, page: int, first: int, tops: list[int]) -> tuple[dict, list[int]]:
@@ -293,7 +224,7 @@ class TaggedPdf(StreamingPdf):
         found = base.links if first else []
         objrs: dict[int, list[bytes]] = {}
         annots = []
-        for i, annot in enumerate(_fresh(base.web)):
+        for i, annot in enumerate(fresh_links(base.web)):
             anum = self._reserve()
             objr = _OBJR % (anum, page)
             if i < len(found):
@@ -303,47 +234,25 @@ class TaggedPdf(StreamingPdf):
                 elem = self._reserve()
                 self._pack_bytes(elem, _ELEM % (b"/S /Link", self._document, page, objr))
                 tops.append(elem)
-            annot[_name("/StructParent")] = NumberObject(self._entry(elem))
-            annot[_name("/P")] = _ref(page)
-            _printable_link(annot)
-            self._pack(anum, annot)
+            annot["/StructParent"] = self._entry(elem)
+            annot["/P"] = Ref(page)
+            printable_link(annot)
+            self._pack_bytes(anum, syntax(annot))
             annots.append(anum)
         return objrs, annots
 
-    def _resources(self, source: str, res) -> tuple[bytes, bytes]:
+    def _resources(self, source: str, resources) -> tuple[bytes, bytes]:
         """A page's resources (its overlay page's, imported, and its blank's form as `/WSBase`)
         written out, in two parts: the form's object number goes between them. Imported once
-        per resources dictionary of an overlay (its pages mostly share one), not once per page;
-        the same objects, numbered at the same moment, so the same bytes."""
+        per resources dictionary of an overlay (its pages mostly share one), not once per page."""
         if source != self._resources_of[0]:
             self._resources_of = (source, {})
-        found = self._resources_of[1].get(id(res))
+        key = None if resources is None else resources.objgen if resources.is_indirect else resources.unparse()
+        found = self._resources_of[1].get(key)
         if found is None:
-            resources = self._import(source, res.get_object()) if res is not None else DictionaryObject()
-            xobjects = resources.get("/XObject")
-            xobjects = DictionaryObject(xobjects.get_object()) if xobjects is not None else DictionaryObject()
-            xobjects[_name(_BASE)] = _ref(_ANY_FORM)
-            resources[_name("/XObject")] = xobjects
-            head, tail = _syntax(resources).split(b"%d 0 R" % _ANY_FORM)
-            found = self._resources_of[1][id(res)] = (res, head, tail)  # `res` kept: its id stays its own
-        return found[1], found[2]
-
-    def _write_page(self, num: int, form: int, size, content: StreamObject, overlay_source, overlay,
-                    annots: list[int], struct_parents: int) -> None:
-        """The page object, written out as pypdf writes its dictionary (the same bytes)."""
-        head, tail = self._resources(overlay_source or "overlay", overlay.get("/Resources") if overlay is not None
-                                     else None)
-        box = self._boxes.get(size)
-        if box is None:
-            box = self._boxes[size] = _syntax(ArrayObject([NumberObject(0), NumberObject(0), FloatObject(size[0]),
-                                                           FloatObject(size[1])]))
-        page = (b"<<\n/Type /Page\n/Parent %d 0 R\n/MediaBox %s\n/Resources %s%d 0 R%s\n/Contents %d 0 R\n"
-                b"/StructParents %d\n/Tabs /S\n/TrimBox %s\n"
-                % (self._pages, box, head, form, tail, self._add(content).idnum, struct_parents, box))
-        if annots:
-            page += b"/Annots [%s ]\n" % b"".join(b" %d 0 R" % a for a in annots)
-        self._pack_bytes(num, page + b">>")
-        self._kids.append(num)
+            made = self._page_resources(source, resources if resources is not None else {}, Ref(_ANY_FORM))
+            found = self._resources_of[1][key] = tuple(syntax(made).split(b"%d 0 R" % _ANY_FORM))
+        return found
 
     def _identity(self) -> bytes:
         return self._f.md5.digest()  # type: ignore[attr-defined]
@@ -352,22 +261,15 @@ class TaggedPdf(StreamingPdf):
     def close(self, catalog: dict | None = None, title: str | None = None) -> None:  # type: ignore[override]
         title = title or self._title or "warsheets"
         tree_num, parents_num = self._reserve(), self._reserve()
-        # the two objects as long as the document, written as pypdf writes a dictionary and an
-        # array (the same bytes), without making an object per entry
-        # (each list made by one format over all its numbers: they end the file, on one core)
-        self._pack_bytes(self._document, b"<<\n/Type /StructElem\n/S /Document\n/P %d 0 R\n/K [%s ]\n>>" % (
-            tree_num, b" %d 0 R" * len(self._doc_kids) % tuple(self._doc_kids)))
-        keyed = [0] * (2 * len(self._nums))
-        keyed[::2], keyed[1::2] = range(len(self._nums)), self._nums
-        self._pack_bytes(parents_num, b"<<\n/Nums [%s ]\n>>" % (b" %d %d 0 R" * len(self._nums) % tuple(keyed)))
-        self._pack(tree_num, DictionaryObject({
-            _name("/Type"): _name("/StructTreeRoot"), _name("/K"): _ref(self._document),
-            _name("/ParentTree"): _ref(parents_num), _name("/ParentTreeNextKey"): NumberObject(len(self._nums))}))
-        xmp = StreamObject()  # not compressed: the packet stays readable to any tool
-        xmp._data = _xmp(title, self._lang, "warsheets")  # noqa: SLF001
-        xmp[_name("/Type")], xmp[_name("/Subtype")] = _name("/Metadata"), _name("/XML")
-        metadata = self._add(xmp)
-        super().close({"/StructTreeRoot": _ref(tree_num), "/MarkInfo": DictionaryObject(
-            {_name("/Marked"): BooleanObject(True)}), "/Lang": TextStringObject(self._lang),
-            "/ViewerPreferences": DictionaryObject({_name("/DisplayDocTitle"): BooleanObject(True)}),
-            "/Metadata": metadata, **(catalog or {})}, title)
+        self._pack_bytes(self._document, syntax({"/Type": Name.StructElem, "/S": Name.Document, "/P": Ref(tree_num),
+                                                 "/K": _refs(self._doc_kids)}))
+        self._pack_bytes(parents_num, b"<< /Nums [ %s ] >>" % b" ".join(b"%d %d 0 R" % pair
+                                                                        for pair in enumerate(self._nums)))
+        self._pack_bytes(tree_num, syntax({"/Type": Name.StructTreeRoot, "/K": Ref(self._document),
+                                           "/ParentTree": Ref(parents_num), "/ParentTreeNextKey": len(self._nums)}))
+        metadata = self._reserve()  # not compressed: the packet stays readable to any tool
+        self._write_stream(metadata, {"/Type": Name.Metadata, "/Subtype": Name.XML},
+                           xmp_packet(title, self._lang, "warsheets"))
+        super().close({"/StructTreeRoot": Ref(tree_num), "/MarkInfo": {"/Marked": True},
+                       "/Lang": pikepdf.String(self._lang), "/ViewerPreferences": {"/DisplayDocTitle": True},
+                       "/Metadata": Ref(metadata), **(catalog or {})}, title)

@@ -31,14 +31,6 @@ def _is_elem(obj) -> bool:
     return isinstance(obj, Dictionary) and "/S" in obj and obj.get("/Type") not in ("/MCR", "/OBJR")
 
 
-def _scope(th, row, row_index: int, in_head: bool) -> Name:
-    """Column for a header in a THead or the table's first row, Row for a row's first header."""
-    if in_head or row_index == 0:
-        return Name.Column
-    cells = [c for c in _kids(row) if _is_elem(c)]
-    return Name.Row if cells and cells[0].objgen == th.objgen else Name.Column
-
-
 def _set_scope(th, scope: Name) -> None:
     attrs = th.get("/A")
     if attrs is None:
@@ -59,14 +51,17 @@ def _rows(section) -> list:
 
 
 def _table(table) -> None:
+    """Each header's scope: Column in a THead or the table's first row, Row for a row's first
+    cell, Column otherwise (a cell known by its place: a carried structure's are direct)."""
     index = 0
     for part in (k for k in _kids(table) if _is_elem(k)):
         kind = part.get("/S")
         rows = [part] if kind == Name.TR else _rows(part)
         for row in rows:
-            for cell in (c for c in _kids(row) if _is_elem(c)):
+            for place, cell in enumerate(c for c in _kids(row) if _is_elem(c)):
                 if cell.get("/S") == Name.TH:
-                    _set_scope(cell, _scope(cell, row, index, kind == Name.THead))
+                    column = kind == Name.THead or index == 0 or place != 0
+                    _set_scope(cell, Name.Column if column else Name.Row)
             index += 1
 
 
@@ -101,9 +96,14 @@ def scope_headers(pdf: pikepdf.Pdf) -> None:
     """Every TH gets an `/A << /O /Table /Scope … >>` (kept when it has one); a table without
     header cells becomes Divs."""
     root = pdf.Root.get("/StructTreeRoot")
-    if root is None:
-        return
-    stack, seen = _kids(root), set()
+    if root is not None:
+        scope_tables(_kids(root))
+
+
+def scope_tables(elements) -> None:
+    """`scope_headers` of these elements and those under them (a file's tree, or a page's
+    structure as it is carried in its form: `sheets.pdf.carried`)."""
+    stack, seen = list(elements), set()
     while stack:
         elem = stack.pop()
         if not _is_elem(elem) or elem.objgen in seen and elem.objgen != (0, 0):
@@ -121,13 +121,19 @@ def print_links(pdf: pikepdf.Pdf) -> None:
     """Link annotations printable (F bit 3) and described (`/Contents`)."""
     for page in pdf.pages:
         for annot in page.obj.get("/Annots", Array()):
-            if annot.get("/Subtype") != Name.Link:
-                continue
-            annot.F = int(annot.get("/F", 0)) | _PRINT
-            if "/Contents" not in annot:
-                action = annot.get("/A", Dictionary())
-                uri = action.get("/URI") if isinstance(action, Dictionary) else None
-                annot.Contents = pikepdf.String(f"Link to {uri}" if uri is not None else "Link within the document")
+            printable_link(annot)
+
+
+def printable_link(annot) -> None:
+    """A link annotation (a pikepdf dictionary, or the dict of a new one's entries) printable
+    and described; another annotation left as it is."""
+    if annot.get("/Subtype") != Name.Link:
+        return
+    annot["/F"] = int(annot.get("/F", 0)) | _PRINT
+    if "/Contents" not in annot:
+        action = annot.get("/A")
+        uri = action.get("/URI") if isinstance(action, (Dictionary, dict)) else None
+        annot["/Contents"] = pikepdf.String(f"Link to {uri}" if uri is not None else "Link within the document")
 
 
 def tag_widgets(pdf: pikepdf.Pdf) -> None:

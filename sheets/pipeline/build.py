@@ -12,13 +12,11 @@ sheet (`Sheet.parts`) is drawn onto cached blanks (`sheets.pipeline.stamp`).
 """
 from __future__ import annotations
 
-import tempfile
 from pathlib import Path
 from typing import Callable
 
 from sheets.base import interrupts, output
 from sheets.pipeline import cache
-from sheets.pdf.finish import finish_pdf
 from sheets.pipeline.layout_jobs import finished_pdf, layout_job
 from sheets.pipeline.sheet import Built, Finisher, Sheet, render_html
 from sheets.pipeline.stamp.write import missing_blanks, write_stamped
@@ -143,15 +141,9 @@ def _stamped_and_finished(sheet: Sheet, target: Path, **how) -> Path:
     interrupted run never leaves an unfinished file under the target's name."""
     title = sheet.context.get("title", "")
     output.ensure_dir(target.parent)
-    if not sheet.forms:
-        return write_stamped(sheet.parts or [], target, title=title, finished=True, **how)
-    # a fillable file: stamped, its form fields added (sheets.pipeline.stamp.widgets), then tagged
-    # and described with its fields (finish_pdf), in a scratch folder whose name holds the process
-    # id (one a SIGKILL left is removed by the next run: output.sweep_stale)
-    output.sweep_stale(target.parent, ".stamping-")
-    with tempfile.TemporaryDirectory(prefix=output.scratch_prefix(".stamping-"), dir=target.parent) as scratch:
-        raw = write_stamped(sheet.parts or [], Path(scratch) / target.name, title=title, forms=True, **how)
-        return output.write_atomic(target, finish_pdf(raw.read_bytes(), title or None))
+    # a fillable file is the same streamed, tagged file, then its form fields added and tagged
+    # (sheets.pipeline.stamp.widgets)
+    return write_stamped(sheet.parts or [], target, title=title, finished=True, forms=sheet.forms, **how)
 
 
 def build_one(sheet: Sheet, target: Path, *, cache_dir: Path | None = None, shared: Workers | None = None) -> Path:

@@ -43,6 +43,10 @@ def test_ten_playbooks_tagged_while_written_say_what_the_finished_file_said(regi
     old, new = summary(before), summary(after)
     assert differences(old, new) == []
     assert len(new["pages"]) == 22 and new["tree"][0] == "/Document" and len(new["tree"][3]) > 22
+    # the blanks' own structure is carried onto every stamped page: its headings and tables,
+    # not only the spans of its marked text
+    roles = repr(new["tree"])
+    assert roles.count("('/H1',") >= 10 and "('/TH'," in roles and "('/TD'," in roles
     assert new["lang"] == "en" and new["mark"] == {"/Marked": True} and new["title"] == "10 filled playbooks"
     # what changed is how it is stored: object streams and a cross-reference stream
     assert b"/ObjStm" in after.read_bytes() and b"/XRef" in after.read_bytes()
@@ -61,10 +65,9 @@ def test_web_links_join_their_link_elements_as_before(regiment, tmp_path, monkey
     the page's Link element (or one of its own), as the two-pass finish did."""
     from sheets.pdf import stream as pdfstream
     from sheets.games.regiment.sheets import filled_playbooks, roll_squad
-    from pypdf.generic import ArrayObject, FloatObject
 
-    link = (ArrayObject([FloatObject(v) for v in (10, 10, 100, 30)]), "https://example.org/warsheets")
-    monkeypatch.setattr(pdfstream, "_uri_links", lambda page: [link, link])
+    link = ([10.0, 10.0, 100.0, 30.0], "https://example.org/warsheets")
+    monkeypatch.setattr(pdfstream, "uri_links", lambda page: [link, link])
     sheet = filled_playbooks(regiment, roll_squad(regiment, Dice.seeded(2), 2), "two.pdf")
     before, after = _both(sheet.parts, sheet.context["title"], tmp_path)
     old, new = summary(before), summary(after)
@@ -123,18 +126,12 @@ def test_a_page_is_marked_as_it_was_written_numbers_strings_and_arrays_alike():
     assert (drawn, events) == (b"/Artifact BMC\n0 0 m\n1 1 l\nS\nEMC", "")
 
 
-def test_a_page_written_from_its_blanks_formats_is_the_bytes_written_piece_by_piece(regiment, tmp_path,
-                                                                                     monkeypatch):
-    """Issue 38: a page's copy of its blank's form, its structure elements, its form's entry in
-    the parent tree and its resources are written out once per blank (or per overlay's
-    resources) and only the numbers put in (`TaggedPdf._form_copy`, `_elements`,
-    `_form_owners`, `_resources`). The file is the same bytes as one made the old way: each
-    object built as pypdf objects (or formatted element by element) for every page."""
-    from pypdf.generic import DictionaryObject, NameObject, NumberObject, StreamObject
-
-    from sheets.pdf import stream as pdfstream
+def test_a_page_written_from_its_blanks_format_is_the_bytes_written_element_by_element(regiment, tmp_path,
+                                                                                       monkeypatch):
+    """A page's structure elements are one format per blank in which only the numbers are put
+    (`TaggedPdf._elements`); a page with web links writes them element by element instead. The
+    two ways give the same bytes (the second forced here on every page)."""
     from sheets.games.regiment.sheets import blank_playbook, filled_playbooks, roll_squad
-    from sheets.pdf import tagged
     from sheets.pdf.tagged import TaggedPdf
 
     squad = roll_squad(regiment, Dice.seeded(31), 4)
@@ -146,80 +143,31 @@ def test_a_page_written_from_its_blanks_formats_is_the_bytes_written_piece_by_pi
                                    finished=True).read_bytes()
     with pikepdf.open(tmp_path / "quick.pdf") as pdf:  # the elements sit in object streams
         assert sum(1 for o in pdf.objects if isinstance(o, pikepdf.Dictionary) and o.get("/Type") == "/StructElem") > 400
-
-    def form_copy(self, base, num, struct_parents):  # the old way: a pypdf stream, written by pypdf
-        stream = StreamObject()
-        stream._data = base.data
-        stream[NameObject("/Filter")] = NameObject("/FlateDecode")
-        for k, v in base.entries.items():
-            stream[NameObject(k)] = v
-        if struct_parents is not None:
-            stream[NameObject("/StructParents")] = NumberObject(struct_parents)
-        self._write(num, stream)
-
-    def write_page(self, num, form, size, content, overlay_source, overlay, annots, struct_parents):
-        resources = DictionaryObject()
-        res = overlay.get("/Resources") if overlay is not None else None
-        if res is not None:
-            resources = self._import(overlay_source or "overlay", res.get_object())
-        xobjects = resources.get("/XObject")
-        xobjects = DictionaryObject(xobjects.get_object()) if xobjects is not None else DictionaryObject()
-        xobjects[NameObject("/WSBase")] = tagged._ref(form)
-        resources[NameObject("/XObject")] = xobjects
-        box = pdfstream.ArrayObject([NumberObject(0), NumberObject(0), pdfstream.FloatObject(size[0]),
-                                     pdfstream.FloatObject(size[1])])
-        page = DictionaryObject({
-            NameObject("/Type"): NameObject("/Page"), NameObject("/Parent"): tagged._ref(self._pages),
-            NameObject("/MediaBox"): box, NameObject("/Resources"): resources,
-            NameObject("/Contents"): self._add(content), NameObject("/StructParents"): NumberObject(struct_parents),
-            NameObject("/Tabs"): NameObject("/S"), NameObject("/TrimBox"): pdfstream.ArrayObject(box)})
-        if annots:
-            page[NameObject("/Annots")] = pdfstream.ArrayObject(tagged._ref(a) for a in annots)
-        self._pack(num, page)
-        self._kids.append(num)
-
-    def form_owners(self, base, first, delta):
-        return self._owners_entry([first + i if i is not None else None for i in base.owners])
-
-    monkeypatch.setattr(TaggedPdf, "_form_copy", form_copy)
-    monkeypatch.setattr(TaggedPdf, "_write_page", write_page)
-    monkeypatch.setattr(TaggedPdf, "_elements", lambda self, base, delta: None)
-    monkeypatch.setattr(TaggedPdf, "_form_owners", form_owners)
+    links_of = TaggedPdf._links_of
+    monkeypatch.setattr(TaggedPdf, "_links_of", lambda self, *a: ({-1: []}, links_of(self, *a)[1]))
     slow = stamping.write_stamped(parts, tmp_path / "slow.pdf", title="four", cache_dir=cache, workers=1,
                                   finished=True).read_bytes()
     assert slow == quick
 
 
-def test_a_blanks_elements_format_escapes_its_text_and_gives_way_to_a_nul():
-    """`_elements`: an element's own text (an /ActualText with "%", which pypdf escapes; a bare
-    "%" too) is written as it is, and a blank whose text holds a NUL (the format's cut) is
-    written element by element instead."""
+def test_a_blanks_elements_format_keeps_its_text_as_written():
+    """`_elements`: an element's own text with "%" (the format's sign) is written as it is, and
+    one with a NUL (where the format cuts the elements apart) is written in hex."""
     import io
-
-    from pypdf.generic import ArrayObject, DictionaryObject, NameObject, NumberObject, TextStringObject
 
     from sheets.pdf.tagged import _ELEM, _MCR, TaggedPdf, _Base
 
     def blank(text: str) -> _Base:
-        kid = DictionaryObject({NameObject("/S"): NameObject("/Span"), NameObject("/ActualText"): TextStringObject(text),
-                                NameObject("/K"): ArrayObject([NumberObject(0), NumberObject(1)])})
-        top = DictionaryObject({NameObject("/S"): NameObject("/P"), NameObject("/K"): ArrayObject([kid, NumberObject(2)])})
-        return _Base(b"", {}, [top], [])
+        kid = pikepdf.Dictionary(S=pikepdf.Name.Span, ActualText=pikepdf.String(text), K=pikepdf.Array([0, 1]))
+        return _Base(b"", {}, [pikepdf.Dictionary(S=pikepdf.Name.P, K=pikepdf.Array([kid, 2]))], [])
 
     pdf = TaggedPdf(io.BytesIO())
-    base, page, delta = blank("50% off, 100%d"), 40, 2
-    first, form_num = page + delta, page + 1
-    form, offsets = pdf._elements(base, delta)
-    quick = (form % tuple(page + k for k in offsets)).split(b"\0")
-    slow = [_ELEM % (head, first + parent if parent >= 0 else pdf._document, page,
-                     b" ".join(b"%d 0 R" % (first + v) if child else _MCR % (v, page, form_num) for child, v in kids))
-            for head, parent, kids in base.nodes]
-    assert quick == slow and b"(50" in quick[1]
-    raw = blank("x")  # heads with a bare "%" and with a NUL (pypdf writes neither: it escapes them)
-    raw.nodes = [(b"/S /P /Alt (50% off)", -1, raw.nodes[0][2]), (b"/S /Span /Alt (a\0b)", 0, raw.nodes[1][2])]
-    assert pdf._elements(raw, delta) is None
-    raw.nodes[1] = (b"/S /Span", 0, raw.nodes[1][2])
-    raw.elements.clear()
-    form, offsets = pdf._elements(raw, delta)
-    assert (form % tuple(page + k for k in offsets)).split(b"\0")[0].startswith(
-        b"<< /Type /StructElem /S /P /Alt (50% off) /P " + str(pdf._document).encode() + b" 0 R /Pg 40 0 R")
+    for text, written in (("50% off, 100%d", b"(50% off, 100%d)"), ("a\0b", b"<")):
+        base, page, delta = blank(text), 40, 2
+        first, form_num = page + delta, page + 1
+        form, offsets = pdf._elements(base, delta)
+        quick = (form % tuple(page + k for k in offsets)).split(b"\0")
+        slow = [_ELEM % (head, first + parent if parent >= 0 else pdf._document, page,
+                         b" ".join(b"%d 0 R" % (first + v) if child else _MCR % (v, page, form_num) for child, v in kids))
+                for head, parent, kids in base.nodes]
+        assert quick == slow and len(quick) == 2 and b"/ActualText " + written in quick[1]

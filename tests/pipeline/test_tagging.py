@@ -203,13 +203,6 @@ def _pdfium_text(data: bytes) -> str:
         doc.close()
 
 
-def test_forms_carry_their_tags_under_the_key_the_finish_pass_reads():
-    from sheets.pdf import structure as pdfstruct
-    from sheets.pdf import finish
-
-    assert pdfstruct.KEY == finish.KEY
-
-
 def test_a_letter_spaced_heading_extracts_as_words():
     html = ('<html lang="en"><head><title>t</title><style>@page { size: 120mm 40mm; margin: 5mm }'
             'h1 { font: bold 20pt "DejaVu Sans"; letter-spacing: 0.3em }</style></head>'

@@ -25,5 +25,5 @@ smallest type. Otherwise that part is laid out in full, where the layout engine'
 fallback, bidi and line breaking print it whole: nothing is clipped, dropped or refused.
 
 The package itself imports nothing: a worker that lays out blanks imports `layout` (and
-`glyphs`), not the stamper's reportlab and pypdf. Callers import `sheets.pipeline.stamp.write`.
+`glyphs`), not the stamper's reportlab. Callers import `sheets.pipeline.stamp.write`.
 """

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from sheets.base import weasyboxes
 from sheets.pipeline import rendering
 from sheets.pdf.fonts import finish_fonts
 from sheets.pipeline.stamp.glyphs import drawable
@@ -79,7 +80,7 @@ def layout_of(document) -> dict:
     pages, fields = [], {}
     for number, page in enumerate(document.pages):
         margins = []
-        page_box = page._page_box  # noqa: SLF001 - the laid-out box tree
+        page_box = weasyboxes.page_box(page)  # the laid-out box tree
         for child in list(page_box.children):
             if type(child).__name__ == "MarginBox":
                 text = _first_text(child)

@@ -6,15 +6,12 @@ from the start, by the same calls in the same order, so the bytes are the same e
 """
 from __future__ import annotations
 
-import io
 import os
 import tempfile
 from contextlib import contextmanager
 
-from pypdf import PdfReader
-
 from sheets.base import interrupts, output
-from sheets.pdf.stream import StreamingPdf
+from sheets.pdf.stream import StreamingPdf, open_source
 from sheets.pipeline.stamp.chunk import Drawn
 from sheets.pdf.tagged import TaggedPdf
 
@@ -120,21 +117,16 @@ class Out:
             self._open()
         pdf, bases = self._pdf, self.job.bases
         marked = data.pages if isinstance(data, Drawn) and self.job.finished else None
-        overlay = PdfReader(io.BytesIO(data.pdf if isinstance(data, Drawn) else data))
-        parsed: dict[bytes, object] = {}  # a resources dictionary (as the worker wrote it out) -> parsed once
+        overlay = open_source(data.pdf if isinstance(data, Drawn) else data)
         source, n = f"overlay-{self.written * CHUNK}", 0
-        with self._errors():
+        with self._errors(), overlay:
             for plan in chunk:
                 base = bases[plan.key]
                 for p, page in enumerate(base.layout["pages"]):
                     form, size = pdf.form(plan.key, base.reader, p), (page["width"], page["height"])
-                    if marked is not None and marked[n][2] is not None and pdf.tagged(form):
-                        content, events, own, number = marked[n]
-                        if own not in parsed:  # only this page of the overlay parsed, not every page
-                            parsed[own] = overlay.get_object(number).get("/Resources")
-                        pdf.add_marked_page(form, size, source, {"/Resources": parsed[own]}, content, events)
-                    elif marked is not None:
-                        pdf.add_marked_page(form, size, source, overlay.pages[n], *marked[n][:2])
+                    if marked is not None and pdf.tagged(form):
+                        resources = overlay.pages[n].obj.get("/Resources")
+                        pdf.add_marked_page(form, size, source, resources, *marked[n])
                     else:
                         pdf.add_page(form, size, source, overlay.pages[n])
                     n += 1
@@ -150,8 +142,7 @@ class Out:
 
     def _let_go(self) -> None:
         for base in self._later:
-            base._reader = None  # noqa: SLF001
-            base.pdf = b""
+            base.let_go()
         self._later = []
 
     def commit(self) -> None:

@@ -65,6 +65,20 @@ def _fit_text(text: str, spec: dict) -> Op | None:
     return None
 
 
+def _box_ops(before, value, spec: dict) -> list[Op] | None:
+    """What to draw for a check box the part ticks or shades (nothing: neither); None when the
+    blank has it on already, or the part writes other text in it."""
+    if before.state or value.text.strip("✔ "):
+        return None
+    shape = "round" if spec["round"] else "square"
+    if value.state == "marked":
+        return [Op("tick", spec["border"], spec["font"], [value.text or "✔"], spec["font"]["size"],
+                   fill=spec["fill"], baseline=_box_baseline(spec), align="center", valign=shape)]
+    if value.state == "premarked":
+        return [Op("fill", spec["border"], fill=[0.467, 0.467, 0.467, 1.0], valign=shape)]
+    return []
+
+
 def plan_part(blank: Fields, layout: dict, filled: Fields) -> list[list[Op]] | None:
     """What to draw on each page of the blank for this filled part; None: cannot stamp it."""
     if filled.skeleton != blank.skeleton or set(filled.values) != set(blank.values):
@@ -90,18 +104,10 @@ def plan_part(blank: Fields, layout: dict, filled: Fields) -> list[list[Op]] | N
                     return None  # laid out in full, where the value is printed whole
                 page.append(op)
         elif kind == "box":
-            if before.state or value.text.strip("✔ "):
+            drawn = _box_ops(before, value, spec)
+            if drawn is None:
                 return None
-            if value.state == "marked":
-                page.append(Op("tick", spec["border"], spec["font"], [value.text or "✔"], spec["font"]["size"],
-                               fill=spec["fill"], baseline=None, align="center",
-                               valign="round" if spec["round"] else "square"))
-                page[-1].lines = [value.text or "✔"]
-                page[-1].box = spec["border"]
-                page[-1].baseline = _box_baseline(spec)
-            elif value.state == "premarked":
-                page.append(Op("fill", spec["border"], fill=[0.467, 0.467, 0.467, 1.0],
-                               valign="round" if spec["round"] else "square"))
+            page += drawn
         else:  # a mark over text that is the same on blank and filled
             if value.text != before.text or "marked" in before.classes:
                 return None
@@ -280,10 +286,10 @@ def draw_overlay(pages: list[tuple[float, float, list[Op]]]) -> bytes:
         canvas.setPageSize((width, height))
         for op in ops:
             if op.artifact:  # PDF/UA-1 (ISO 14289-1 7.8): running footers are artifacts
-                canvas._code.append("/Artifact <</Type /Pagination /Subtype /Footer>> BDC")
+                canvas.addLiteral("/Artifact <</Type /Pagination /Subtype /Footer>> BDC")
             _draw(canvas, height, op)
             if op.artifact:
-                canvas._code.append("EMC")
+                canvas.addLiteral("EMC")
         canvas.showPage()
     canvas.save()
     return finish_fonts(buf.getvalue(), reportlab=True)  # no unembedded Helvetica, subsets tagged by content

@@ -22,6 +22,7 @@ import re
 from sheets.base import paths
 from sheets.pipeline import rendering
 from sheets.pipeline.stamp.fields import Value
+from sheets.pdf.finish import tag_fields
 from sheets.pdf.forms import finish_form
 
 _PART = re.compile(r"^c0\.")
@@ -90,7 +91,8 @@ def fields_document(sizes: list[tuple[float, float]], pages: list[list[dict]]) -
 
 
 def add_form(pdf_bytes: bytes, sizes: list[tuple[float, float]], pages: list[list[dict]]) -> bytes:
-    """The stamped PDF with the widgets of `pages` grafted on its pages, the form finished."""
+    """The stamped PDF with the widgets of `pages` grafted on its pages, the form finished and,
+    in a tagged file, each widget tagged (`sheets.pdf.finish.tag_fields`)."""
     import pikepdf  # noqa: PLC0415 - the stamper's side only
 
 
@@ -119,4 +121,4 @@ def add_form(pdf_bytes: bytes, sizes: list[tuple[float, float]], pages: list[lis
         base.Root.AcroForm = form
         out = io.BytesIO()
         base.save(out, deterministic_id=True)
-    return finish_form(out.getvalue())
+    return tag_fields(finish_form(out.getvalue()))

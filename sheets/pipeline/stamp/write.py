@@ -13,7 +13,6 @@
 """
 from __future__ import annotations
 
-import io
 import json
 import time
 from collections import deque
@@ -21,10 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from pypdf import PdfReader
-
 from sheets.base import interrupts, output
-from sheets.pdf.stream import read_ahead
+from sheets.pdf.stream import open_source, read_ahead
 from sheets.pipeline import cache
 from sheets.pipeline.sheet import Sheet, render_html
 from sheets.pipeline.stamp.fields import Fields, fields_of
@@ -54,12 +51,17 @@ class Base:
     @property
     def reader(self):
         if self._reader is None:
-            self._reader = PdfReader(io.BytesIO(self.pdf))
+            self._reader = open_source(self.pdf)
         return self._reader
 
     @property
     def pages(self) -> int:
         return len(self.layout["pages"])
+
+    def let_go(self) -> None:
+        """Drawn for the last time: its bytes and what was read of them go (bounds memory)."""
+        self._reader = None
+        self.pdf = b""
 
 
 def _same_shape_as_cached(layout: dict) -> dict:
