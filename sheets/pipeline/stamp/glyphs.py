@@ -1,6 +1,6 @@
 """Which font file a field's text is drawn in, and whether the stamper can draw it exactly.
 
-Light on purpose (fontconfig and fontTools, no reportlab, no pypdf): the workers that lay
+Light on purpose (fontconfig and fontTools, no reportlab, no pikepdf): the workers that lay
 out blanks ask `drawable` of every page-margin text, and import only this.
 """
 from __future__ import annotations
