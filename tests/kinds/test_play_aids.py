@@ -52,9 +52,7 @@ def _boxes(box):
 @pytest.mark.parametrize("game", bundled_games("reference"))
 def test_reference_tables_fit_their_columns(library, game):
     """Every rules table lies inside the column it sits in (Table 4-1 used to run over)."""
-    import weasyprint
 
-    from sheets.base import paths
     from sheets.kinds.reference.builder import reference_sheet
     from sheets.pipeline.sheet import render_html
 
