@@ -34,3 +34,8 @@ class Game:
     @property
     def id(self) -> str:
         return self.info.id
+
+    @property
+    def templates(self) -> str | None:
+        """Whose templates its sheets use: its plug-in's (templates/<plugin>/), not its id's."""
+        return self.info.plugin

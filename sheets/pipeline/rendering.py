@@ -124,16 +124,25 @@ def game_titled(game_title: str, title: str, sep: str = " · ") -> str:
 
 
 # -- Jinja -----------------------------------------------------------------
-def template_search_path(game: str | None, override: Path | None = None) -> list[Path]:
-    """User override folder -> game templates -> _base."""
+#: the tool's own template folders: the shared sheets' (`_base`) and the desk's pages (`web`).
+#: A game's templates are its plug-in's folder, `templates/<plugin>/`, never one of these (a
+#: plug-in's name is the package's under sheets/games/, which tests keep apart from these names),
+#: and never found by the game's id: a game named `web`, or a `--from` copy under a new id,
+#: prints with the templates of what it is (tests/pipeline/test_template_folders.py)
+TOOL_FOLDERS = ("_base", "web")
+
+
+def template_search_path(plugin: str | None, override: Path | None = None) -> list[Path]:
+    """User override folder -> the game's plug-in's templates -> _base."""
     root = paths.templates_dir()
+    folder = plugin if plugin and plugin not in TOOL_FOLDERS else None
     dirs: list[Path] = []
     if override is not None:
-        if game:
-            dirs.append(override / game)
+        if folder:
+            dirs.append(override / folder)
         dirs.append(override)
-    if game:
-        dirs.append(root / game)
+    if folder:
+        dirs.append(root / folder)
     dirs.append(root / "_base")
     return [d for d in dirs if d.is_dir()]
 
@@ -184,8 +193,8 @@ def _environment(search_path: tuple[Path, ...]) -> jinja2.Environment:
     return env
 
 
-def environment(game: str | None, override: Path | None = None) -> jinja2.Environment:
-    return _environment(tuple(template_search_path(game, override)))
+def environment(plugin: str | None, override: Path | None = None) -> jinja2.Environment:
+    return _environment(tuple(template_search_path(plugin, override)))
 
 
 def _display(path: str | None) -> str:
@@ -197,9 +206,10 @@ def _display(path: str | None) -> str:
         return path
 
 
-def render_html(template: str, context: dict, game: str | None = None, override: Path | None = None) -> str:
-    """Render a template to an HTML string; template bugs become TemplateError."""
-    env = environment(game, override)
+def render_html(template: str, context: dict, plugin: str | None = None, override: Path | None = None) -> str:
+    """Render a template to an HTML string (`plugin`: the game's plug-in, whose templates come
+    before the shared ones); template bugs become TemplateError."""
+    env = environment(plugin, override)
     try:
         return env.get_template(template).render(**context)
     except jinja2.TemplateSyntaxError as exc:

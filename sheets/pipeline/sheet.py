@@ -38,6 +38,10 @@ class Sheet:
     template: str
     context: dict
     game: str | None = None
+    # the game's plug-in (game.yaml's `plugin:`, `Game.templates`): its templates folder is
+    # searched before the shared one. Not the game's id: a copy of a game under a new id prints
+    # as its source does, and no id can reach the tool's own templates (the desk's `web`)
+    templates: str | None = None
     forms: bool = False
     label: str = ""
     copies: str | None = None  # how many, for whom, when it differs from its kind's printing advice
@@ -68,7 +72,7 @@ class Built:
 def render_html(sheet: Sheet) -> str:
     """The sheet's HTML (Jinja), rendered once and kept on the sheet."""
     if sheet.html is None:
-        sheet.html = rendering.render_html(sheet.template, sheet.context, sheet.game)
+        sheet.html = rendering.render_html(sheet.template, sheet.context, sheet.templates)
         fonts.check_text(sheet.html)  # letters no font here has: the command says so once
     return sheet.html
 

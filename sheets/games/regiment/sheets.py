@@ -76,7 +76,7 @@ def playbook_sheet(game: Game, entries: list[dict], filename: str, paper: str = 
         "fill": fillable,
         "equipment_lines": EQUIPMENT_LINES,
     }
-    return Sheet(filename=filename, template="playbook.html.j2", context=context, game=game.id,
+    return Sheet(filename=filename, template="playbook.html.j2", context=context, game=game.id, templates=game.templates,
                  forms=fillable, label=title or filename)
 
 
@@ -284,6 +284,6 @@ def player_packets(game: Game, options: KitOptions) -> list[Packet]:
         context = {**style.of(game), "title": f"{game.info.title}: moves", "page_size": page_size(options.paper), "parts": moves,
                    "footer": f"{game.info.title} · moves · {who} · warsheets"}
         reference = Sheet(filename=f"player-{i + 1}-moves.pdf", template="reference.html.j2", context=context,
-                          game=game.id, label=f"{game.info.title} moves ({who})")
+                          game=game.id, templates=game.templates, label=f"{game.info.title} moves ({who})")
         packets.append(Packet([playbook, reference], who=soldier.name if options.squad else ""))
     return packets

@@ -180,7 +180,7 @@ def _log_sheet(game: Game, contexts: list[dict], filename: str, paper: str, camp
         "skills": game.data.rules.skills,
         "footer": footer,
     }
-    return Sheet(filename=filename, template="logsheet.html.j2", context=context, game=game.id,
+    return Sheet(filename=filename, template="logsheet.html.j2", context=context, game=game.id, templates=game.templates,
                  label=f"{game.info.title} log sheet")
 
 
@@ -312,7 +312,7 @@ def blank_log_sheet(game: Game, paper: str = "a4") -> Sheet:
         "footer": f"{game.info.title} · log sheet (blank) · warsheets",
     }
     return Sheet(filename="wotw-log-sheet-blank.pdf", template="logsheet_blank.html.j2", context=context,
-                 game=game.id, label=f"{game.info.title} log sheet (blank)")
+                 game=game.id, templates=game.templates, label=f"{game.info.title} log sheet (blank)")
 
 
 def kit_log_sheets(game: Game, options: PrintOptions) -> list[Sheet]:
@@ -353,7 +353,7 @@ def campaign_log_sheet(game: Game, campaign, mission: Mission, paper: str = "a4"
         "footer": f"{game.info.title} · campaign mission {mission.number} · {origin} · warsheets",
     }
     stem = f"wotw-campaign-mission{mission.number}-" + (f"seed{mission.seed}" if mission.seed is not None else "dice")
-    sheet = Sheet(filename=f"{stem}.pdf", template="logsheet.html.j2", context=context, game=game.id,
+    sheet = Sheet(filename=f"{stem}.pdf", template="logsheet.html.j2", context=context, game=game.id, templates=game.templates,
                   label=f"{game.info.title} log sheet")
     sheet.parts = stamped_missions(game, [mission], team, sheet.filename, paper, context["footer"], campaign)
     return sheet
@@ -395,5 +395,5 @@ def campaign_record(game: Game, campaign, filename: str, paper: str = "a4", spar
         "nations": data.teams.nations, "ledger_on_next_page": ledger_on_next_page,
         "footer": f"{game.info.title} · campaign record · warsheets",
     }
-    return Sheet(filename=filename, template="campaign.html.j2", context=context, game=game.id,
+    return Sheet(filename=filename, template="campaign.html.j2", context=context, game=game.id, templates=game.templates,
                  label=f"{game.info.title} campaign record")

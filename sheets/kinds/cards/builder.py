@@ -111,7 +111,7 @@ def card_sheet(game: "Game", card_set: CardSet, geometry: PrintGeometry, *, layo
     suffix = "-fold" if fold else (("-backs-" + duplex) if backs else "")
     suffix += f"-x{copies}" if copies > 1 else ""
     name = filename or f"{game.id}-cards-{card_set.id}{suffix}.pdf"
-    return Sheet(filename=name, template="card.html.j2", context=context, game=game.id,
+    return Sheet(filename=name, template="card.html.j2", context=context, game=game.id, templates=game.templates,
                  label=f"{game.info.title}: {card_set.title}" + ("" if "card" in card_set.title.lower() else " cards"),
                  finish=spec, reprint={"--set": card_set.id, "--layout": layout.id})
 

@@ -226,5 +226,5 @@ def gauge_sheet(game: "Game", paper: Paper, filename: str | None = None) -> Shee
         "footer": f"{game_titled(game.info.title, sheet.title)} · print at 100 % (no 'fit to page') · warsheets",
     }
     return Sheet(filename=filename or f"{game.id}-gauges.pdf", template="gauges.html.j2", context=context,
-                 game=game.id, label=f"{game.info.title} true-scale gauges")
+                 game=game.id, templates=game.templates, label=f"{game.info.title} true-scale gauges")
 

@@ -28,4 +28,4 @@ def reference_sheet(game: Game, paper: str = "a4") -> Sheet:
     context = {**style.of(game), "title": f"{game.info.title} reference", "page_size": page_size(paper, landscape), "parts": parts,
                "footer": f"{game.info.title} · reference · warsheets"}
     return Sheet(filename=f"{game.id}-reference.pdf", template="reference.html.j2", context=context,
-                 game=game.id, label=f"{game.info.title} reference")
+                 game=game.id, templates=game.templates, label=f"{game.info.title} reference")

@@ -120,4 +120,4 @@ def token_sheet(game: "Game", paper: Paper, copies: int = 1, filename: str | Non
     }
     suffix = f"-x{copies}" if copies > 1 else ""
     return Sheet(filename=filename or f"{game.id}-tokens{suffix}.pdf", template="tokens.html.j2",
-                 context=context, game=game.id, label=f"{game.info.title} tokens")
+                 context=context, game=game.id, templates=game.templates, label=f"{game.info.title} tokens")

@@ -169,5 +169,5 @@ def tracker_sheet(game: "Game", trackers: list[TrackerKind], *, paper: str = "a4
                "landscape_size": page_size(paper, landscape=True), "pages": pages,
                "footer": footer}
     name = filename or f"{game.id}-trackers.pdf"
-    return Sheet(filename=name, template="trackers.html.j2", context=context, game=game.id,
+    return Sheet(filename=name, template="trackers.html.j2", context=context, game=game.id, templates=game.templates,
                  label=f"{game.info.title} trackers")
