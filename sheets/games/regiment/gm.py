@@ -14,7 +14,7 @@ from sheets.library.kinds.cards import CardSet
 #: card sizes chosen so that the longest card of each set passes the pre-flight
 WEAPON_CARD = "poker"
 VEHICLE_CARD = "poker"
-PLAN_CARD = "tarot"
+PLAN_CARD = "poker"
 
 
 def tag_id(tag: str) -> str:
@@ -165,26 +165,30 @@ def battle_plan_cards(data) -> dict:
         })
     using = data.battle_plans.using
     blocks = [b.model_dump(by_alias=True, exclude_none=True) for b in using.blocks]
-    # the rules' page on using the plans is three times a plan's length: two cards, split where
-    # the text is halved (at the play floor it runs past one card)
-    split = _halfway(blocks)
-    for i, part in enumerate((blocks[:split], blocks[split:]) if split else (blocks,)):
+    # the rules' page on using the plans is three times a plan's length: cut, between its blocks,
+    # into as many cards of about the same length as a plan card holds (at the play floor it runs
+    # past one)
+    parts = _shares(blocks)
+    for i, part in enumerate(parts):
         cards.append({"id": "using-battle-plans" + (f"-{i + 1}" if i else ""),
-                      "title": using.title + (f" ({i + 1} of 2)" if split else ""), "blocks": part})
+                      "title": using.title + (f" ({i + 1} of {len(parts)})" if len(parts) > 1 else ""),
+                      "blocks": part})
     return dict(id="battle-plans", title="Battle plans", size=PLAN_CARD, cards=cards)
 
 
-def _halfway(blocks: list[dict], longest: int = 1200) -> int:
-    """Where to cut `blocks` in two of about the same length (0: they fit one card)."""
+def _shares(blocks: list[dict], longest: int = 700) -> list[list[dict]]:
+    """`blocks` cut into the fewest runs of at most about `longest` characters each (a block is
+    never cut), of about the same length."""
     sizes = [len(str(b)) for b in blocks]
-    if sum(sizes) <= longest or len(blocks) < 2:
-        return 0
-    run = 0
-    for i, size in enumerate(sizes):
-        run += size
-        if run >= sum(sizes) / 2:
-            return max(1, min(i + 1, len(blocks) - 1))
-    return len(blocks) - 1
+    count = min(len(blocks), max(1, -(-sum(sizes) // longest)))
+    runs: list[list[dict]] = [[]]
+    done, share = 0, sum(sizes) / count
+    for block, size in zip(blocks, sizes):
+        if runs[-1] and len(runs) < count and done + size / 2 > share * len(runs):
+            runs.append([])
+        runs[-1].append(block)
+        done += size
+    return runs
 
 
 def build_card_sets(data) -> dict[str, CardSet]:

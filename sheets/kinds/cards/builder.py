@@ -104,7 +104,7 @@ def card_sheet(game: "Game", card_set: CardSet, geometry: PrintGeometry, *, layo
         "font_pt": size.font_pt,
         "card_h_mm": size.height_mm,
         "set_label": game_titled(game.info.title, card_set.title),
-        "fronts": [{"anchor": f"card-{i}", "card": c, "number": i + 1, "body_pt": _body_pt(c, size)}
+        "fronts": [{"anchor": f"card-{i}", "card": c, "number": i + 1, **_fitted(c, size)}
                    for i, c in enumerate(card_set.cards)],
         "backs": [{"anchor": f"back-{j}", "back": b} for j, b in enumerate(back_pages)],
     }
@@ -119,11 +119,16 @@ def card_sheet(game: "Game", card_set: CardSet, geometry: PrintGeometry, *, layo
 FOOT_MM = 3.4  # card.html.j2's footer band (its foot_mm): a footer's line wholly 3 mm inside the cut
 
 
-def _body_pt(card, size) -> float:
-    """The card's body size, fitted to its card (sheets/kinds/cards/fit.py)."""
+def _fitted(card, size) -> dict[str, float]:
+    """The card's body size fitted to its card (sheets/kinds/cards/fit.py), and its stats' size:
+    large, unless the body needs their room at the card size's own size."""
     width = size.width_mm - 2 * size.margin_mm
-    room = size.height_mm - 2 * size.margin_mm - FOOT_MM - fit.head_mm(card, size.font_pt)
-    return fit.fitted_pt(card, max(size.font_pt, MIN_TEXT_PT), width, room)
+    base = max(size.font_pt, MIN_TEXT_PT)
+    for scale in (fit.STAT_SCALE, fit.TIGHT_STAT_SCALE):
+        room = size.height_mm - 2 * size.margin_mm - FOOT_MM - fit.head_mm(card, size.font_pt, width, scale)
+        if fit.body_mm(card, base, width, base) <= fit.TARGET * room:
+            break
+    return {"body_pt": fit.fitted_pt(card, base, width, room), "stat_pt": round(size.font_pt * scale, 2)}
 
 
 def pick_sets(game: "Game", which: str = "all") -> list[CardSet]:

@@ -40,6 +40,9 @@ class Card(Strict):
     stats: list[Stat] = []
     blocks: list[Block] = []
     back: CardBack | None = None  # overrides the set's back for this card
+    #: its text is short by nature (a card of one rule, a weapon without tags): the card-fill
+    #: measure (tests/kinds/test_card_fill.py) leaves it out of its set's median
+    short: bool = False
 
 
 class CardSet(Strict):
