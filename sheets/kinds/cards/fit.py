@@ -31,6 +31,7 @@ LIST_INDENT_EM = 1.2   # a list's indent (.blocks ul: its bullet hangs inside th
 STAT_SCALE = 1.6       # a stat's value, of the card size's size (card.html.j2's --stat-size)
 TIGHT_STAT_SCALE = 1.15  # ... on a card whose body needs the room at the card size's size
 TABLE_SLACK = 1.12     # the layout engine's columns are wider (and so its rows shorter or taller) than the model's
+WEAPON_INDENT_MM = 2.2  # the weapons' rule and its gap (card.html.j2 .weapons)
 CELL_PAD_MM = 1.0      # a table cell's padding left and right (base.css: td, th)
 _MARKUP = re.compile(r"`|\*+|(?<!\w)_|_(?!\w)")
 _BOLD = re.compile(r"\*\*(.+?)\*\*")
@@ -138,9 +139,18 @@ def _block_mm(block: Block, size_pt: float, width_mm: float, floor_pt: float) ->
     return 0.0, _table_mm(block.table, max(floor_pt, size_pt * TABLE_SCALE), width_mm), 0.0
 
 
+def weapon_text(weapon) -> str:
+    """A weapon's line as it prints: its name, then each number with its label."""
+    stats = " · ".join(f"{s.label} {s.value if s.value is not None else '—'}".strip() for s in weapon.stats or [])
+    return f"**{weapon.name}** {stats}"
+
+
 def body_mm(card: Card, size_pt: float, width_mm: float, floor_pt: float = 7.5) -> float:
-    """The modelled height of a card's body (its blocks) at `size_pt`, adjacent margins collapsed."""
-    total, below = 0.0, 0.0
+    """The modelled height of a card's body (its weapons, its blocks) at `size_pt`, adjacent margins
+    collapsed."""
+    line_mm = size_pt * LINE / PT_PER_MM
+    total = sum(lines(weapon_text(w), size_pt, width_mm - WEAPON_INDENT_MM) * line_mm + 0.5 for w in card.weapons)
+    below = 1.2 if card.weapons else 0.0
     for block in card.blocks:
         above, height, after = _block_mm(block, size_pt, width_mm, floor_pt)
         total += max(above, below) + height

@@ -33,11 +33,26 @@ class CardBack(Strict):
     blocks: list[Block] = []
 
 
+class Weapon(Strict):
+    """A weapon a card's unit carries, printed as one line of its numbers (issue 47/48: a unit card
+    says what its weapon does, not which table to look it up in). `table` names the section of the
+    game's reference.yaml whose table has the weapon's row, `row` that row's first cell (the
+    weapon's name when not given): its numbers are the table's, read when the content loads, so
+    the card and the reference never differ. A weapon no table has: give its `stats`, or none
+    (a name alone)."""
+
+    name: str
+    table: str | None = None
+    row: str | None = None
+    stats: list[Stat] | None = None  # from the table's row when `table` is given
+
+
 class Card(Strict):
     id: str = Id
     title: str
     subtitle: str | None = None
     stats: list[Stat] = []
+    weapons: list[Weapon] = []
     blocks: list[Block] = []
     back: CardBack | None = None  # overrides the set's back for this card
     #: its text is short by nature (a card of one rule, a weapon without tags): the card-fill
@@ -249,8 +264,46 @@ def _load(files: FileLoader, game: Any, library: Any) -> dict[str, CardSet]:
             files.problem(rel, ("size",), f"unknown card size {size!r}; {hint}"
                                           f"the sizes in _print/layouts.yaml are: {', '.join(sizes)}")
         if card_set is not None:
-            game.card_sets[card_set.id] = card_set
+            game.card_sets[card_set.id] = _weapon_rows(card_set, rel, files, game)
     return game.card_sets
+
+
+def _weapon_rows(card_set: CardSet, rel: str, files: FileLoader, game: Any) -> CardSet:
+    """Each weapon that names a reference table takes its row's numbers: every column after the
+    first whose cell is not blank (a blank Fan or Ammunition is the rules' "none" or "unlimited"),
+    a lost value (null) kept as lost; a column of Yes/No, such as Focus, printed as its name."""
+    reference = game.content.get("reference")
+    cards = []
+    for ci, card in enumerate(card_set.cards):
+        weapons = []
+        for wi, weapon in enumerate(card.weapons):
+            weapons.append(weapon)
+            if weapon.table is None:
+                continue
+            where = ("cards", ci, "weapons", wi)
+            section = reference.section(weapon.table) if reference is not None else None
+            tables = [b.table for b in section.blocks if b.table is not None] if section is not None else []
+            if not tables:
+                files.problem(rel, (*where, "table"), f"no table in a section {weapon.table!r} of reference.yaml")
+                continue
+            name = weapon.row or weapon.name
+            found = next(((t.header, row) for t in tables for row in t.rows if row and str(row[0]) == name), None)
+            if found is None:
+                rows = ", ".join(str(r[0]) for t in tables for r in t.rows if r)
+                files.problem(rel, (*where, "row"), f"no row {name!r} in the table of {weapon.table!r}; its rows: {rows}")
+                continue
+            header, row = found
+            stats = []
+            for label, value in zip(header[1:], row[1:]):
+                if value == "" or (isinstance(value, str) and value.casefold() == "no"):
+                    continue
+                if isinstance(value, str) and value.casefold() == "yes":
+                    stats.append(Stat(label=str(label), value=""))
+                else:
+                    stats.append(Stat(label=str(label), value=value))
+            weapons[-1] = weapon.model_copy(update={"stats": stats})
+        cards.append(card.model_copy(update={"weapons": weapons}) if card.weapons else card)
+    return card_set.model_copy(update={"cards": cards})
 
 
 CONTENT = ContentKind("cards", CardSet, "cards/*.yaml", "a card set, cards/<set>.yaml", rank=1, load=_load)
