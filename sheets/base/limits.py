@@ -20,6 +20,7 @@ MAX_TEAMS = 200         # sheets trackers --teams/--units N (rows of a tracker)
 MAX_GROUPS = 50         # sheets trackers --soldiers/--groups N (groups of boxes per unit)
 MAX_BOXES = 50          # sheets trackers --strength/--boxes N (boxes per group)
 MAX_TRACKER_BOXES = 10_000  # units x groups x boxes of one tracker (every box is drawn)
+MAX_CARD_COUNT = 100    # a card's `count` (copies of it in its deck)
 MAX_COPIES = 50         # --copies N (cards, tokens; kit copies)
 MAX_TOKENS = 2_000      # tokens on one token sheet (counts in content x --copies)
 MAX_PLAYERS = 12        # --players N

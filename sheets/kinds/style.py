@@ -13,8 +13,13 @@ from __future__ import annotations
 from markupsafe import Markup
 
 from sheets.base import colors, fonts
+from sheets.library import assets
 from sheets.library.kinds.theme import DEFAULT_LOOK, BaseTheme, Neutrals, Theme
+from sheets.pipeline import rendering
 from sheets.pipeline.sheet import Sheet
+
+#: the CSS family of a game's own title face (a name no installed font has)
+OWN_FACE = "Sheets Game Face"
 
 #: large print: the heading scale grows by this much over the floor, so headings stay headings
 LARGE_HEADING_STEPS = {"title": 1.6, "section": 1.3, "block": 1.12, "card-title": 1.25}
@@ -33,9 +38,17 @@ def _colours(c: Neutrals, accent: str, frame: str, back: str) -> list[str]:
             f"--frame: {frame}", f"--back: {back}", f"--on-back: {colors.text_on(back)}"]
 
 
-def _root(base: BaseTheme, theme: Theme | None) -> list[str]:
+def _face(theme: Theme | None) -> tuple[str, str]:
+    """The title face's CSS family and weight: a bundled face, or the game's own (set as it is drawn)."""
     look = theme.look if theme else DEFAULT_LOOK
-    family, weight = fonts.TITLE_FACES[look.title_face]
+    if theme is not None and theme.own_face is not None:
+        return OWN_FACE, "normal"
+    return fonts.TITLE_FACES[look.title_face]
+
+
+def _root(base: BaseTheme, theme: Theme | None) -> list[str]:
+    family, weight = _face(theme)
+    look = theme.look if theme else DEFAULT_LOOK
     t, h, s = base.type, base.headings, base.spacing
     props = [f"--play-pt: {t.play.size_pt}pt", f"--play-floor: {t.play.floor_pt}pt",
              f"--note-pt: {t.note.size_pt}pt", f"--note-floor: {t.note.floor_pt}pt",
@@ -61,9 +74,12 @@ def _large(base: BaseTheme) -> list[str]:
 
 def css(base: BaseTheme, theme: Theme | None, band: str | None) -> Markup:
     """The theme's CSS: the title face, the properties, the large-print edition, the header band."""
-    look = theme.look if theme else DEFAULT_LOOK
-    family, _ = fonts.TITLE_FACES[look.title_face]
-    parts = [fonts.font_face_css(family) if family not in fonts.FAMILIES else "",
+    family, _ = _face(theme)
+    if theme is not None and theme.own_face is not None:
+        face = f'@font-face {{ font-family: "{OWN_FACE}"; src: url("{assets.uri_of(theme.own_face, "fonts")}"); }}\n'
+    else:
+        face = fonts.font_face_css(family) if family not in fonts.FAMILIES else ""
+    parts = [face,
              ":root { " + "; ".join(_root(base, theme)) + "; }\n",
              "html.large-print { " + "; ".join(_large(base)) + "; }\n"]
     if band:
@@ -79,7 +95,13 @@ def of(game, band: bool = True) -> dict:
     """The context a game's sheet takes its look from (`theme_css`); `band=False`: no header band
     in the page margin (cards and tokens draw their own)."""
     theme: Theme = game.content["theme"]  # the base theme always loads (a homebrew folder: the bundled one)
-    return {"theme_css": css(theme.base, theme, theme.band if band else None)}
+    icons = assets.icon_names(game.folder)
+    # an icon in running text is set at the text's size, on its baseline (only a game with icons has the rule)
+    icon_css = "img.icon { height: 1em; width: auto; vertical-align: -0.15em; }\n" if icons else ""
+    return {"theme_css": css(theme.base, theme, theme.band if band else None) + Markup(icon_css),
+            # the game's own templates/ come before the bundled ones; its icons/ may stand in any text
+            rendering.OWN_TEMPLATES: assets.own_templates(game.folder),
+            rendering.INLINE_ICONS: {name: assets.data_uri(game.folder, "icons", file) for name, file in icons.items()}}
 
 
 def frame_of(game) -> str:

@@ -8,7 +8,8 @@ and `blocks` are the shared content shapes, `expressions` the safe templated tex
 `access` how commands reach the library and their dice.
 
 `kinds/` holds each printable kind's content side (its model and `ContentKind`), `files` the
-file loader, `game` the loaded game, `plugins` a game plug-in's content hooks.
+file loader, `game` the loaded game, `plugins` a game plug-in's content hooks, `assets` a game
+folder's own templates, fonts, images and icons.
 
 May import: `sheets.base` (never `sheets.kinds`, not even for the type checker).
 """

@@ -8,12 +8,12 @@ together, each with file, line and field.
 """
 from __future__ import annotations
 
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from sheets.base import paths
 from sheets.base.errors import ContentError, Problem, SheetsError
 from sheets.base.userfiles import content_files
-from sheets.library import kinds, plugins
+from sheets.library import assets, kinds, plugins
 from sheets.library.files import FileLoader
 from sheets.library.game import Game, GameInfo
 from sheets.library.kinds.cards import Palette, PrintGeometry, Shops
@@ -156,8 +156,8 @@ class Library:
         said = {skipped.path for skipped in odd}
         games = set(self.game_ids())
         for entry in sorted(root.iterdir()):
-            if entry.name.startswith("."):
-                continue
+            if entry.name.startswith(".") or (entry.name not in games and assets.kept_aside(PurePosixPath(entry.name))):
+                continue  # a README, a LICENSE, an art/ folder beside the games: the person's, not the tool's
             if entry.is_file():
                 report(entry, "no loader reads this file (content files live in a game folder or _print/)")
             elif entry.name == SHARED_DIR:
@@ -172,6 +172,8 @@ class Library:
         for game_id in sorted(games):
             game = self._games.get(game_id)
             if game is not None:
+                problems += [p for p in assets.check_folder(game.folder, f"{root.name}/{game_id}")
+                             if root.parent / p.file not in said]
                 for path in (p for p in _unread_in(game) if p not in said):
                     hint = " (YAML files end in .yaml)" if path.suffix.lower() == ".yml" else ""
                     report(path, f"no loader reads this file{hint}: misnamed or in the wrong folder?")
@@ -186,6 +188,8 @@ def _unread_in(game: Game) -> list[Path]:
         rel = path.relative_to(game.folder).as_posix()
         if not path.is_file() or any(part.startswith(".") for part in Path(rel).parts):
             continue
+        if assets.kept_aside(PurePosixPath(rel)) or assets.in_asset_folder(PurePosixPath(rel)):
+            continue  # a person's notes and sources; the look's files, which `assets.check_folder` checks
         if rel in game.files_read or any(path.relative_to(game.folder).match(p) for p in patterns):
             continue
         unread.append(path)

@@ -9,6 +9,7 @@ byte-identical PDFs for identical HTML.
 """
 from __future__ import annotations
 
+import contextvars
 import logging
 import os
 import re
@@ -20,6 +21,7 @@ from typing import Any
 from urllib.parse import unquote, urlparse
 
 import jinja2
+import jinja2.sandbox
 from markupsafe import Markup, escape
 
 from sheets.base import cachedir, colors, fonts, interrupts, libraries, paths
@@ -102,6 +104,39 @@ def _inline_markup_of(text: str) -> Markup:
 _NUMBERED = re.compile(r"^\s*(?:\d+|[a-z])[.)]\s")
 
 
+#: context keys a game's look puts on its sheets (sheets.kinds.style.of): its own templates folder,
+#: searched before the bundled ones, and its icons (name -> data: URI) that `:name:` in text shows
+OWN_TEMPLATES, INLINE_ICONS = "own_templates", "inline_icons"
+#: `:name:` in text: a game's icon (icons/NAME.svg|png), or a die's face `:d6-1:` … `:d6-6:`
+_ICON = re.compile(r":([a-z0-9][a-z0-9_-]{0,40}):")
+_DIE_FACES = {f"d6-{n}": chr(0x2680 + n - 1) for n in range(1, 7)}  # ⚀ … ⚅: every bundled sans face has them
+
+
+def with_icons(html: Markup, icons: dict[str, str]) -> Markup:
+    """`:name:` in marked-up text as the game's icon, set at the text's size, or a die's face."""
+    if ":" not in html:
+        return html
+
+    def icon(match: re.Match) -> str:
+        name = match.group(1)
+        if name in icons:
+            return f'<img class="icon" alt="{name}" src="{icons[name]}">'
+        return _DIE_FACES.get(name, match.group(0))
+
+    return Markup(_ICON.sub(icon, str(html)))
+
+
+#: the icons of the sheet being rendered: `md` runs in imported macros too, which do not see
+#: the sheet's context, so `render_html` sets them here for the render's length
+_icons: contextvars.ContextVar[dict[str, str]] = contextvars.ContextVar("inline_icons", default={})  # noqa: B039
+
+
+def _md(text: Any) -> Markup:
+    icons = _icons.get()
+    marked = inline_markup(text)
+    return with_icons(marked, icons) if icons else marked
+
+
 def numbered(items: list) -> bool:
     """A list whose every item carries its own number ("1. Check …"): no bullet before it."""
     return bool(items) and all(_NUMBERED.match(str(item)) for item in items)
@@ -169,10 +204,33 @@ class _Bytecode(jinja2.FileSystemBytecodeCache):
             bucket.reset()
 
 
+#: the prefix a game's own template names a bundled one by (the one it replaces, to extend it)
+BUNDLED = "bundled"
+
+
+class _ConfinedLoader(jinja2.FileSystemLoader):
+    """Templates of the search path, each read only if it stays inside its folder after links are
+    followed (a game's own templates/ may not lead elsewhere)."""
+
+    def get_source(self, environment, template):
+        source, filename, uptodate = super().get_source(environment, template)
+        real = os.path.realpath(filename)
+        if not any(Path(real).is_relative_to(os.path.realpath(p)) for p in self.searchpath):
+            raise jinja2.TemplateNotFound(f"{template} (refused: a link to a place outside its templates folder)")
+        return source, filename, uptodate
+
+
 @lru_cache(maxsize=None)
-def _environment(search_path: tuple[Path, ...]) -> jinja2.Environment:
-    env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader([str(p) for p in search_path]),
+def _environment(search_path: tuple[Path, ...], sandboxed: bool = False) -> jinja2.Environment:
+    # a game's own templates come from a shared folder: run in Jinja's sandbox (no attribute
+    # reaches Python's internals), the bundled ones as they are
+    kind = jinja2.sandbox.SandboxedEnvironment if sandboxed else jinja2.Environment
+    loader: jinja2.BaseLoader = _ConfinedLoader([str(p) for p in search_path])
+    if sandboxed:  # an override may extend the template it replaces: {% extends "bundled/card.html.j2" %}
+        loader = jinja2.ChoiceLoader([loader, jinja2.PrefixLoader(
+            {BUNDLED: jinja2.FileSystemLoader(str(paths.templates_dir() / "_base"))})])
+    env = kind(
+        loader=loader,
         bytecode_cache=_Bytecode(str(cachedir.root()), "jinja-%s.cache"),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
@@ -180,7 +238,7 @@ def _environment(search_path: tuple[Path, ...]) -> jinja2.Environment:
         lstrip_blocks=True,
         keep_trailing_newline=False,
     )
-    env.filters["md"] = inline_markup
+    env.filters["md"] = _md
     env.filters["plain"] = plain
     env.filters["nb"] = nobreak
     env.tests["numbered"] = numbered
@@ -194,7 +252,7 @@ def _environment(search_path: tuple[Path, ...]) -> jinja2.Environment:
 
 
 def environment(plugin: str | None, override: Path | None = None) -> jinja2.Environment:
-    return _environment(tuple(template_search_path(plugin, override)))
+    return _environment(tuple(template_search_path(plugin, override)), override is not None)
 
 
 def _display(path: str | None) -> str:
@@ -210,17 +268,21 @@ def render_html(template: str, context: dict, plugin: str | None = None, overrid
     """Render a template to an HTML string (`plugin`: the game's plug-in, whose templates come
     before the shared ones); template bugs become TemplateError."""
     env = environment(plugin, override)
+    token = _icons.set(context.get(INLINE_ICONS) or {})
     try:
         return env.get_template(template).render(**context)
     except jinja2.TemplateSyntaxError as exc:
         raise TemplateError(f"{_display(exc.filename)}:{exc.lineno}: template error: {exc.message}") from None
     except jinja2.TemplateNotFound as exc:
-        raise TemplateError(f"template not found: {exc.name} (looked in {', '.join(map(str, env.loader.searchpath))})") from None
+        looked = ", ".join(map(str, template_search_path(plugin, override)))
+        raise TemplateError(f"template not found: {exc.name} (looked in {looked})") from None
     except Exception as exc:  # noqa: BLE001 - locate any error raised inside a template
         where = _template_frame(exc)
         if where is None:
             raise
         raise TemplateError(f"{where}: template error: {type(exc).__name__}: {exc}") from None
+    finally:
+        _icons.reset(token)
 
 
 def _template_frame(exc: BaseException) -> str | None:

@@ -72,7 +72,8 @@ class Built:
 def render_html(sheet: Sheet) -> str:
     """The sheet's HTML (Jinja), rendered once and kept on the sheet."""
     if sheet.html is None:
-        sheet.html = rendering.render_html(sheet.template, sheet.context, sheet.templates)
+        sheet.html = rendering.render_html(sheet.template, sheet.context, sheet.templates,
+                                           sheet.context.get(rendering.OWN_TEMPLATES))
         fonts.check_text(sheet.html)  # letters no font here has: the command says so once
     return sheet.html
 

@@ -146,14 +146,19 @@ def test_misnamed_and_stray_files_are_reported_by_validate(cli, content_copy):
     (content_copy / "downrange" / "trackers.yml").write_text("trackers: []\n")
     (content_copy / "downrange" / "card").mkdir()
     (content_copy / "downrange" / "card" / "more.yaml").write_text("id: more\n")
+    (content_copy / "extra.yaml").write_text("my: notes\n")
+    # what a person keeps beside the games is theirs: neither read nor refused (issue 49)
     (content_copy / "notes.txt").write_text("my notes\n")
+    (content_copy / "README.md").write_text("# my games\n")
+    (content_copy / "downrange" / "LICENSE").write_text("CC-BY\n")
     result = cli("validate", "--content", content_copy)
     assert result.exit_code == 1, result
     err = result.stderr
     assert "content/platoon: not a game: the folder has no game.yaml (found game.yml: rename it game.yaml)" in err
     assert "content/downrange/trackers.yml: no loader reads this file (YAML files end in .yaml)" in err
     assert "content/downrange/card/more.yaml: no loader reads this file" in err
-    assert "content/notes.txt: no loader reads this file" in err
+    assert "content/extra.yaml: no loader reads this file" in err
+    assert "notes.txt" not in err and "README" not in err and "LICENSE" not in err
 
 
 def test_bundled_content_has_no_unread_files(cli):

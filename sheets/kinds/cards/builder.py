@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from sheets.base.colors import MIN_TEXT_PT, tint
+from sheets.base.colors import MIN_TEXT_PT, text_on, tint
 from sheets.base.errors import SheetsError
 from sheets.base.limits import MAX_COPIES
 from sheets.kinds import style
 from sheets.kinds.cards import fit
 from sheets.kinds.cards.grid import CardGrid, fold_grid
 from sheets.kinds.cards.impose import Imposition
+from sheets.library import assets
 from sheets.library.content import Library
 from sheets.library.kinds.cards import CardBack, CardSet, Layout, PrintGeometry
 from sheets.pipeline.rendering import game_titled
@@ -92,6 +93,7 @@ def card_sheet(game: "Game", card_set: CardSet, geometry: PrintGeometry, *, layo
         grid=grid, duplex=duplex, crop_marks=layout.crop_marks if crop_marks is None else crop_marks,
         mark_length=layout.mark_length_mm, mark_offset=layout.mark_offset_mm,
         title=game_titled(game.info.title, card_set.title, ": "), copies=copies, back_offset=tuple(back_offset), fold=fold,
+        counts=tuple(c.count for c in card_set.cards),
     )
     context = {**style.of(game, band=False), 
         "title": spec.title,
@@ -104,7 +106,10 @@ def card_sheet(game: "Game", card_set: CardSet, geometry: PrintGeometry, *, layo
         "font_pt": size.font_pt,
         "card_h_mm": size.height_mm,
         "set_label": game_titled(game.info.title, card_set.title),
-        "fronts": [{"anchor": f"card-{i}", "card": c, "number": i + 1, **_fitted(c, size)}
+        "art_mm": art_mm(size),
+        # art and icons' rules only on sheets with some: the bundled decks' HTML stays as it was
+        "card_looks": bool(assets.icon_names(game.folder)) or any(c.image or c.icons for c in card_set.cards),
+        "fronts": [{"anchor": f"card-{i}", "card": c, "number": i + 1, **_fitted(c, size), **_look(game, c)}
                    for i, c in enumerate(card_set.cards)],
         "backs": [{"anchor": f"back-{j}", "back": b} for j, b in enumerate(back_pages)],
     }
@@ -119,6 +124,29 @@ def card_sheet(game: "Game", card_set: CardSet, geometry: PrintGeometry, *, layo
 FOOT_MM = 3.4  # card.html.j2's footer band (its foot_mm): a footer's line wholly 3 mm inside the cut
 
 
+ART_SHARE = 0.38  # of the card's text box a card's art takes, across its whole width
+
+
+def art_mm(size) -> float:
+    """The height of a card's art (card.html.j2's .art): a share of its text box."""
+    return round((size.height_mm - 2 * size.margin_mm - FOOT_MM) * ART_SHARE, 2)
+
+
+def _look(game: "Game", card) -> dict:
+    """A card's own look: its head's colour (a theme colour's name resolved), its art and icons as
+    data: URIs (sheets.library.assets; the loader checked every name)."""
+    look: dict = {}
+    if card.colour is not None:
+        fill = card.colour if card.colour.startswith("#") else game.content["theme"].look.colours[card.colour]
+        look["head"] = {"fill": fill, "ink": text_on(fill)}
+    if card.image is not None:
+        look["art"] = assets.data_uri(game.folder, "images", card.image)
+    if card.icons:
+        files = assets.icon_names(game.folder)
+        look["icons"] = [(name, assets.data_uri(game.folder, "icons", files[name])) for name in card.icons]
+    return look
+
+
 def _fitted(card, size) -> dict[str, float]:
     """The card's body size fitted to its card (sheets/kinds/cards/fit.py), and its stats' size:
     large, unless the body needs their room at the card size's own size."""
@@ -126,6 +154,7 @@ def _fitted(card, size) -> dict[str, float]:
     base = max(size.font_pt, MIN_TEXT_PT)
     for scale in (fit.STAT_SCALE, fit.TIGHT_STAT_SCALE):
         room = size.height_mm - 2 * size.margin_mm - FOOT_MM - fit.head_mm(card, size.font_pt, width, scale)
+        room -= art_mm(size) + 1 if card.image is not None else 0  # its art (card.html.j2's .art and margin)
         if fit.body_mm(card, base, width, base) <= fit.TARGET * room:
             break
     return {"body_pt": fit.fitted_pt(card, base, width, room), "stat_pt": round(size.font_pt * scale, 2)}

@@ -61,6 +61,7 @@ class Imposition:
     copies: int = 1
     back_offset: tuple[float, float] = (0.0, 0.0)  # mm, added to every back on its page (x right, y up)
     fold: bool = False  # fronts on the left half, backs mirrored on the right half, fold line between
+    counts: tuple[int, ...] | None = None  # per card: its copies in the deck (its `count`); None: one each
     #: each card face drawn on a page is one unit (sheets.pdf.finish); not data: not in `key`
     unit_forms: ClassVar[tuple[str, ...]] = (FRONT, BACK)
 
@@ -202,7 +203,8 @@ def _cm(x_mm: float, y_mm: float, bleed: float, rotated: bool, grid: CardGrid) -
 def impose(cards: pikepdf.Pdf, spec: Imposition) -> bytes:
     """Place the card pages n-up on paper pages (fronts, then each front page's backs).
 
-    `copies` repeats the whole set; `back_offset` shifts every back on its page; `fold`
+    A card of `count` N is placed N times, each beside the last; `copies` repeats the whole
+    set; `back_offset` shifts every back on its page; `fold`
     puts each back beside its front (mirrored about the fold line) on the same page.
     """
     grid = spec.grid
@@ -211,7 +213,8 @@ def impose(cards: pikepdf.Pdf, spec: Imposition) -> bytes:
     tags = page_structures(cards)
     fronts = [_form_xobject(out, cards.pages[i], tags[i]) for i in range(n)]
     backs = [_form_xobject(out, cards.pages[n + j], tags[n + j]) for j in range(len(spec.back_names))]
-    order = [k for _ in range(spec.copies) for k in range(n)]
+    counts = spec.counts or (1,) * n
+    order = [k for _ in range(spec.copies) for k in range(n) for _ in range(counts[k])]
     ox, oy = spec.back_offset
     for first in range(0, len(order), grid.per_page):
         on_page = order[first:first + grid.per_page]

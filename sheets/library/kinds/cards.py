@@ -13,8 +13,9 @@ from pydantic import Field, PrivateAttr, field_validator, model_validator
 from sheets.base import limits
 from sheets.base.errors import SheetsError
 from sheets.base.paper import TABLE, Paper
+from sheets.library import assets
 from sheets.library.blocks import Block
-from sheets.library.ids import Id
+from sheets.library.ids import COLOUR_OR_NAME, IMAGE_FILE, Id
 from sheets.library.kinds import ContentKind
 from sheets.library.validation import Strict
 
@@ -58,6 +59,18 @@ class Card(Strict):
     #: its text is short by nature (a card of one rule, a weapon without tags): the card-fill
     #: measure (tests/kinds/test_card_fill.py) leaves it out of its set's median
     short: bool = False
+    count: int = Field(1, ge=1, le=limits.MAX_CARD_COUNT)  # copies of it in the deck
+    colour: str | None = Field(None, pattern=COLOUR_OR_NAME)  # its head's fill: #rrggbb or a theme colour's name
+    image: str | None = Field(None, pattern=IMAGE_FILE)  # its art, from the game's images/
+    icons: list[str] = Field([], max_length=8)  # icons of the game's icons/ (by name) in its head
+
+    @field_validator("icons")
+    @classmethod
+    def _icon_names(cls, value: list[str]) -> list[str]:
+        for name in value:
+            if not re.match(r"^[a-z0-9][a-z0-9_-]*$", name):
+                raise ValueError(f"{name!r}: an icon is named by its file's name in icons/ without .svg or .png")
+        return value
 
 
 class CardSet(Strict):
@@ -264,6 +277,7 @@ def _load(files: FileLoader, game: Any, library: Any) -> dict[str, CardSet]:
             files.problem(rel, ("size",), f"unknown card size {size!r}; {hint}"
                                           f"the sizes in _print/layouts.yaml are: {', '.join(sizes)}")
         if card_set is not None:
+            _check_looks(files, game, rel, card_set)
             game.card_sets[card_set.id] = _weapon_rows(card_set, rel, files, game)
     return game.card_sets
 
@@ -304,6 +318,41 @@ def _weapon_rows(card_set: CardSet, rel: str, files: FileLoader, game: Any) -> C
             weapons[-1] = weapon.model_copy(update={"stats": stats})
         cards.append(card.model_copy(update={"weapons": weapons}) if card.weapons else card)
     return card_set.model_copy(update={"cards": cards})
+
+
+def _theme_colours(files: FileLoader) -> dict[str, str]:
+    """The colours theme.yaml names, as written (checked with the theme)."""
+    if not files.exists("theme.yaml"):
+        return {}
+    files.document("theme.yaml")
+    written = files.data("theme.yaml")
+    colours = written.get("colours") if isinstance(written, dict) else None
+    return colours if isinstance(colours, dict) else {}
+
+
+def _check_looks(files: FileLoader, game: Any, rel: str, card_set: CardSet) -> None:
+    """Each card's art, icons and colour name a file or colour the game has, at the card's line."""
+    named = None
+    icons = assets.icon_names(game.folder)
+    for i, card in enumerate(card_set.cards):
+        if card.image is not None:
+            try:
+                assets.find(game.folder, "images", card.image)
+            except SheetsError as exc:
+                files.problem(rel, ("cards", i, "image"), str(exc).split(": ", 1)[1])
+        for j, icon in enumerate(card.icons):
+            if icon not in icons:
+                near = difflib.get_close_matches(icon, icons, n=1)
+                hint = f"did you mean {near[0]!r}? " if near else ""
+                files.problem(rel, ("cards", i, "icons", j),
+                              f"no icon {icon!r} in icons/; {hint}the icons are: {', '.join(icons) or 'none'}")
+        if card.colour is not None and not card.colour.startswith("#"):
+            named = _theme_colours(files) if named is None else named
+            if card.colour not in named:
+                near = difflib.get_close_matches(card.colour, list(named), n=1)
+                hint = f"did you mean {near[0]!r}? " if near else ""
+                files.problem(rel, ("cards", i, "colour"), f"no colour {card.colour!r} in theme.yaml's colours; "
+                                                            f"{hint}they are: {', '.join(named) or 'none'}")
 
 
 CONTENT = ContentKind("cards", CardSet, "cards/*.yaml", "a card set, cards/<set>.yaml", rank=1, load=_load)

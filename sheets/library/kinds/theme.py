@@ -13,12 +13,15 @@ so neither colour is used by any other role (`_markers_are_unique`).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, Literal, Union
 
 from pydantic import Field, model_validator
 
 from sheets.base import colors, fonts
 from sheets.base.errors import SheetsError
+from sheets.library import assets
+from sheets.library.ids import Id
 from sheets.library.kinds import ContentKind
 from sheets.library.validation import Strict
 
@@ -26,7 +29,10 @@ if TYPE_CHECKING:
     from sheets.library.files import FileLoader
 
 Colour = Field(pattern=r"^#[0-9a-fA-F]{6}$")
-TitleFace = Literal[tuple(fonts.TITLE_FACES)]  # type: ignore[valid-type]
+BundledFace = Literal[tuple(fonts.TITLE_FACES)]  # type: ignore[valid-type]
+#: a face of the game's own: a font file of its fonts/ folder (sheets.library.assets)
+OwnFace = Annotated[str, Field(pattern=r"^fonts/[^/\\]+\.(ttf|otf|woff|woff2)$")]
+TitleFace = Union[BundledFace, OwnFace]  # type: ignore[valid-type]
 #: the levels of grey two inks must differ by to stay apart on a mono laser (issue 47)
 GREY_LEVELS_APART = 25
 
@@ -116,9 +122,11 @@ class GameLook(Strict):
     """content/<game>/theme.yaml: how a game looks beside the others."""
 
     accent: str = Colour       # heads, the header band, card heads (light text on it)
-    title_face: TitleFace = "dejavu-condensed"  # type: ignore[valid-type]
+    title_face: TitleFace = "dejavu-condensed"
     band: str | None = Field(None, min_length=1, max_length=60)  # the header band's words; None: the game's title
     card: CardLook | None = None  # None: frame and back in the accent
+    #: named colours a card's `colour:` may name (a faction's, a style's): its head is set on it
+    colours: dict[Annotated[str, Id], Annotated[str, Colour]] = Field(default_factory=dict, max_length=64)
 
     @model_validator(mode="after")
     def _readable_and_apart(self):
@@ -126,6 +134,9 @@ class GameLook(Strict):
         if colors.contrast(light, self.accent) < colors.MIN_CONTRAST:
             raise ValueError(f"accent {self.accent}: white text on it reaches only "
                              f"{colors.contrast(light, self.accent):.2f}:1 (at least {colors.MIN_CONTRAST}:1)")
+        for name, colour in self.colours.items():
+            if colors.contrast(colors.text_on(colour), colour) < colors.MIN_CONTRAST:
+                raise ValueError(f"colours.{name} {colour}: no text on it reaches {colors.MIN_CONTRAST}:1")
         ink = grey_level(colors.DARK)
         if abs(grey_level(self.accent) - ink) < GREY_LEVELS_APART:
             raise ValueError(f"accent {self.accent} prints as the same grey as black text "
@@ -150,6 +161,7 @@ class Theme:
     base: BaseTheme
     look: GameLook
     band: str  # the header band's words
+    own_face: Path | None = None  # the title face's file when it is the game's own (fonts/...), checked
 
     @property
     def frame(self) -> str:
@@ -167,11 +179,18 @@ class Theme:
 
 def _load(files: FileLoader, game: Any, library: Any) -> Theme | None:
     look = files.model("theme.yaml", GameLook, required=False)
+    own_face = None
+    if look is not None and look.title_face not in fonts.TITLE_FACES:
+        try:
+            own_face = assets.find(game.folder, "fonts", look.title_face)
+        except SheetsError as exc:
+            files.problem("theme.yaml", ("title_face",), str(exc).split(": ", 1)[1])
+            look = None
     try:
         base = library.theme()
     except SheetsError:  # reported where the library validates its shared files
         return None
-    return Theme(base, look or DEFAULT_LOOK, (look.band if look and look.band else None) or game.info.title)
+    return Theme(base, look or DEFAULT_LOOK, (look.band if look and look.band else None) or game.info.title, own_face)
 
 
 CONTENT = ContentKind("theme", GameLook, "theme.yaml", "a game's theme.yaml (its look: accent, title face, band, cards)",

@@ -1,0 +1,174 @@
+"""A game folder carries its look (issue 49): a homebrew game made with `sheets new game`, given
+its own template override, theme, font, image, icon and per-card counts and colours, validates and
+prints them, read back from the PDF; the same folder unpacked elsewhere prints the same bytes; a
+file of the look that leaves the game's folder, is missing or too big is one located message."""
+from __future__ import annotations
+
+import io
+import os
+import shutil
+import zipfile
+
+import pymupdf
+import pytest
+from fontTools.ttLib import TTFont
+from PIL import Image
+
+from sheets.base import fonts
+from sheets.library import assets
+from sheets.library.yaml_source import load_yaml
+
+ART_RGB = (200, 30, 30)
+SHIELD = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><path d="M1 1h8v4l-4 4-4-4z" fill="#204080"/></svg>'
+FACE = "Vollkorn-Bold.ttf"  # a bundled OFL face, copied in as the game's own
+THEME = """accent: "#7a1f1f"
+title_face: fonts/brew-face.ttf
+colours: {reds: "#a01010", blues: "#103070"}
+"""
+CARDS = """id: orders
+title: "Orders"
+size: poker
+cards:
+  - id: advance
+    title: "Advance"
+    count: 3
+    colour: reds
+    image: art.png
+    icons: [shield]
+    stats: [{label: "Move", value: "6\\""}]
+    blocks: [{p: "Move, then fire :shield: on :d6-5: or more."}]
+  - id: hold
+    title: "Hold"
+    colour: "#103070"
+    blocks: [{p: "Stay put and fire with +1 to hit."}]
+"""
+#: the override: the bundled card, with its titles in capitals (the bundled one sets them as written)
+OVERRIDE = """{% extends "bundled/card.html.j2" %}
+{% block style %}{{ super() }}
+.card-head h1 { text-transform: uppercase; }
+{% endblock %}
+"""
+
+
+def _homebrew(cli, tmp_path):
+    assert cli("new", "game", "brew").exit_code == 0
+    game = tmp_path / "my-content" / "brew"
+    for folder in ("templates", "fonts", "images", "icons", "art"):
+        (game / folder).mkdir()
+    (game / "templates" / "card.html.j2").write_text(OVERRIDE)
+    shutil.copyfile(fonts.path(FACE), game / "fonts" / "brew-face.ttf")
+    Image.new("RGB", (60, 40), ART_RGB).save(game / "images" / "art.png")
+    (game / "icons" / "shield.svg").write_text(SHIELD)
+    (game / "theme.yaml").write_text(THEME)
+    (game / "cards" / "orders.yaml").write_text(CARDS)
+    # what a person keeps beside a game is nobody's business
+    (game / "README.md").write_text("# Brew\n")
+    (game / "LICENSE").write_text("CC-BY 4.0\n")
+    (game / "art" / "art.kra").write_bytes(b"layers")
+    return game
+
+
+def _rgb(hex_colour: str) -> tuple[int, int, int]:
+    return tuple(int(hex_colour[i:i + 2], 16) for i in (1, 3, 5))  # type: ignore[return-value]
+
+
+def _fills(page) -> set[tuple[int, int, int]]:
+    return {tuple(round(v * 255) for v in d["fill"]) for d in page.get_drawings() if d.get("fill")}
+
+
+def test_a_game_folder_prints_its_own_look(cli, tmp_path):
+    game = _homebrew(cli, tmp_path)
+    checked = cli("validate", "--content", "my-content")
+    assert checked.exit_code == 0 and checked.stdout == "content is valid\n", checked
+    assert cli("cards", "brew", "--content", "my-content", "-o", "cards.pdf").exit_code == 0
+    written = load_yaml(game / "cards" / "orders.yaml", "orders.yaml").data["cards"]
+    with pymupdf.open(tmp_path / "cards.pdf") as pdf:
+        page = pdf[0]
+        text = page.get_text()
+        # each card as many times as its count, every one placed as its own form on the paper
+        assert text.count("ADVANCE") == written[0]["count"] and text.count("HOLD") == 1
+        # the override's rule: titles in capitals, not as written (the bundled template's way)
+        assert written[0]["title"] == "Advance" and "Advance" not in text
+        # the art: an image XObject of the picture's own size and colour
+        images = page.get_images(full=True)
+        assert any((w, h) == (60, 40) for _, _, w, h, *_ in images)
+        pix = pymupdf.Pixmap(pdf, images[0][0])
+        assert tuple(pix.pixel(pix.width // 2, pix.height // 2))[:3] == ART_RGB
+        # the heads on their colours: the theme's named one and the one written as a hex
+        fills = _fills(page)
+        theme = load_yaml(game / "theme.yaml", "theme.yaml").data
+        for hex_colour in (theme["colours"]["reds"], written[1]["colour"]):
+            assert _rgb(hex_colour) in fills
+        # the icon: the head's and the one in running text (an SVG drawn in the icon's fill)
+        assert _rgb("#204080") in fills
+        assert "⚄" in text  # :d6-5: is the die's face
+        # the game's own face embedded: the font file of its fonts/ folder
+        embedded = []
+        for xref in range(1, pdf.xref_length()):
+            kind, value = pdf.xref_get_key(xref, "FontFile2")
+            if kind == "xref":
+                font = TTFont(io.BytesIO(pdf.xref_stream(int(value.split()[0]))))
+                embedded.append(font["name"].getDebugName(1))
+        own = TTFont(game / "fonts" / "brew-face.ttf")["name"].getDebugName(1)
+        assert own in embedded
+
+
+def test_a_zipped_game_folder_prints_the_same_bytes_elsewhere(cli, tmp_path):
+    _homebrew(cli, tmp_path)
+    assert cli("cards", "brew", "--content", "my-content", "-o", "mine.pdf").exit_code == 0
+    archive = io.BytesIO()
+    with zipfile.ZipFile(archive, "w") as z:
+        for path in sorted((tmp_path / "my-content").rglob("*")):
+            if path.is_file():
+                z.write(path, path.relative_to(tmp_path / "my-content").as_posix())
+    friend = tmp_path / "elsewhere" / "friends-copy"
+    zipfile.ZipFile(archive).extractall(friend)
+    assert cli("validate", "--content", friend).exit_code == 0
+    assert cli("cards", "brew", "--content", friend, "-o", "theirs.pdf").exit_code == 0
+    assert (tmp_path / "mine.pdf").read_bytes() == (tmp_path / "theirs.pdf").read_bytes()
+
+
+def _line_of(path, text: str) -> int:
+    return next(i for i, line in enumerate(path.read_text().splitlines(), 1) if text in line)
+
+
+@pytest.mark.parametrize("mistake", ["missing", "outside", "too-big", "wrong-kind", "no-icon", "no-colour"])
+def test_a_look_that_leaves_the_game_is_one_located_message(cli, tmp_path, mistake):
+    game = _homebrew(cli, tmp_path)
+    cards = game / "cards" / "orders.yaml"
+    field = {"no-icon": "icons[0]", "no-colour": "colour"}.get(mistake, "image")
+    if mistake == "missing":
+        cards.write_text(CARDS.replace("image: art.png", "image: nothere.png"))
+    elif mistake == "outside":
+        (tmp_path / "secret.png").write_bytes((game / "images" / "art.png").read_bytes())
+        (game / "images" / "art.png").unlink()
+        os.symlink(tmp_path / "secret.png", game / "images" / "art.png")
+    elif mistake == "too-big":
+        with open(game / "images" / "art.png", "ab") as f:
+            f.truncate(assets.FOLDERS["images"].max_bytes + 1)
+    elif mistake == "wrong-kind":
+        cards.write_text(CARDS.replace("image: art.png", "image: art.exe"))
+    elif mistake == "no-icon":
+        cards.write_text(CARDS.replace("icons: [shield]", "icons: [sheild]"))
+    else:
+        cards.write_text(CARDS.replace("colour: reds", "colour: greens"))
+    result = cli("validate", "--content", "my-content")
+    assert result.exit_code == 1, result
+    line = _line_of(cards, {"image": "image:", "icons[0]": "icons:", "colour": "colour:"}[field])
+    located = [m for m in result.stderr.splitlines() if f"orders.yaml:{line}: cards[0].{field}:" in m]
+    assert len(located) == 1, result.stderr
+    if mistake == "no-icon":
+        assert "did you mean 'shield'" in located[0]
+    # printing says the same, and writes nothing
+    printed = cli("cards", "brew", "--content", "my-content", "-o", "cards.pdf")
+    assert printed.exit_code == 1 and "Traceback" not in printed.stderr
+    assert not (tmp_path / "cards.pdf").exists()
+
+
+def test_an_own_template_runs_in_the_sandbox(cli, tmp_path):
+    game = _homebrew(cli, tmp_path)
+    (game / "templates" / "card.html.j2").write_text('{{ "".__class__.__mro__ }}')
+    result = cli("cards", "brew", "--content", "my-content", "-o", "cards.pdf")
+    assert result.exit_code == 1
+    assert "templates/card.html.j2:1:" in result.stderr and "unsafe" in result.stderr
+    assert not (tmp_path / "cards.pdf").exists()
