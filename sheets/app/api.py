@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from sheets.app import preflight
 from sheets.base import config, output
 from sheets.base.errors import ContentError, Problem, SheetsError
 from sheets.base.options import PrintOptions
@@ -30,7 +31,9 @@ from sheets.pipeline.write import write
 
 
 def validate_content(content: Path | None = None) -> list[Problem]:
-    return library(content).validate()
+    """Every problem of the content, and what printing it would fail on (sheets.app.preflight)."""
+    lib = library(content)
+    return lib.validate() + preflight.problems(lib)
 
 
 def validate_user_files(files: list[Path], content: Path | None = None) -> list[Problem]:

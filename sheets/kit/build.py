@@ -31,7 +31,12 @@ def build_kit(out_dir: Path, options: KitOptions, *, games: list[str] | None,
     for game in games or []:
         if game not in lib.game_ids():
             raise SheetsError(f"--game: unknown game {game!r}; choose one of: {', '.join(lib.game_ids())}")
-    sheets = kit_sheets(lib, options, games)
+    left_out: list[tuple[str, str]] = []  # games whose sheets cannot be made: the others' kit is made all the same
+    sheets = kit_sheets(lib, options, games, left_out)
+    if left_out and not sheets:
+        raise SheetsError("\n".join(why for _, why in left_out))
+    if left_out:
+        games = [g for g in games or lib.game_ids() if g not in {gid for gid, _ in left_out}]
     packets = player_packets(lib, options, games) if players or options.squad else []
     extra = [s for packet in packets for s in packet[1]]
     previous = folder.previous_files(out_dir)  # what the last build here wrote: gone unless written again
@@ -80,6 +85,9 @@ def build_kit(out_dir: Path, options: KitOptions, *, games: list[str] | None,
     kit = Kit(built, seed, kit_pdf, manifest_path, packet_paths, previews, parts=[b.path for b in built],
               unchanged=sum(b.cached for b in built))
     folder.remove_stale(out_dir, previous, kit.files())
+    if left_out:  # written without them, and said so: not recorded as up to date, and the command fails
+        raise SheetsError(f"wrote {kit_pdf} without " + ", ".join(gid for gid, _ in left_out) + ":\n"
+                          + "\n".join(f"  {why}" for _, why in left_out))
     if state_key is not None:
         interrupts.phase("recording the build")
         uptodate.record(uptodate.state_dir(cache, out_dir), state_key, out_dir, kit.files(),

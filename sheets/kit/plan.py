@@ -7,16 +7,26 @@ WeasyPrint), so whatever needs to know what a kit holds asks here, not for a bui
 """
 from __future__ import annotations
 
+from sheets.base.errors import SheetsError
 from sheets.kinds import registry, style
 from sheets.library.content import Library
 from sheets.kinds.print_plugin import KitOptions
 from sheets.pipeline.sheet import Sheet, ink_save
 
 
-def kit_sheets(lib: Library, options: KitOptions, games: list[str] | None = None) -> list[Sheet]:
-    """Every sheet of the default kit, all dice rolled (phase one), printed as `options` say."""
+def kit_sheets(lib: Library, options: KitOptions, games: list[str] | None = None,
+               left_out: list[tuple[str, str]] | None = None) -> list[Sheet]:
+    """Every sheet of the default kit, all dice rolled (phase one), printed as `options` say.
+
+    With `left_out`, a game whose sheets cannot be made (a gauge larger than the paper) is left out
+    of the kit, (its id, why) added to the list, and the other games' sheets made all the same."""
     sheets: list[Sheet] = []
     for gid in games or lib.game_ids():
-        game = lib.game(gid)
-        sheets += [sheet for kind in registry.kit_kinds(game) for sheet in kind.make(lib, game, options, None)]
+        try:
+            game = lib.game(gid)
+            sheets += [sheet for kind in registry.kit_kinds(game) for sheet in kind.make(lib, game, options, None)]
+        except SheetsError as exc:
+            if left_out is None:
+                raise
+            left_out.append((gid, str(exc)))
     return style.large_print(ink_save(sheets, options.ink_saver), options.large_print)

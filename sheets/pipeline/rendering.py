@@ -231,7 +231,9 @@ def _environment(search_path: tuple[Path, ...], sandboxed: bool = False) -> jinj
             {BUNDLED: jinja2.FileSystemLoader(str(paths.templates_dir() / "_base"))})])
     env = kind(
         loader=loader,
-        bytecode_cache=_Bytecode(str(cachedir.root()), "jinja-%s.cache"),
+        # a sandboxed environment compiles other code (its calls go through the sandbox): its own files
+        # a sandboxed environment compiles other code (its calls go through the sandbox): its own files
+        bytecode_cache=_Bytecode(str(cachedir.root()), "jinja-sandboxed-%s.cache" if sandboxed else "jinja-%s.cache"),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,

@@ -7,6 +7,8 @@ from __future__ import annotations
 import io
 import os
 import shutil
+import subprocess
+import sys
 import zipfile
 
 import pymupdf
@@ -14,8 +16,11 @@ import pytest
 from fontTools.ttLib import TTFont
 from PIL import Image
 
+from conftest import bundled_games
 from sheets.base import fonts
+from sheets.kinds.cards import tts
 from sheets.library import assets
+from sheets.library.content import Library
 from sheets.library.yaml_source import load_yaml
 
 ART_RGB = (200, 30, 30)
@@ -172,3 +177,28 @@ def test_an_own_template_runs_in_the_sandbox(cli, tmp_path):
     assert result.exit_code == 1
     assert "templates/card.html.j2:1:" in result.stderr and "unsafe" in result.stderr
     assert not (tmp_path / "cards.pdf").exists()
+
+
+def test_a_sandboxed_render_leaves_the_bundled_games_printable(cli, tmp_path):
+    """The sandbox compiles a template to other code: the bundled games' processes, sharing the one
+    cache folder, must never load what it compiled (they did: 'Environment' has no attribute 'call')."""
+    _homebrew(cli, tmp_path)
+    assert cli("tokens", "brew", "--content", "my-content", "-o", "theirs.pdf").exit_code == 0  # sandboxed
+    game = next(g for g in bundled_games("tokens") if g != "brew")
+    fresh = subprocess.run([sys.executable, "-m", "sheets", "tokens", game, "-o", str(tmp_path / "ours.pdf")],
+                           capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    assert fresh.returncode == 0, fresh.stderr
+
+
+def test_a_cards_count_is_its_copies_in_the_tabletop_simulator_deck(cli, tmp_path):
+    game = _homebrew(cli, tmp_path)
+    assert cli("cards", "brew", "--content", "my-content", "--export", "tts", "-o", "tts").exit_code == 0
+    written = load_yaml(game / "cards" / "orders.yaml", "orders.yaml").data
+    faces = sum(card.get("count", 1) for card in written["cards"])
+    (grid,) = tts.deck_sheets(written["id"], faces)
+    assert (grid.columns, grid.rows, grid.count) == (min(tts.MAX_COLUMNS, faces), 1, faces)
+    size = Library(tmp_path / "my-content").geometry().card_sizes[written["size"]]
+    with Image.open(tmp_path / "tts" / grid.name) as image:
+        width, height = image.size
+    # the grid is `columns` cards wide: as wide for its height as that many cards side by side
+    assert width / height == pytest.approx(grid.columns * size.width_mm / size.height_mm, rel=0.02)

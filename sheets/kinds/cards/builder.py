@@ -147,6 +147,16 @@ def _look(game: "Game", card) -> dict:
     return look
 
 
+def overrun_mm(card, size) -> tuple[float, float]:
+    """(what the card's body needs, the room it has), in mm, by the layout's model at the card
+    size's own size with the stats at their tightest: `validate` names a card whose need is larger."""
+    width = size.width_mm - 2 * size.margin_mm
+    base = max(size.font_pt, MIN_TEXT_PT)
+    room = size.height_mm - 2 * size.margin_mm - FOOT_MM - fit.head_mm(card, size.font_pt, width, fit.TIGHT_STAT_SCALE)
+    room -= art_mm(size) + 1 if card.image is not None else 0
+    return fit.body_mm(card, base, width, base), room
+
+
 def _fitted(card, size) -> dict[str, float]:
     """The card's body size fitted to its card (sheets/kinds/cards/fit.py), and its stats' size:
     large, unless the body needs their room at the card size's own size."""

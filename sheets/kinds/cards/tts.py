@@ -74,8 +74,9 @@ def grid_png(faces: list[bytes], sheet: DeckSheet) -> bytes:
 
 
 def deck_files(card_set, back_of: tuple[int, ...], pngs: list[bytes]) -> list[tuple[str, bytes]]:
-    """(file name, PNG) of a deck: its grid images, then its back (the first card's: Tabletop
+    """(file name, PNG) of a deck: its grid images (each card as many times as its `count`), then its back (the first card's: Tabletop
     Simulator's Custom Deck has one back for the deck)."""
     n = len(card_set.cards)
-    files = [(grid.name, grid_png(pngs[:n], grid)) for grid in deck_sheets(card_set.id, n)]
+    faces = [pngs[i] for i, card in enumerate(card_set.cards) for _ in range(card.count)]  # a card of count N: N faces
+    files = [(grid.name, grid_png(faces, grid)) for grid in deck_sheets(card_set.id, len(faces))]
     return files + [(f"{card_set.id}-back.png", pngs[n + back_of[0]])]

@@ -243,8 +243,22 @@ class Colour(Strict):
         return tuple(int(self.rgb[i:i + 2], 16) for i in (1, 3, 5))  # type: ignore[return-value]
 
 
+#: the colours the card template uses (templates/_base/card.html.j2's `c.NAME`): a palette
+#: without one of them is refused where it is written, not left to a template error
+CARD_COLOURS = ("ink", "frame", "frame-saver", "paper", "muted", "label", "text-soft", "rule")
+
+
 class Palette(Strict):
-    colours: dict[str, Colour]
+    colours: dict[str, Colour] = Field(json_schema_extra={"required": list(CARD_COLOURS)})
+
+    @field_validator("colours")
+    @classmethod
+    def _every_card_colour(cls, value: dict) -> dict:
+        missing = [name for name in CARD_COLOURS if name not in value]
+        if missing:
+            raise ValueError(f"no {', '.join(missing)}: the card template uses every one of "
+                             f"{', '.join(CARD_COLOURS)}")
+        return value
 
     def css(self, cmyk: bool) -> dict[str, str]:
         """Each colour as CSS: `#rrggbb`, or `device-cmyk(c m y k)` for a CMYK document."""

@@ -1,0 +1,158 @@
+"""`validate` finds first what printing would fail on (issue 49), each one line naming the file, the
+line and the field, exit 1: a card whose text overflows its card, a gauge larger than the paper, a
+palette without a colour the card template uses, a token label that runs out of its circle; and
+one broken game leaves the kit of the others made (and says so, exit 1)."""
+from __future__ import annotations
+
+import math
+import shutil
+
+import pymupdf
+import pytest
+
+from sheets.app.preflight import label_room_mm
+from sheets.base import paths
+from sheets.kinds.cards.fit import PT_PER_MM, text_em
+from sheets.kinds.tokens.builder import label_size_pt
+from sheets.library.content import Library
+from sheets.library.kinds.cards import CARD_COLOURS
+from sheets.library.yaml_source import load_yaml
+
+LONG = " ".join(["Move up to six inches, then fire with minus one to hit against the nearest enemy unit."] * 12)
+RULER = """title: "Brew ruler"
+unit: in
+gauges:
+  - id: short
+    kind: ruler
+    label: "Ruler, 6 in"
+    start: 0
+    end: 6
+    minor: 0.25
+    major: 1
+  - id: long
+    kind: ruler
+    label: "Ruler, 12 in"
+    start: 0
+    end: 12
+    minor: 0.25
+    major: 1
+"""
+
+
+@pytest.fixture
+def brew(cli, tmp_path):
+    assert cli("new", "game", "brew").exit_code == 0
+    return tmp_path / "my-content" / "brew"
+
+
+def _line(path, text: str) -> int:
+    return next(i for i, line in enumerate(path.read_text().splitlines(), 1) if text in line)
+
+
+def _one_located(result, where: str) -> str:
+    assert result.exit_code == 1, result
+    assert "Traceback" not in result.stderr
+    lines = [m for m in result.stderr.splitlines() if where in m]
+    assert len(lines) == 1, result.stderr
+    return lines[0]
+
+
+def test_a_card_whose_text_overflows_fails_validate_at_its_line(cli, brew):
+    cards = brew / "cards" / "orders.yaml"
+    cards.write_text(cards.read_text().replace('"Stay put and fire with +1 to hit."', f'"{LONG}"'))
+    assert cli("validate", "--content", "my-content").exit_code == 1
+    index = next(i for i, c in enumerate(load_yaml(cards, "orders.yaml").data["cards"]) if LONG in str(c["blocks"]))
+    start = _line(cards, f"- id: {load_yaml(cards, 'orders.yaml').data['cards'][index]['id']}")
+    message = _one_located(cli("validate", "--content", "my-content"), f"orders.yaml:{start}: cards[{index}]:")
+    assert "does not fit on a poker card" in message
+    # and printing it indeed fails (validate said what printing finds)
+    printed = cli("cards", "brew", "--content", "my-content", "-o", "x.pdf")
+    assert printed.exit_code == 1 and "does not fit" in printed.stderr
+
+
+def test_a_gauge_larger_than_the_paper_fails_validate_and_stops_no_other_game(cli, brew, tmp_path):
+    (brew / "gauges.yaml").write_text(RULER)
+    message = _one_located(cli("validate", "--content", "my-content"),
+                           f"gauges.yaml:{_line(brew / 'gauges.yaml', '- id: long')}: gauges[1]:")
+    assert "a4" in message and "letter" in message and "larger than the printable area" in message
+    # a second game beside the broken one: the kit is made with it, and the command says what it left out
+    shutil.copytree(paths.content_dir() / "masscombat", tmp_path / "my-content" / "masscombat")
+    kit = cli("kit", "--content", "my-content", "-o", "kit")
+    assert kit.exit_code == 1, kit
+    assert "without brew" in kit.stderr and "gauges.yaml" in kit.stderr
+    with pymupdf.open(tmp_path / "kit" / "kit.pdf") as pdf:
+        text = "".join(page.get_text() for page in pdf)
+    title = Library(tmp_path / "my-content").game("masscombat").info.title
+    assert title in text and "Brew" not in text
+
+
+def test_a_palette_without_a_template_colour_fails_at_its_line(cli, brew, tmp_path):
+    palette = tmp_path / "my-content" / "_print" / "palette.yaml"
+    removed = CARD_COLOURS[1]
+    palette.write_text("".join(line for line in palette.read_text().splitlines(keepends=True)
+                               if not line.strip().startswith(f"{removed}:")))
+    located = f"palette.yaml:{_line(palette, 'colours:')}: colours:"
+    message = _one_located(cli("validate", "--content", "my-content"), located)
+    assert f"no {removed}" in message
+    # printing says the same, not a template's error
+    printed = cli("cards", "brew", "--content", "my-content", "-o", "x.pdf")
+    assert printed.exit_code == 1 and located in printed.stderr and "card.html.j2" not in printed.stderr
+
+
+def _label_reach_mm(pdf_path, word: str) -> float:
+    """How far from its token's centre the printed word reaches (its letters' corners), in mm."""
+    with pymupdf.open(pdf_path) as pdf:
+        for page in pdf:
+            circles = [d["rect"] for d in page.get_drawings() if abs(d["rect"].width - d["rect"].height) < 1]
+            spans = [s for b in page.get_text("dict")["blocks"] for line in b.get("lines", []) for s in line["spans"]]
+            for span in spans:
+                if span["text"].strip().upper() != word.upper():
+                    continue
+                r = pymupdf.Rect(span["bbox"])
+                mid = pymupdf.Point((r.x0 + r.x1) / 2, (r.y0 + r.y1) / 2)
+                cut = min((c for c in circles if c.contains(mid)), key=lambda c: c.width)
+                centre = pymupdf.Point((cut.x0 + cut.x1) / 2, (cut.y0 + cut.y1) / 2)
+                inset = r.height * 0.2  # the span's box is the line's: its capitals sit inside it
+                return max(math.hypot(x - centre.x, y - centre.y)
+                           for x in (r.x0, r.x1) for y in (r.y0 + inset, r.y1 - inset)) / PT_PER_MM
+    raise AssertionError(f"{word} not printed")
+
+
+def test_a_token_label_out_of_its_circle_fails_validate_and_truly_runs_out(cli, brew, tmp_path):
+    tokens = brew / "tokens.yaml"
+    sheet = load_yaml(tokens, "tokens.yaml").data
+    word = "Reinforcements"
+    tokens.write_text(tokens.read_text().replace('label: "PINNED"', f'label: "{word}"'))
+    message = _one_located(cli("validate", "--content", "my-content"),
+                           f"tokens.yaml:{_line(tokens, word)}: tokens[0].label:")
+    assert word in message and "run out of its circle" in message
+    # printed anyway, the word does leave its circle: validate's model says what the page shows
+    assert cli("tokens", "brew", "--content", "my-content", "-o", "t.pdf").exit_code == 0
+    assert _label_reach_mm(tmp_path / "t.pdf", word) > sheet["diameter_mm"] / 2
+
+
+def test_a_bundled_label_near_its_limit_passes_and_stays_inside(cli, tmp_path):
+    """The other way round: the bundled label with the least room passes and prints inside its cut."""
+    lib = Library()
+    near = []
+    for game_id in lib.game_ids():
+        sheet = lib.game(game_id).content.get("tokens")
+        for token in sheet.tokens if sheet else []:
+            size = label_size_pt(token.label, sheet.diameter_mm)
+            widest = max(token.label.split(), key=lambda w: text_em(w.upper(), bold=True, spacing_em=0.02))
+            width = text_em(widest.upper(), bold=True, spacing_em=0.02) * size / PT_PER_MM
+            near.append((width / label_room_mm(token, sheet.diameter_mm, size), game_id, widest, sheet.diameter_mm))
+    ratio, game_id, word, diameter = max(near)
+    assert ratio <= 1
+    assert cli("tokens", game_id, "-o", "t.pdf").exit_code == 0
+    assert _label_reach_mm(tmp_path / "t.pdf", word) < diameter / 2
+
+
+def test_an_error_in_a_games_own_template_fails_validate_naming_the_template(cli, brew):
+    (brew / "templates").mkdir()
+    own = brew / "templates" / "card.html.j2"
+    own.write_text('{% extends "bundled/card.html.j2" %}\n{% block style %}{{ super() }}\n'
+                   '.card-head { background: {{ colours.gold }}; }\n{% endblock %}\n')
+    result = cli("validate", "--content", "my-content")
+    assert result.exit_code == 1, result
+    assert "templates/card.html.j2:3:" in result.stderr and "gold" in result.stderr
