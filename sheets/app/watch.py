@@ -3,8 +3,10 @@
 A target is `KIND:GAME[:ID]`, KIND a generic kind of the registry (`sheets.kinds.registry`):
 `reference:GAME`, `cards:GAME:SET` (one card set; `cards:GAME` is every set),
 `trackers:GAME[:TRACKER]`, `tokens:GAME`, `gauges:GAME`. Every target is built once at the start; then each batch of changes
-under the content folder or the templates rebuilds the targets it can touch (a change in a
-game's folder rebuilds that game's targets; a template or `_print/` change rebuilds all).
+under the content folder or the templates rebuilds only the targets that read a changed file
+(`affected`: a game's `reference.yaml` its reference, `cards/SET.yaml` that set's cards, its
+game.yaml, theme and look folders every target of the game; `_print/` and a shared template every
+target; a kind's own template that kind's targets; a README or notes none).
 A build that fails prints its located error and the watch goes on: fix the file and save.
 """
 from __future__ import annotations
@@ -12,13 +14,15 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from sheets.app import api
 from sheets.base import paths
 from sheets.base.errors import SheetsError
 from sheets.base.options import PrintOptions
 from sheets.kinds import registry
+from sheets.library import assets
+from sheets.library.content import Library
 from sheets.pipeline.preview import write_previews
 
 KINDS = tuple(kind.name for kind in registry.GENERIC if kind.make is not None)
@@ -56,18 +60,66 @@ def watched(content: Path | None) -> list[Path]:
     return [Path(content) if content else paths.content_dir(), paths.templates_dir()]
 
 
+#: a game's files every one of its targets reads: its game.yaml, its look (sheets.library.assets)
+_EVERY_TARGET = ("game.yaml", "theme.yaml")
+def _cards_read_reference(content_root: Path, game_id: str) -> bool:
+    """Do the game's cards read its reference.yaml: quick-reference cards cut from it, or a weapon that
+    takes its numbers from one of its tables? (A game that does not load: it may.)"""
+    try:
+        game = Library(content_root).game(game_id)
+    except SheetsError:
+        return True
+    reference = game.content.get("reference")
+    if reference is not None and reference.cards is not None:
+        return True
+    return any(w.table for card_set in game.card_sets.values() for card in card_set.cards for w in card.weapons)
+
+
+def reads(target: Target, rel: PurePosixPath, content_root: Path) -> bool:
+    """Does the target read this file of its game's folder (`rel`, relative to the folder)?"""
+    if not rel.parts or assets.kept_aside(rel):
+        return False  # a README, notes, an art/ source: nothing prints them
+    if rel.as_posix() in _EVERY_TARGET or rel.parts[0] in assets.FOLDERS:
+        return True
+    own = {k.name: k.content.files for k in registry.GENERIC if k.content is not None and k.content.files}
+    kind = next((name for name, files in own.items() if rel.match(files)), None)
+    if kind is None:
+        return True  # a plug-in's own file (or one no loader reads yet): it may feed any sheet of the game
+    if kind == target.kind:
+        return target.id is None or target.kind != "cards" or rel == PurePosixPath("cards", f"{target.id}.yaml")
+    if target.kind == "cards" and kind == "reference":
+        return _cards_read_reference(content_root, target.game)
+    return False
+
+
+def _template_readers(targets: list[Target], rel: PurePosixPath) -> list[Target]:
+    """The targets a changed template can touch: a kind's own template, its kind's targets; a shared
+    one (base.html.j2, base.css, the macros), every target."""
+    kinds = {k.name for k in registry.GENERIC if rel.name in k.templates}
+    return [t for t in targets if t.kind in kinds] if kinds else list(targets)
+
+
 def affected(targets: list[Target], changed: Iterable[Path], content_root: Path) -> list[Target]:
-    """The targets a batch of changed files can touch."""
-    games: set[str] = set()
+    """The targets a batch of changed files can touch: each file, the targets that read it (a game's
+    file, its targets that read it; a shared file of _print/, every target; a template, the targets
+    of the kinds made from it), in the order the targets were given."""
+    hit: set[Target] = set()
+    templates = paths.templates_dir().resolve()
     for path in changed:
+        resolved = Path(path).resolve()
+        if resolved.is_relative_to(templates):
+            hit.update(_template_readers(targets, PurePosixPath(resolved.relative_to(templates).as_posix())))
+            continue
         try:
-            rel = Path(path).resolve().relative_to(content_root.resolve())
+            rel = PurePosixPath(resolved.relative_to(content_root.resolve()).as_posix())
         except ValueError:
-            return list(targets)  # a template: every target
-        if not rel.parts or rel.parts[0] == "_print" or len(rel.parts) == 1:
+            return list(targets)  # somewhere else the targets read: every target
+        if len(rel.parts) == 1:
+            continue  # beside the games: a README of the folder, a stray file no loader reads
+        if rel.parts[0] == "_print":
             return list(targets)
-        games.add(rel.parts[0])
-    return [t for t in targets if t.game in games]
+        hit.update(t for t in targets if t.game == rel.parts[0] and reads(t, PurePosixPath(*rel.parts[1:]), content_root))
+    return [t for t in targets if t in hit]
 
 
 def run(targets: list[Target], changes: Iterable[Iterable[Path]], options: PrintOptions,

@@ -65,3 +65,45 @@ def test_watch_refuses_a_bad_target_before_watching(cli, tmp_path):
     assert result.exit_code == 1
     assert result.stderr.startswith("error: watch target 'cardz:skirmish': give KIND:GAME[:ID]")
     assert not (tmp_path / "output").exists()
+
+
+def test_an_edit_rebuilds_only_the_targets_that_read_the_file(cli, tmp_path):
+    """The guide's loop (`cards:GAME reference:GAME`): a reference edit rebuilds the reference, a card
+    set's edit its cards, a README nothing, the game's theme both (issue 49)."""
+    from sheets.base import paths
+    from sheets.library.content import Library
+
+    assert cli("new", "game", "brew").exit_code == 0
+    root = tmp_path / "my-content"
+    game = root / "brew"
+    cards, reference = watch.parse_target("cards:brew"), watch.parse_target("reference:brew")
+    targets = [cards, reference]
+    loaded = Library(root).game("brew")
+    assert loaded.content["reference"].cards is None  # the starter cuts no cards from its reference
+    assert watch.affected(targets, [game / "reference.yaml"], root) == [reference]
+    assert watch.affected(targets, [game / "cards" / "orders.yaml"], root) == [cards]
+    assert watch.affected(targets, [game / "README.md", game / "art" / "sketch.kra", root / "NOTES.txt"], root) == []
+    assert watch.affected(targets, [game / "theme.yaml"], root) == targets
+    assert watch.affected(targets, [game / "images" / "art.png"], root) == targets
+    assert watch.affected(targets, [root / "other" / "reference.yaml"], root) == []
+    templates = paths.templates_dir() / "_base"
+    assert watch.affected(targets, [templates / "card.html.j2"], root) == [cards]
+    assert watch.affected(targets, [templates / "base.css"], root) == targets
+    one_set = watch.parse_target("cards:brew:orders")
+    assert watch.affected([one_set], [game / "cards" / "other.yaml"], root) == []
+
+    # built and rebuilt as the watch runs: a reference edit writes the reference again, not the cards
+    out = tmp_path / "out"
+    said: list[str] = []
+
+    def changes():
+        written = {p.name: p.stat().st_mtime_ns for p in out.glob("*.pdf")}
+        reference_file = game / "reference.yaml"
+        reference_file.write_text(reference_file.read_text() + "\n# an edit\n")
+        yield {reference_file}
+        again = {p.name: p.stat().st_mtime_ns for p in out.glob("*.pdf")}
+        assert [name for name in written if again[name] != written[name]] == ["brew-reference.pdf"]
+
+    watch.run(targets, changes(), PrintOptions(paper="a4", output=out, content=root), echo=said.append)
+    assert [line.split(" in ")[0] for line in said if line.startswith("built ")] == [
+        "built cards:brew", "built reference:brew", "built reference:brew"]
