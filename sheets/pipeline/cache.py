@@ -73,7 +73,8 @@ def stamped_key(sheet: Sheet) -> str:
     # entry written the old way is not taken for one of today's bytes
     inputs = [STAMPED_FORMAT, sheet.label.encode("utf-8")]
     inputs += [f"forms {FORMS_KEY} widgets-1".encode()] if sheet.forms else []
-    htmls = [render_html(s) for pair in sheet.parts or [] for s in pair]
+    # a part laid out in full has no blank (None): its place in the list still counts
+    htmls = [render_html(s) if s is not None else "" for pair in sheet.parts or [] for s in pair]
     inputs += [html.encode("utf-8") for html in htmls]
     return _key("stamped", *inputs, fallback=any(fonts.needs_fallback(html) for html in htmls))
 

@@ -120,10 +120,13 @@ def test_rolled_campaign_log_sheet_like_laid_out(library, tmp_path, cache):
     wotw = library.game("wotw")
     missions = roll_missions(wotw, Dice.seeded(5), 3, "france-1944", None, engineers=True)
     sheet = log_sheet(wotw, missions, "c.pdf")
-    assert len(sheet.parts) == 4  # three missions and the campaign record
+    fronts = sum(1 for blank, filled in sheet.parts if blank is None and filled.context["pages"] == ("front",))
+    continued = sum(1 for _, filled in sheet.parts if filled.context["pages"] == ("continuation",))
+    assert fronts == 3 and len(sheet.parts) == 3 * 2 + continued + 1  # front, back (+ more track), the record
     pdf, stats = stamp(sheet, tmp_path / "c.pdf", cache)
-    # every mission stamped onto the one blank of its sides; only the record is laid out
-    assert stats == {**stats, "stamped": 3, "laid_out": 1, "blanks_rendered": 1}
+    # every mission's back (its play aid) stamped onto the one blank of its sides; its front,
+    # any continuation page and the record laid out (a front holds the mission's own events)
+    assert stats == {**stats, "stamped": 3, "laid_out": 3 + continued + 1, "blanks_rendered": 1}
     # the same words; not page by page: a long value the stamper shrinks into its box, the
     # layout engine wraps, its row grows, and a row of the track may move to the next page
     reference = laid_out(log_sheet(wotw, missions, "c.pdf"))

@@ -140,7 +140,7 @@ class WotwPlugin(GamePlugin, PrintHooks):
     extra_files = ("examples/*.yaml",)  # examples, read by their own commands and tests
 
     def kinds(self):
-        return [Kind("wotw.logsheet", "a mission log sheet, rolled or blank", ("logsheet.html.j2", "logsheet_blank.html.j2"),
+        return [Kind("wotw.logsheet", "a mission log sheet, rolled or blank", ("logsheet.html.j2",),
                      "logsheet", make=_make_log_sheets, listed=_logsheets),
                 Kind("wotw.record", "a campaign's record", ("campaign.html.j2",), "record", make=_make_record)]
 

@@ -1,10 +1,9 @@
 """Render contexts for The Way of the Warrior: log sheets, campaign page, reference."""
 from __future__ import annotations
 
-import pickle
 from dataclasses import dataclass
 
-from sheets.base.paper import page_size, resolve
+from sheets.base.paper import page_size
 from sheets.games.wotw.crews import crew_notes
 from sheets.games.wotw.mission import Mission, longest_track, roll_missions  # noqa: F401 - roll_missions re-exported
 from sheets.games.wotw.team import GRENADIER_GRENADES, Team, TeamRules, soldier_row
@@ -14,20 +13,54 @@ from sheets.library.content import Game
 from sheets.base.options import PrintOptions
 from sheets.kinds import style
 from sheets.kinds.print_plugin import KitOptions
-from sheets.pipeline.sheet import Sheet, render_html
+from sheets.pipeline.sheet import Sheet
 
 
-#: the track's rows and the events legend's entries on every log sheet: fixed, so that a
-#: mission's values are stamped onto one cached blank (sheets.pipeline.stamp). 35 steps hold
-#: 99 % of rolled missions and 22 terrains every one we rolled; a longer mission gets
-#: more rows, and that sheet is laid out in full instead (slower, never wrong).
-TRACK_ROWS = 35
-LEGEND_ROWS = 22
+#: the mission track on the log sheet: steps in columns of pencil rows (7 mm: a track), the
+#: front page holding FRONT_ROWS of them (25 steps and spare rows hold 83 % of rolled missions,
+#: the rest run on to a continuation page); SPARE_ROWS below the last step rolled, for a step
+#: added in play (a Wind event's Regrouping, a move back)
+TRACK_COLUMNS = 3
+FRONT_ROWS = 27
+SPARE_ROWS = 2
+#: the pages of a mission's log sheet, in print order: the front, its back (the play aid: a
+#: duplex pair), then the continuation page of a track longer than the front holds
+PAGES = ("front", "back", "continuation")
 
 
-def _events_text(events, note: str | None) -> str:
-    text = " · ".join(f"{_roll_text(roll)}: {what}" for roll, what in events) or "no events"
-    return f"{text} ({note})" if note else text
+def track_pages(steps: list[dict]) -> tuple[list[dict], list[dict]]:
+    """The track's rows on the front and on the continuation page (empty: none): the steps
+    rolled, then spare rows, so that the last column of each page is full."""
+    spare = {"n": 0, "terrain": "", "cover": "", "enemy": "", "struck": False, "objective": False}
+    rows = list(steps)
+    total = min(len(rows) + SPARE_ROWS, FRONT_ROWS) if len(rows) <= FRONT_ROWS else len(rows) + SPARE_ROWS
+    total = -(-total // TRACK_COLUMNS) * TRACK_COLUMNS
+    rows += [dict(spare) for _ in range(total - len(rows))]
+    for i, r in enumerate(rows, 1):
+        r["n"] = i
+    return rows[:FRONT_ROWS], rows[FRONT_ROWS:]
+
+
+def in_columns(rows: list, columns: int = TRACK_COLUMNS) -> list[list]:
+    """Rows read down each column in turn, as table rows across the columns."""
+    height = -(-len(rows) // columns)
+    return [[rows[c * height + r] if c * height + r < len(rows) else None for c in range(columns)]
+            for r in range(height)]
+
+
+def split_balanced(entries: list[dict]) -> tuple[list[dict], list[dict]]:
+    """Two columns of the events table, in order, about as long as each other (by their text)."""
+    weights = [len(e["terrain"]) + 24 + sum(len(p) for p in e["places"]) + sum(len(r) + len(t) + 3 for r, t in e["events"]) + len(e["note"] or "")
+               for e in entries]
+    total, best, cut = sum(weights), None, len(entries)
+    running = 0
+    for i in range(len(entries) + 1):
+        gap = abs(total - 2 * running)
+        if best is None or gap < best:
+            best, cut = gap, i
+        if i < len(entries):
+            running += weights[i]
+    return entries[:cut], entries[cut:]
 
 
 def _optional_rules_text(m: Mission) -> str:
@@ -45,7 +78,7 @@ def _optional_rules_text(m: Mission) -> str:
 
 
 def _rolled_text(m: Mission) -> str:
-    origin = f"(seed {m.seed}; repeat with --seed {m.seed})" if m.seed is not None else f"({m.dice})"
+    origin = f"(seed {m.seed})" if m.seed is not None else f"({m.dice})"
     rolls = []
     for r in m.rolls:
         dice = ("+" if len(r.dice) > 1 and r.table.endswith("count") else "·").join(str(d) for d in r.dice)
@@ -55,28 +88,31 @@ def _rolled_text(m: Mission) -> str:
 
 def mission_context(game: Game, mission: Mission, team: Team | None, campaign=None,
                     prefix: str | None = None) -> dict:
-    """A mission's log-sheet context: its values (`v`, `rows`, `legend`) as the text written
-    into the sheet's fixed boxes, and what stays the same for every mission of these sides."""
+    """A mission's log-sheet context: its values (`v`), the track's rows page by page, the
+    events of the terrains rolled, the roster, and its play aid (the back page)."""
     data = game.data
     m = mission
     nation, enemy = data.nation(m.nation), data.nation(m.enemy)
     condition = data.condition(m.weather) if m.weather else None
-    rows, legend, seen = [], [], set()
+    steps, legend, seen = [], [], {}
     for i, step in enumerate(m.track):
         last = i == len(m.track) - 1
-        rows.append({"terrain": step.terrain + (" (struck)" if step.struck else ""),
-                     "cover": step.cover or "none",
-                     "enemy": f"Objective: {step.enemy} · {step.range} range" if last else ""})
+        steps.append({"n": step.n, "terrain": step.terrain, "cover": step.cover or "none", "struck": step.struck,
+                      "objective": last, "enemy": step.range if last else ""})
         resolved = data.terrain(step.group, step.terrain)
         terrain = resolved.terrain if resolved else None
-        if not last and terrain is not None and (step.group, step.terrain) not in seen:
-            seen.add((step.group, step.terrain))
-            legend.append({"terrain": step.terrain,
-                           "text": _events_text([(e.roll, e.text) for e in terrain.events], terrain.note)})
-    empty_row, empty_entry = {"terrain": "", "cover": "", "enemy": ""}, {"terrain": "", "text": ""}
-    rows += [empty_row] * (max(TRACK_ROWS, len(rows)) - len(rows))
-    legend_rows = max(LEGEND_ROWS, len(legend) + len(legend) % 2)
-    legend += [empty_entry] * (legend_rows - len(legend))
+        if last or terrain is None:
+            continue
+        # a place ("House (Building)") rolls its terrain's events: one entry for the terrain,
+        # naming the places on this track that use it
+        key = (step.group, terrain.name)
+        if key not in seen:
+            seen[key] = {"terrain": terrain.name, "places": [],
+                         "events": [(_roll_text(e.roll), e.text) for e in terrain.events], "note": terrain.note}
+            legend.append(seen[key])
+        if step.terrain != terrain.name and step.terrain not in seen[key]["places"]:
+            seen[key]["places"].append(step.terrain)
+    front, continuation = track_pages(steps)
     if campaign:
         state = (f"Campaign: {campaign.cp} CP saved, {campaign.xp} XP unused; state is fit or wounded "
                  f"(a second wound kills).")
@@ -93,32 +129,77 @@ def mission_context(game: Game, mission: Mission, team: Team | None, campaign=No
         "objective": f"{m.objective.name} — enemy forces {m.objective.enemy}, starting at {m.objective.range} range",
         "state": state, "rolled": _rolled_text(m),
     }
+    rules = TeamRules.of(data.rules)
     roster_rows = max(nation.max_team_size, team.size if team else 0)
+    roster = []
+    for i in range(roster_rows):
+        s = team.soldiers[i] if team and i < team.size else None
+        roster.append({"s": s, "grenades": grenade_boxes(s, rules.grenades)})
+    engineer_name = next((s.name for s in team.soldiers if s.engineer), "") if team else ""
     return {
-        "m": m, "p": prefix if prefix is not None else f"m{m.number}-", "v": values, "rows": rows,
-        "legend": legend, "nation": nation, "enemy": enemy, "team": team, "roster_rows": roster_rows,
+        "m": m, "p": prefix if prefix is not None else f"m{m.number}-", "v": values,
+        "front": in_columns(front), "continuation": in_columns(continuation), "last_step": len(steps),
+        "legend": split_balanced(legend), "nation": nation, "enemy": enemy, "team": team, "roster": roster,
         "columns": data.rules.log_sheet.roster_columns, "morale": data.rules.morale.values,
-        "engineer": data.rules.engineer,
+        "engineer": data.rules.engineer, "engineer_name": engineer_name,
+        "aid": play_aid(game, enemy, weather=m.weather is not None),
+    }
+
+
+def grenade_boxes(soldier, carried: int) -> list[str]:
+    """A box per grenade the man carries ("grenadier": the fifth, the Grenadier skill's); a row
+    with no man: the grenades every man carries and the Grenadier's fifth, marked."""
+    if soldier is None:
+        return [""] * carried + ["grenadier"] * (GRENADIER_GRENADES - carried)
+    return ["grenadier" if i >= carried else "" for i in range(soldier.grenades)]
+
+
+def _section(data, section_id: str):
+    return next((s for s in data.rules.sections if s.id == section_id), None)
+
+
+def _blocks(data, section_id: str, kind: str) -> list:
+    section = _section(data, section_id)
+    return [getattr(b, kind) for b in (section.blocks if section else []) if getattr(b, kind) is not None]
+
+
+def play_aid(game: Game, enemy, weather: bool) -> dict:
+    """The back of a mission's log sheet, from the rules as printed: the Fire Table and its
+    modifiers, the result key (P/W/K), morale, the Patrol table (its enemy forces as this
+    enemy fields them), and the Weather Effect table when the theatre has weather."""
+    data = game.data
+    fire = _blocks(data, "fire-table", "table")
+    patrol = data.table("patrol")
+    weather_tables = [t for t in _blocks(data, "weather", "table")] if weather else []
+    return {
+        "fire": fire[0] if fire else None, "modifiers": fire[1] if len(fire) > 1 else None,
+        "key": [t for terms in _blocks(data, "fire-phase", "terms") for t in terms],
+        "morale_test": data.rules.morale.test,
+        "patrol": [{"roll": _roll_text(r.roll), "summary": r.summary, "name": r.name,
+                    "enemy": enemy.as_enemy(r.enemy) if r.enemy else "—"} for r in patrol.rows],
+        "patrol_title": patrol.title, "patrol_note": patrol.note,
+        "summary_note": SUMMARY_NOTE if any(r.summary for r in patrol.rows) else "",
+        "weather": weather_tables[0] if weather_tables else None,
     }
 
 
 @dataclass(frozen=True)
 class BlankMission:
-    """What a blank log sheet shows of its mission: the boxes its options add, nothing rolled
+    """What a blank page shows of its mission: the boxes its options add, nothing rolled
     (the template reads no more on a blank; StrictUndefined would say so if it did)."""
 
-    engineers: object
-    weather: object
-    airborne: object
+    engineers: bool
+    weather: bool
+    airborne: bool
 
 
-def blank_mission_context(ctx: dict) -> dict:
-    """The same sheet with nothing written: the blank a mission is stamped onto."""
+def _blank_back(ctx: dict) -> dict:
+    """A mission's back page with nothing written: the blank its values are stamped onto (the
+    same for every mission of these sides, weather and opening)."""
     m = ctx["m"]
-    blank = dict(ctx, v={k: "" for k in ctx["v"]}, team=None, m=BlankMission(m.engineers, m.weather, m.airborne))
-    blank["rows"] = [{k: "" for k in r} for r in ctx["rows"]]
-    blank["legend"] = [{k: "" for k in e} for e in ctx["legend"]]
-    return blank
+    return {"m": BlankMission(bool(m.engineers), m.weather is not None, bool(m.airborne)), "p": ctx["p"],
+            "v": {k: "" for k in ctx["v"]}, "nation": ctx["nation"], "enemy": ctx["enemy"],
+            "morale": ctx["morale"], "aid": ctx["aid"]}
 
 
 def log_sheet(game: Game, missions: list[Mission], filename: str, paper: str = "a4",
@@ -129,52 +210,44 @@ def log_sheet(game: Game, missions: list[Mission], filename: str, paper: str = "
     footer = f"{game.info.title} · log sheet · {origin} · warsheets"
     contexts = [mission_context(game, m, team) for m in missions]
     sheet = _log_sheet(game, contexts, filename, paper, campaign, footer)
-    # each mission stamped onto the cached blank of its sides (on every core, streamed into
-    # one PDF); a campaign ends with its record page, laid out
-    sheet.parts = stamped_missions(game, missions, team, filename, paper, footer)
+    # each mission's front laid out (its track and events are its own), its back stamped onto
+    # the cached blank of its sides (on every core, streamed into one PDF); a campaign ends
+    # with its record page, laid out
+    sheet.parts = mission_parts(game, missions, team, filename, paper, footer)
     if campaign:
         sheet.parts.append((None, _log_sheet(game, contexts, filename, paper, True, footer, mission_pages=False)))
     return sheet
 
 
-def stamped_missions(game: Game, missions: list[Mission], team: Team | None, filename: str, paper: str,
-                     footer: str, campaign=None) -> list:
-    """(blank, filled) log sheets, one pair per mission; missions of the same sides share a blank.
-    A blank is rendered once per context (missions with equal blank contexts have the same
-    blank), and shared by every mission whose blank renders the same."""
-    parts, blanks, rendered = [], {}, {}
+def mission_parts(game: Game, missions: list[Mission], team: Team | None, filename: str, paper: str,
+                  footer: str, campaign=None) -> list:
+    """(blank, filled) parts, in print order: each mission's front (no blank: laid out, its rows
+    and events are its own), its back (the play aid, stamped on a blank that every mission of
+    the same sides shares) and its continuation page, if its track needs one (laid out)."""
+    parts, backs = [], {}
     # the blank's own footer names no seed, so that one blank serves every seed (each
     # page's footer is stamped: `footer`, and "page N of M" over the whole document)
     blank_footer = f"{game.info.title} · log sheet · warsheets"
     for m in missions:
         ctx = mission_context(game, m, team, campaign, prefix="m-")
-        filled = _log_sheet(game, [ctx], filename, paper, False, footer)
-        blank_ctx = blank_mission_context(ctx)
-        try:
-            same = pickle.dumps(blank_ctx, protocol=pickle.HIGHEST_PROTOCOL)
-        except (pickle.PicklingError, TypeError, AttributeError):  # a plug-in's value: rendered to compare
-            same = object()
-        if same not in rendered:
-            blank = _log_sheet(game, [blank_ctx], filename, paper, False, blank_footer)
-            rendered[same] = blanks.setdefault(render_html(blank), blank)
-        parts.append((rendered[same], filled))
+        parts.append((None, _log_sheet(game, [ctx], filename, paper, False, footer, pages=("front",))))
+        side = (m.nation, m.enemy, m.weather is not None, bool(m.airborne))
+        if side not in backs:  # one blank back for every mission of these sides (its Jinja rendered once)
+            backs[side] = _log_sheet(game, [_blank_back(ctx)], filename, paper, False, blank_footer, pages=("back",))
+        parts.append((backs[side], _log_sheet(game, [ctx], filename, paper, False, footer, pages=("back",))))
+        if ctx["continuation"]:
+            parts.append((None, _log_sheet(game, [ctx], filename, paper, False, footer, pages=("continuation",))))
     return parts
 
 
-def short_page(paper: str) -> bool:
-    """Letter is 18 mm shorter than A4: the log sheet's track rows are a little lower on it, so
-    that a mission still takes two pages (its fire factors not alone on a third)."""
-    return resolve(paper).height_mm < resolve("a4").height_mm
-
-
 def _log_sheet(game: Game, contexts: list[dict], filename: str, paper: str, campaign: bool, footer: str,
-               mission_pages: bool = True) -> Sheet:
+               mission_pages: bool = True, pages: tuple[str, ...] = PAGES) -> Sheet:
     context = {**style.of(game),
         "title": f"{game.info.title} log sheet",
-        "page_size": page_size(paper), "short_page": short_page(paper),
-        "missions": contexts,
-        "grenade_boxes": GRENADIER_GRENADES,  # a box per grenade a man may carry, ticked as he throws it
-        "mission_pages": mission_pages,
+        "page_size": page_size(paper),
+        "missions": contexts if mission_pages else [],
+        "record_missions": contexts,
+        "pages": pages,
         "campaign": campaign,
         "campaign_rules": game.data.rules.campaign,
         "skills": game.data.rules.skills,
@@ -299,20 +372,33 @@ def reference_parts(game: Game, nations: list[str] | None = None) -> list[dict]:
 
 
 def blank_log_sheet(game: Game, paper: str = "a4") -> Sheet:
-    """A log sheet with nothing rolled, for a mission rolled at the table."""
+    """A log sheet with nothing rolled, for a mission rolled at the table: its front (FRONT_ROWS
+    rows, every optional rule's boxes) and a continuation sheet numbered on to the longest
+    mission the tables can roll."""
     data = game.data
-    context = {**style.of(game),
-        "title": f"{game.info.title} log sheet (blank)", "page_size": page_size(paper), "campaign": False,
-        "columns": data.rules.log_sheet.roster_columns, "morale": data.rules.morale.values,
-        "roster_rows": max((n.max_team_size for n in data.teams.nations), default=8),
-        # rows for the longest mission the tables can roll (optional rules included), numbered
-        # throughout: the track runs on to a second page
-        "track_rows": longest_track(data),
-        "grenade_boxes": GRENADIER_GRENADES,
-        "footer": f"{game.info.title} · log sheet (blank) · warsheets",
-    }
-    return Sheet(filename="wotw-log-sheet-blank.pdf", template="logsheet_blank.html.j2", context=context,
-                 game=game.id, templates=game.templates, label=f"{game.info.title} log sheet (blank)")
+    rules = TeamRules.of(data.rules)
+    rows = [{"n": 0, "terrain": "", "cover": "", "enemy": "", "struck": False, "objective": False}
+            for _ in range(longest_track(data))]
+    front, continuation = track_pages(rows)
+    empty = {"terrain": "", "places": [], "events": [], "note": None}
+    size = max((n.max_team_size for n in data.teams.nations), default=8)
+    ctx = {"m": BlankMission(True, True, True), "p": "", "blank": True,
+           "v": dict.fromkeys(("number", "theatre", "team", "enemy", "weather", "rules", "objective", "state", "rolled"), ""),
+           "front": in_columns(front), "continuation": in_columns(continuation), "last_step": 0,
+           "legend": ([dict(empty) for _ in range(BLANK_EVENT_ROWS)], [dict(empty) for _ in range(BLANK_EVENT_ROWS)]),
+           "roster": [{"s": None, "grenades": grenade_boxes(None, rules.grenades)} for _ in range(size)],
+           "columns": data.rules.log_sheet.roster_columns, "morale": data.rules.morale.values,
+           "engineer": data.rules.engineer, "engineer_name": "",
+           "weather_theatres": [t.name for t in data.theatres.theatres if t.weather is not None]}
+    sheet = _log_sheet(game, [ctx], "wotw-log-sheet-blank.pdf", paper, False,
+                       f"{game.info.title} · log sheet (blank) · warsheets", pages=("front", "continuation"))
+    sheet.context["title"] = f"{game.info.title} log sheet (blank)"
+    sheet.label = f"{game.info.title} log sheet (blank)"
+    return sheet
+
+
+#: the blank's events table: rows to write a terrain's events in, in each of its two columns
+BLANK_EVENT_ROWS = 3
 
 
 def kit_log_sheets(game: Game, options: PrintOptions) -> list[Sheet]:
@@ -345,8 +431,8 @@ def campaign_log_sheet(game: Game, campaign, mission: Mission, paper: str = "a4"
     origin = f"seed {mission.seed}" if mission.seed is not None else mission.dice
     context = {**style.of(game),
         "title": f"{game.info.title} log sheet",
-        "page_size": page_size(paper), "short_page": short_page(paper),
-        "missions": [mission_context(game, mission, team, campaign)],
+        "page_size": page_size(paper),
+        "missions": [mission_context(game, mission, team, campaign)], "pages": PAGES,
         "campaign": False,
         "campaign_rules": game.data.rules.campaign,
         "skills": game.data.rules.skills,
@@ -355,7 +441,7 @@ def campaign_log_sheet(game: Game, campaign, mission: Mission, paper: str = "a4"
     stem = f"wotw-campaign-mission{mission.number}-" + (f"seed{mission.seed}" if mission.seed is not None else "dice")
     sheet = Sheet(filename=f"{stem}.pdf", template="logsheet.html.j2", context=context, game=game.id, templates=game.templates,
                   label=f"{game.info.title} log sheet")
-    sheet.parts = stamped_missions(game, [mission], team, sheet.filename, paper, context["footer"], campaign)
+    sheet.parts = mission_parts(game, [mission], team, sheet.filename, paper, context["footer"], campaign)
     return sheet
 
 

@@ -63,6 +63,8 @@ class Soldier:
     crew: int = 1  # men the weapon takes (2 for LMG and Mortar); each man is his own row
     state: str = ""  # fit / wounded (campaign); blank for a one-shot team
     skills: list[str] = field(default_factory=list)
+    allowance: int = 4  # the grenades he may carry (5 with the Grenadier skill)
+    engineer: bool = False  # the team's Engineer (optional rule #3)
 
 
 @dataclass
@@ -309,4 +311,5 @@ def soldier_row(m, nation: Nation, rules: TeamRules, engineers_rule: bool, state
     grenades = m.grenades if m.grenades is not None else allowance
     row = recruit_row(nation, m.quality, m.weapon)
     return Soldier(m.name, m.quality, weapon.name if weapon else m.weapon, weapon.ff if weapon else "—", grenades,
-                   "; ".join(notes), row.cp if row else 0, crew, state, skills)
+                   "; ".join(notes), row.cp if row else 0, crew, state, skills, allowance,
+                   is_engineer(m, rules, engineers_rule))

@@ -231,25 +231,28 @@ def test_log_sheet_has_the_track_in_order(cli, tmp_path):
 def test_log_sheet_prints_events_beside_steps(cli, tmp_path):
     assert cli("mission", "--theatre", "russia-1943", "--dice", "2,1,6,2,4,1,1,1,1,1,1", "-o", tmp_path / "l.pdf").exit_code == 0
     flat = squash(pdf_text(tmp_path / "l.pdf"))
-    track, legend = text_runs(tmp_path / "l.pdf", 0), text_runs(tmp_path / "l.pdf", 1)
+    front, back = text_runs(tmp_path / "l.pdf", 0), text_runs(tmp_path / "l.pdf", 1)
     # each step's terrain and cover on its row; each terrain's events once, in the table below
-    assert beside(track, "Wood", max_dx=130) == "light" and beside(track, "Cliff", max_dx=130) == "none"
-    assert beside(legend, "Wood", occurrence=0, max_dx=80).startswith("2: Bad intelligence")
-    assert "4: Patrol (+1)" in beside(legend, "Cliff", occurrence=-1, max_dx=80, max_dy=3)
-    assert "Howthismissionwasrolled" in flat
+    assert beside(front, "Wood", occurrence=0, max_dx=70) == "light"
+    assert beside(front, "Cliff", occurrence=0, max_dx=70) == "none"
+    assert squash("2: Bad intelligence") in flat and squash("4: Patrol (+1)") in flat
+    # the back: how it was rolled, and the fire factors of both sides, so that the player
+    # needs no other sheet at the table
+    back_flat = squash(" ".join(r[2] for r in back))
+    assert "Howthismissionwasrolled" in back_flat
     assert squash("steps 1·6 → 16 (row 14-16): Road, Cliff, Hill Top") in flat
-    # the fire factors of both sides, so the player needs no other sheet at the table
-    assert squash("Fire factors: German (you)").upper() in flat.upper()
-    assert squash("Fire factors: Russian (enemy)").upper() in flat.upper()
-    assert squash("Five-man fire group: Russians can create a Fire Group with 5 soldiers.") in flat
+    assert squash("Fire factors: German (you)").upper() in back_flat.upper()
+    assert squash("Fire factors: Russian (enemy)").upper() in back_flat.upper()
+    assert squash("Five-man fire group: Russians can create a Fire Group with 5 soldiers.") in back_flat
 
 
 def test_campaign_rolls_consecutive_missions(cli, tmp_path):
     result = cli("mission", "--count", "3", "--seed", "5", "-o", tmp_path / "c.pdf")
     assert result.exit_code == 0, result
     text = pdf_text(tmp_path / "c.pdf")
-    numbers = [beside(text_runs(tmp_path / "c.pdf", page), "MISSION", occurrence=0) for page in (0, 3, 6)]
-    assert numbers == ["1", "2", "3"]  # two pages a mission, each stamped with its number
+    fronts = [runs for runs in (text_runs(tmp_path / "c.pdf", page) for page in range(pages(tmp_path / "c.pdf")))
+              if any(r[2].startswith("THE WAY OF THE WARRIOR · LOG SHEET") for r in runs)]
+    assert [beside(runs, "MISSION", occurrence=0) for runs in fronts] == ["1", "2", "3"]  # each its number
     assert "CAMPAIGN RECORD" in text
     data = mission_json(cli, "--count", "3", "--seed", "5")
     assert len(data) == 3 and data[0]["track"] != data[1]["track"]

@@ -1,4 +1,5 @@
-"""The blank log sheet holds the longest mission the tables can roll, rows numbered throughout."""
+"""The blank log sheet: one page of rows and a continuation sheet that together hold the longest
+mission the tables can roll, rows numbered throughout."""
 import pytest
 
 from conftest import pages, text_runs
@@ -7,15 +8,22 @@ from sheets.base.dice import Dice
 MM = 72 / 25.4
 
 
-def row_numbers(path) -> list[int]:
-    """The numbers printed in the track's first column, page after page (the roster and info
-    tables hold no bare numbers at the left edge)."""
+def row_numbers_on(path, index: int) -> list[int]:
+    """The numbers printed in the track's first column of each of its three columns on one page,
+    each column read down (a column of five numbers or more: no stray digit of the roster)."""
+    runs = [r for r in text_runs(path, index) if r[2].isdigit() and len(r[2]) <= 2]
+    columns: dict[int, list] = {}
+    for r in runs:
+        columns.setdefault(round(r[0] / (10 * MM)), []).append(r)
     numbers = []
-    for index in range(pages(path)):
-        runs = sorted((r for r in text_runs(path, index) if r[2].isdigit() and r[0] < 16 * MM),
-                      key=lambda r: -r[1])
-        numbers += [int(r[2]) for r in runs]
+    for column in sorted((c for c in columns.values() if len(c) >= 5), key=lambda c: c[0][0]):
+        numbers += [int(r[2]) for r in sorted(column, key=lambda r: -r[1])]
     return numbers
+
+
+def row_numbers(path) -> list[int]:
+    """The track's numbers, page after page."""
+    return [n for index in range(pages(path)) for n in row_numbers_on(path, index)]
 
 
 @pytest.fixture(scope="module")
@@ -52,48 +60,25 @@ def test_blank_rows_numbered_throughout(wotw, paper, tmp_path):
     numbers = row_numbers(pdf)
     assert numbers == list(range(1, len(numbers) + 1)), numbers
     assert numbers[-1] >= longest_track(wotw.data)
-    assert pages(pdf) == 3  # rows 7 mm apart (issue 34): the longest mission over three pages
+    # one page of 25-30 rows, then the continuation sheet (issue 48)
+    assert pages(pdf) == 2
+    first = row_numbers_on(pdf, 0)
+    assert 25 <= len(first) <= 30 and first == list(range(1, len(first) + 1))
 
 
-def test_a_campaigns_missions_share_their_blanks_each_rendered_once(wotw, monkeypatch):
-    """A blank is rendered once per blank context (the sides and the three options a blank
-    shows: sheets.games.wotw.sheets.BlankMission), not once per mission; missions whose blanks
-    render the same share one."""
+def test_a_campaigns_missions_share_their_blanks_each_rendered_once(wotw):
+    """A mission's back (its play aid) is stamped on a blank made once per side (the nations,
+    the weather, the airborne boxes), not once per mission; its front is laid out."""
     from sheets.games.wotw import sheets as wotw_sheets
     from sheets.games.wotw.mission import roll_missions
-    from sheets.pipeline import rendering
+    from sheets.pipeline.sheet import render_html
 
-    rendered = []
-    real = rendering.render_html
-
-    def counted(template, context, *args, **kwargs):
-        html = real(template, context, *args, **kwargs)
-        if all(not v for c in context.get("missions", []) for v in c["v"].values()):
-            rendered.append(html)
-        return html
-
-    monkeypatch.setattr(rendering, "render_html", counted)
     missions = roll_missions(wotw, Dice.seeded(1), 40, "france-1944", None, engineers=True)
     sheet = wotw_sheets.log_sheet(wotw, missions, "x.pdf")
-    blanks = {id(blank) for blank, _ in sheet.parts if blank is not None}
-    assert len(rendered) < 10 and len(blanks) == len(set(rendered))  # 40 missions: a handful of blanks
-    contexts = {(m.nation, m.enemy, bool(m.engineers), m.weather, m.airborne) for m in missions}
-    assert len(rendered) <= len(contexts)
-
-
-def test_a_blank_context_that_cannot_be_compared_is_rendered_and_still_shared(wotw, monkeypatch):
-    """A value a plug-in puts in a blank's context that pickle cannot take: that blank is
-    rendered to be compared, and missions whose blanks render the same still share one."""
-    from sheets.games.wotw import sheets as wotw_sheets
-    from sheets.games.wotw.mission import roll_missions
-
-    missions = roll_missions(wotw, Dice.seeded(1), 12, "france-1944", None)
-    shared = {id(b) for b, _ in wotw_sheets.log_sheet(wotw, missions, "x.pdf").parts if b is not None}
-
-    def refuse(*args, **kwargs):
-        raise TypeError("cannot pickle a plug-in's value")
-
-    monkeypatch.setattr(wotw_sheets.pickle, "dumps", refuse)
-    sheet = wotw_sheets.log_sheet(wotw, missions, "x.pdf")
-    blanks = [b for b, _ in sheet.parts if b is not None]
-    assert len(blanks) == 12 and len({id(b) for b in blanks}) == len(shared)
+    blanks = {id(blank): blank for blank, _ in sheet.parts if blank is not None}
+    sides = {(m.nation, m.enemy, m.weather is not None, bool(m.airborne)) for m in missions}
+    assert len(blanks) == len(sides) < 10  # 40 missions: a handful of blanks
+    assert sum(1 for blank, _ in sheet.parts if blank is not None) == 40  # every back on one
+    for blank in blanks.values():
+        assert all(not v for c in blank.context["missions"] for v in c["v"].values())  # nothing written
+        assert "Fire Table" in render_html(blank)
