@@ -272,6 +272,12 @@ def main() -> None:
     tj, _ = run(["mission", "--count", "1000", "--seed", "1", "--json"], env, runs=3)
     add("1,000 mission pre-rolls as JSON", tj, None, 0.5)
     add("sheets watch: one character of a card changed, set + preview", watch_rebuild(work, env), None, 1.0)
+    # the guide's loop and one target, each edit timed save to rebuilt (benchmarks/watch.py, issue 49)
+    loop = json.loads(subprocess.run([PY, str(REPO / "benchmarks" / "watch.py")], env=env, capture_output=True,
+                                     text=True, check=True).stdout)
+    add("sheets watch: one target, an edit of its set (p90)", loop["one_p90_s"], None, 0.5)
+    add("sheets watch: the guide's loop, a reference edit (p90)", loop["loop_p90_s"], None, 0.5)
+    add("sheets watch: the guide's loop, first edit after start", loop["loop_first_s"], None, 0.5)
     shutil.rmtree(work, ignore_errors=True)
     # the desk (`sheets serve`, issue 20): a real server, measured over loopback by benchmarks/desk.py
     desk = json.loads(subprocess.run([PY, str(REPO / "benchmarks" / "desk.py")], env=env, capture_output=True,
