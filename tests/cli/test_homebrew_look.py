@@ -33,6 +33,7 @@ colours: {reds: "#a01010", blues: "#103070"}
 CARDS = """id: orders
 title: "Orders"
 size: poker
+back: {title: "Brew", image: art.png}
 cards:
   - id: advance
     title: "Advance"
@@ -81,11 +82,12 @@ def _fills(page) -> set[tuple[int, int, int]]:
     return {tuple(round(v * 255) for v in d["fill"]) for d in page.get_drawings() if d.get("fill")}
 
 
-def test_a_game_folder_prints_its_own_look(cli, tmp_path):
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_a_game_folder_prints_its_own_look(cli, tmp_path, paper):
     game = _homebrew(cli, tmp_path)
     checked = cli("validate", "--content", "my-content")
     assert checked.exit_code == 0 and checked.stdout == "content is valid\n", checked
-    assert cli("cards", "brew", "--content", "my-content", "-o", "cards.pdf").exit_code == 0
+    assert cli("cards", "brew", "--content", "my-content", "--paper", paper, "-o", "cards.pdf").exit_code == 0
     written = load_yaml(game / "cards" / "orders.yaml", "orders.yaml").data["cards"]
     with pymupdf.open(tmp_path / "cards.pdf") as pdf:
         page = pdf[0]
@@ -116,6 +118,12 @@ def test_a_game_folder_prints_its_own_look(cli, tmp_path):
                 embedded.append(font["name"].getDebugName(1))
         own = TTFont(game / "fonts" / "brew-face.ttf")["name"].getDebugName(1)
         assert own in embedded
+    # the deck's back is its image, to the bleed: the backs' page draws it behind every card
+    assert cli("cards", "brew", "--content", "my-content", "--paper", paper, "--backs", "-o", "backs.pdf").exit_code == 0
+    with pymupdf.open(tmp_path / "backs.pdf") as pdf:
+        assert len(pdf) == 2
+        assert not pdf[1].get_text().strip()  # an image back prints no words
+        assert any((w, h) == (60, 40) for _, _, w, h, *_ in pdf[1].get_images(full=True))
 
 
 def test_a_zipped_game_folder_prints_the_same_bytes_elsewhere(cli, tmp_path):
@@ -143,7 +151,7 @@ def test_a_look_that_leaves_the_game_is_one_located_message(cli, tmp_path, mista
     cards = game / "cards" / "orders.yaml"
     field = {"no-icon": "icons[0]", "no-colour": "colour"}.get(mistake, "image")
     if mistake == "missing":
-        cards.write_text(CARDS.replace("image: art.png", "image: nothere.png"))
+        cards.write_text(CARDS.replace("    image: art.png", "    image: nothere.png"))
     elif mistake == "outside":
         (tmp_path / "secret.png").write_bytes((game / "images" / "art.png").read_bytes())
         (game / "images" / "art.png").unlink()
@@ -152,14 +160,14 @@ def test_a_look_that_leaves_the_game_is_one_located_message(cli, tmp_path, mista
         with open(game / "images" / "art.png", "ab") as f:
             f.truncate(assets.FOLDERS["images"].max_bytes + 1)
     elif mistake == "wrong-kind":
-        cards.write_text(CARDS.replace("image: art.png", "image: art.exe"))
+        cards.write_text(CARDS.replace("    image: art.png", "    image: art.exe"))
     elif mistake == "no-icon":
         cards.write_text(CARDS.replace("icons: [shield]", "icons: [sheild]"))
     else:
         cards.write_text(CARDS.replace("colour: reds", "colour: greens"))
     result = cli("validate", "--content", "my-content")
     assert result.exit_code == 1, result
-    line = _line_of(cards, {"image": "image:", "icons[0]": "icons:", "colour": "colour:"}[field])
+    line = _line_of(cards, {"image": "    image:", "icons[0]": "icons:", "colour": "colour:"}[field])
     located = [m for m in result.stderr.splitlines() if f"orders.yaml:{line}: cards[0].{field}:" in m]
     assert len(located) == 1, result.stderr
     if mistake == "no-icon":

@@ -111,7 +111,9 @@ def card_sheet(game: "Game", card_set: CardSet, geometry: PrintGeometry, *, layo
         "card_looks": bool(assets.icon_names(game.folder)) or any(c.image or c.icons for c in card_set.cards),
         "fronts": [{"anchor": f"card-{i}", "card": c, "number": i + 1, **_fitted(c, size), **_look(game, c)}
                    for i, c in enumerate(card_set.cards)],
-        "backs": [{"anchor": f"back-{j}", "back": b} for j, b in enumerate(back_pages)],
+        "backs": [{"anchor": f"back-{j}", "back": b,
+                   **({"art": assets.data_uri(game.folder, "images", b.image)} if b.image else {})}
+                  for j, b in enumerate(back_pages)],
     }
     suffix = "-fold" if fold else (("-backs-" + duplex) if backs else "")
     suffix += f"-x{copies}" if copies > 1 else ""

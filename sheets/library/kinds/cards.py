@@ -32,6 +32,7 @@ class CardBack(Strict):
     title: str
     subtitle: str | None = None
     blocks: list[Block] = []
+    image: str | None = Field(None, pattern=IMAGE_FILE)  # the whole back, to the bleed: art from the game's images/
 
 
 class Weapon(Strict):
@@ -345,15 +346,20 @@ def _theme_colours(files: FileLoader) -> dict[str, str]:
 
 
 def _check_looks(files: FileLoader, game: Any, rel: str, card_set: CardSet) -> None:
-    """Each card's art, icons and colour name a file or colour the game has, at the card's line."""
+    """Each card's art, icons and colour, and each back's art, name a file or colour the game has, at
+    the line that names it."""
     named = None
     icons = assets.icon_names(game.folder)
-    for i, card in enumerate(card_set.cards):
-        if card.image is not None:
+    images: list[tuple[tuple, str | None]] = [(("back", "image"), card_set.back.image)] if card_set.back else []
+    images += [(("cards", i, "image"), card.image) for i, card in enumerate(card_set.cards)]
+    images += [(("cards", i, "back", "image"), card.back.image) for i, card in enumerate(card_set.cards) if card.back]
+    for loc, image in images:
+        if image is not None:
             try:
-                assets.find(game.folder, "images", card.image)
+                assets.find(game.folder, "images", image)
             except SheetsError as exc:
-                files.problem(rel, ("cards", i, "image"), str(exc).split(": ", 1)[1])
+                files.problem(rel, loc, str(exc).split(": ", 1)[1])
+    for i, card in enumerate(card_set.cards):
         for j, icon in enumerate(card.icons):
             if icon not in icons:
                 near = difflib.get_close_matches(icon, icons, n=1)
