@@ -84,10 +84,11 @@ def css(base: BaseTheme, theme: Theme | None, band: str | None) -> Markup:
              "html.large-print { " + "; ".join(_large(base)) + "; }\n"]
     if band:
         # the header band: the game's name in its face over an accent rule, in the top margin
-        # (its ink 5.5 mm and more from the paper's edge: printers cannot reach closer)
+        # (its ink 5.5 mm and more from the paper's edge: printers cannot reach closer; line-height 1,
+        # for a hand-lettered face's tall strokes reach above the line box's usual half-leading)
         parts.append("@page { @top-left { content: " + _string(band) + "; font-family: var(--title-face); "
                      "font-weight: var(--title-weight); font-size: var(--play-pt); color: var(--accent); "
-                     "width: 100%; vertical-align: bottom; padding-bottom: 1mm; border-bottom: var(--rule) solid var(--accent); } }\n")
+                     "width: 100%; vertical-align: bottom; line-height: 1; padding-bottom: 0.8mm; border-bottom: var(--rule) solid var(--accent); } }\n")
     return Markup("".join(parts))
 
 

@@ -52,6 +52,17 @@ class PrintHow(Strict):
     cut: str | None = None
     fold: str | None = None
     copies: str = "one"
+    # a command that prints what goes with the part but is not in the kit (a card set's backs):
+    # the contents page lists it in its colophon, not in the part's row a person reads
+    command: str | None = None
+
+    def command_for(self, game: str | None = None, paper: str | None = None,
+                    options: dict[str, str] | None = None, run: dict[str, str] | None = None) -> str | None:
+        """The part's command (`command`), carrying the paper, the part's options and the run's."""
+        if not self.command:
+            return None
+        return _with_options("`" + self.command.replace("{game}", game or "GAME") + "`",
+                             _given(paper, options, run)).strip("`")
 
     def steps(self, game: str | None = None, paper: str | None = None,
               options: dict[str, str] | None = None, run: dict[str, str] | None = None) -> list[str]:
@@ -65,9 +76,14 @@ class PrintHow(Strict):
         if self.fold:
             out.append("fold " + self.fold)
         out.append("copies: " + self.copies.replace("{game}", game or "GAME"))
-        paper = (paper or "").removesuffix("-landscape")
-        given = {**(options or {}), **({"--paper": paper} if paper in PAPERS else {}), **(run or {})}
+        given = _given(paper, options, run)
         return [_with_options(step, given) for step in out]
+
+
+def _given(paper: str | None, options: dict[str, str] | None, run: dict[str, str] | None) -> dict[str, str]:
+    """The options a part's command carries: its own, its paper's and the run's."""
+    paper = (paper or "").removesuffix("-landscape")
+    return {**(options or {}), **({"--paper": paper} if paper in PAPERS else {}), **(run or {})}
 
 
 def steps_html(steps: list[str]) -> Markup:
@@ -132,6 +148,10 @@ class Part:
     def steps(self, run: dict[str, str] | None = None) -> list[str]:
         """How to print it; a command named carries its paper, its own options and the run's (`run`)."""
         return self.how.steps(self.game, self.paper, self.options, run)
+
+    def command(self, run: dict[str, str] | None = None) -> str | None:
+        """The command that prints what goes with it (a card set's backs), for the colophon."""
+        return self.how.command_for(self.game, self.paper, self.options, run)
 
     @property
     def last_page(self) -> int:
