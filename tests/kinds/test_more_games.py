@@ -114,10 +114,10 @@ def test_platoon_profiles_and_orders(built, library):
 
 def test_platoon_tracker_computes_the_morale_check_point(cli, tmp_path, built):
     text = pdf_text(built["platoon-tracker"])
-    assert "Morale Check Point (MCP): 3" in text  # 7 squads by default, halved rounding down
+    assert "7 squads: MCP 3" in text  # 7 squads by default, halved rounding down
     result = cli("trackers", "platoon", "--tracker", "platoon", "--units", "10", "-o", tmp_path / "p.pdf")
     assert result.exit_code == 0, result
-    assert "Morale Check Point (MCP): 5" in pdf_text(tmp_path / "p.pdf")
+    assert "10 squads: MCP 5" in pdf_text(tmp_path / "p.pdf")
 
 
 def test_mass_combat_strategy_cards(built, library):

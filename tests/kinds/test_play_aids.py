@@ -156,6 +156,37 @@ def test_platoon_tracker_roster_and_cards(whole_kit):
     assert (out / "platoon-gauges.pdf").is_file()
 
 
+def test_trackers_that_share_a_page_print_every_copy_with_its_own_fields(library):
+    """A box tracker with per_page N prints N copies on its first page (several platoons a
+    page), each with its own named write-ins; a one-line tracker's rows are tracks (>= 7 mm)
+    and its boxes at least 3.5 mm; its summary and rules once."""
+    import pymupdf
+
+    from sheets.kinds.trackers.builder import tracker_sheet
+    from sheets.library.kinds.trackers import BoxTracker
+    from sheets.pipeline.sheet import pdf_of_html, render_html
+
+    shared = [(game, t) for gid in library.game_ids() for game in [library.game(gid)]
+              for t in game.content["trackers"].values() if isinstance(t, BoxTracker) and t.per_page > 1]
+    assert shared  # the bundled content has one (the platoon tracker: three platoons a page)
+    for game, t in shared:
+        html = render_html(tracker_sheet(game, [t]))
+        for copy in [t.id] + [f"{t.id}-{n}" for n in range(2, t.per_page + 1)]:
+            for i in range(1, len(t.fields) + 1):
+                assert f'data-field="{copy}.field{i}"' in html, (t.id, copy, i)
+        sheet = tracker_sheet(game, [t])
+        with pymupdf.open(stream=pdf_of_html(render_html(sheet), False, sheet.finish)) as doc:
+            page = doc[0]
+            text = page.get_text()
+            assert text.count(t.unit_label) >= t.units * t.per_page, (t.id, text.count(t.unit_label))
+            for once in (t.summary_text(), t.footer):  # the rules once a page, not once a copy
+                if once:
+                    assert squash(text).count(squash(once)[:30]) == 1, (t.id, once)
+            squares = [d["rect"] for d in page.get_drawings()
+                       if abs(d["rect"].width - d["rect"].height) < 0.5 and d["rect"].width > 5]
+            assert squares and min(r.width for r in squares) * 25.4 / 72 >= 3.5
+
+
 def test_tracker_fields_and_flags_are_named_fields():
     from sheets.library.content import Library
     from sheets.kinds.trackers.builder import tracker_sheet

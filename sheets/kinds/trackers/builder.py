@@ -114,6 +114,14 @@ class TrackerPage:
     designations: list[str] = field(default_factory=list)
 
     @property
+    def copies(self) -> list[str]:
+        """The id every copy of the tracker on its page names its fields by: the tracker's own
+        for the first (a one-copy tracker's fields keep their names), `id-2`, ... for the others."""
+        t = self.tracker
+        count = t.per_page if isinstance(t, BoxTracker) else 1
+        return [t.id] + [f"{t.id}-{n}" for n in range(2, count + 1)]
+
+    @property
     def kind(self) -> str:
         return self.tracker.kind
 

@@ -57,6 +57,11 @@ class BoxTracker(Strict):
     fields: list[Annotated[str, Field(min_length=1, max_length=40)]] = []  # write-in lines above (e.g. "Force")
     flags: list[Annotated[str, Field(min_length=1, max_length=40)]] = []   # tick boxes above (e.g. "Suppressed")
     landscape: bool = False
+    # how many of this tracker share its page (several platoons a page), each with its own
+    # write-ins; one_line: each unit on one row (its name, boxes and notes side by side), so
+    # that a tracker of short tracks takes a third of the page, not the whole of it
+    per_page: int = Field(1, ge=1, le=4)
+    one_line: bool = False
 
     @model_validator(mode="after")
     def _positions(self):
