@@ -15,7 +15,12 @@ written by `sheets config set KEY VALUE`); else (the paper) from the locale (`LC
 default. With no `content` set, a working folder that is a content folder (its games' folders, or
 `_print/`, in it), or a game's folder in one, is the content folder: `sheets validate` run in
 `my-content/` checks my-content.
-A bad file is one located message (file, line, key) and exit code 1, like any other bad input.
+A bad file is one located message (file, line, key) and exit code 1, like any other bad input; so is
+one over `MAX_BYTES` (a few lines are all it holds) or one that is not a regular file. A sheets.toml
+is obeyed only when it (and the link naming it, if it is one) belongs to the user running the command
+or to root: one someone else left in a folder above (a shared /tmp, a parent of a checkout) would
+otherwise choose where output goes and which content is read. It is ignored, said in one line on
+standard error (once a run), and the search goes on upwards.
 `store` changes one key of a folder's file and nothing else in it (comments, other keys, their
 order), checked by reading it back; the write is atomic and the previous file kept as .bak.
 
@@ -27,18 +32,22 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import sys
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
 import typer
 
-from sheets.base import output
+from sheets.base import output, userfiles
 from sheets.base.errors import SheetsError
 from sheets.base.paper import PAPERS
 
 FILE_NAME = "sheets.toml"
 APP_NAME = "warsheets"
+#: the largest sheets.toml read: five keys take a few hundred bytes (a bigger one is a mistake, or
+#: a link to something endless)
+MAX_BYTES = 64 * 1024
 
 #: key -> (built-in default, what it is)
 KEYS: dict[str, tuple[str, str]] = {
@@ -74,11 +83,42 @@ LETTER_TERRITORIES = frozenset({"BZ", "CA", "CL", "CO", "CR", "GT", "MX", "NI", 
 _TERRITORY = re.compile(r"^[A-Za-z]{2,3}_([A-Za-z]{2})(?:[.@]|$)")
 
 
+_ignored: set[Path] = set()  # the files said to be ignored in this run (each said once)
+
+
+def _owner_of(path: Path) -> int | None:
+    """The first owner of `path` (or of the link naming it) who is neither the user nor root;
+    None when both are one of them (or the system has no owners)."""
+    getuid = getattr(os, "getuid", None)
+    if getuid is None:
+        return None
+    try:
+        owners = (os.lstat(path).st_uid, os.stat(path).st_uid)
+    except OSError:
+        return None  # gone, or unreadable: the reader says so
+    return next((uid for uid in owners if uid not in (0, getuid())), None)
+
+
+def trusted(path: Path) -> bool:
+    """Is this sheets.toml obeyed? Only when the user (or root) owns it; else it is said, once, to
+    be ignored."""
+    owner = _owner_of(path)
+    if owner is None:
+        return True
+    key = Path(path).absolute()
+    if key not in _ignored:
+        _ignored.add(key)
+        print(f"note: {_shown(path)}: ignored: it belongs to another user (uid {owner}), not to you or root",
+              file=sys.stderr)
+    return False
+
+
 def nearest_file(folder: Path | None = None) -> Path | None:
-    """The `sheets.toml` of `folder` (by default the working folder) or of the first folder above it that has one."""
+    """The `sheets.toml` of `folder` (by default the working folder) or of the first folder above it
+    that has one the user may be told by (`trusted`)."""
     start = Path(folder or Path.cwd()).absolute()
     for place in (start, *start.parents):
-        if (place / FILE_NAME).is_file():
+        if (place / FILE_NAME).is_file() and trusted(place / FILE_NAME):
             return place / FILE_NAME
     return None
 
@@ -87,7 +127,8 @@ def config_files(folder: Path | None = None) -> list[Path]:
     """The config files that exist, the weakest first: the user's, then the nearest one from `folder`
     (by default the working folder) up."""
     found: list[Path] = []
-    for path in (user_config_file(), nearest_file(folder)):
+    user = user_config_file()
+    for path in (user if user.is_file() and trusted(user) else None, nearest_file(folder)):
         if path is not None and path.is_file() and path.resolve() not in [f.resolve() for f in found]:
             found.append(path)
     return found
@@ -162,7 +203,7 @@ def read(path: Path, base: Path | None = None) -> list[Setting]:
     """The settings one file makes; a located SheetsError for anything wrong in it."""
     shown = _shown(path, base)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = _text(path, shown)
         data = tomllib.loads(text)
     except UnicodeDecodeError:
         raise SheetsError(f"{shown}: not UTF-8 text") from None
@@ -178,6 +219,16 @@ def read(path: Path, base: Path | None = None) -> list[Setting]:
             raise SheetsError(f"{where}: {key}: unknown key (a sheets.toml may set {', '.join(KEYS)})")
         settings.append(Setting(key, _check(key, value, where, path.parent), where))
     return settings
+
+
+def _text(path: Path, shown: str) -> str:
+    """The file's text: a regular file of at most MAX_BYTES, else one located message."""
+    try:
+        data = userfiles.read_user_file(path, limit=MAX_BYTES)
+    except userfiles.UnreadableFile as exc:
+        reason = exc.reason if "bytes" not in exc.reason else f"is more than the {MAX_BYTES:,} bytes a {FILE_NAME} may have"
+        raise SheetsError(f"{shown}: {reason}") from None
+    return data.decode("utf-8")
 
 
 def in_force(folder: Path | None = None) -> dict[str, Setting]:
@@ -294,7 +345,8 @@ def _store(path: Path, folder: Path, key: str, new: str) -> Change:
     if path.exists():
         before = {s.key: s.value for s in read(path, folder)}  # a bad file is refused, located, before any write
         old = before.get(key)
-        text = path.read_text(encoding="utf-8")
+        # in LF here: the writer gives the file back its own line endings (CRLF stays CRLF)
+        text = _text(path, _shown(path, folder)).replace("\r\n", "\n")
     line = re.compile(rf"^(?P<head>[ \t]*{re.escape(key)}[ \t]*=[ \t]*)(?P<value>{_VALUE})(?P<tail>[ \t]*(?:#.*)?)$", re.M)
     found = line.search(text)
     if old is not None and found is None:
@@ -305,11 +357,10 @@ def _store(path: Path, folder: Path, key: str, new: str) -> Change:
         written = found.group("value")
         text = text[:found.start("value")] + _toml_value(key, new, written) + text[found.end("value"):]
     else:
-        newline = "\r\n" if "\r\n" in text else "\n"
-        text += ("" if not text or text.endswith("\n") else newline) + f"{key} = {_toml_value(key, new, None)}{newline}"
+        text += ("" if not text or text.endswith("\n") else "\n") + f"{key} = {_toml_value(key, new, None)}\n"
     try:
         after = tomllib.loads(text)
-        wanted = {k: v for k, v in tomllib.loads(path.read_text(encoding="utf-8")).items()} if path.exists() else {}
+        wanted = {k: v for k, v in tomllib.loads(_text(path, _shown(path, folder))).items()} if path.exists() else {}
     except tomllib.TOMLDecodeError as exc:  # never expected: the file was read above
         raise SheetsError(f"{_shown(path, folder)}: cannot set {key} without breaking the file ({exc}); nothing was written") \
             from None

@@ -134,12 +134,22 @@ def resolve_target(output: Path | None, default_dir: Path, default_name: str) ->
     return output
 
 
-def write_keeping_previous(path: Path, data: bytes) -> Path:
-    """Write a user's file atomically; a different previous version is kept beside it as NAME.bak.
+def with_line_endings_of(old: bytes, data: bytes) -> bytes:
+    """`data` (a text) with the line endings `old` has: CRLF when most of old's lines end so (a file
+    written on Windows), else LF. A command's new lines (an entry, a key) then end as the lines the
+    user's editor wrote, and the file stays one convention, not a mix."""
+    crlf = old.count(b"\r\n")
+    lf = data.replace(b"\r\n", b"\n")
+    return lf.replace(b"\n", b"\r\n") if crlf and crlf >= old.count(b"\n") - crlf else lf
 
-    The file keeps its mode and owner (and so does NAME.bak: the same eyes may read it); a
-    read-only file is refused, not replaced; a symbolic link is written through: its target
-    changes (NAME.bak beside the target) and the link stays a link. Returns `path`."""
+
+def write_keeping_previous(path: Path, data: bytes) -> Path:
+    """Write a user's file (a text) atomically; a different previous version is kept beside it as NAME.bak.
+
+    The file keeps its mode and owner (and so does NAME.bak: the same eyes may read it) and its
+    line endings (`with_line_endings_of`: CRLF stays CRLF); a read-only file is refused, not
+    replaced; a symbolic link is written through: its target changes (NAME.bak beside the
+    target) and the link stays a link. Returns `path`."""
     path = Path(path)
     target = through_links(path)
     try:
@@ -158,6 +168,7 @@ def write_keeping_previous(path: Path, data: bytes) -> Path:
             old = target.read_bytes()
         except OSError as exc:
             raise OutputError(f"cannot read {path} to keep it: {exc.strerror or exc}") from None
+        data = with_line_endings_of(old, data)
         if old == data:
             return path
         write_atomic(target.with_name(target.name + ".bak"), old, like=was)

@@ -38,6 +38,16 @@ def _quoted(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
+def _not_whole(value: Any) -> str:
+    """A strict whole-number field (a user's file: sheets.games.wotw.records.Whole) given anything
+    else: what was found, and how to write it (4.0 is said as written, not as the 4 it would be)."""
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e16:
+        return f"{value!r} is a decimal number, not a whole number: write {int(value)}"
+    if isinstance(value, str) and value.strip().lstrip("+-").isdigit():
+        return f"{_quoted(value)} is text (in quotes), not a whole number: write {value.strip()} without quotes"
+    return f"{_quoted(value)} is not a whole number"
+
+
 def _number(value: Any) -> str:
     if isinstance(value, float) and value.is_integer() and abs(value) < 1e16:
         return str(int(value))
@@ -62,7 +72,7 @@ def _bound(ctx: dict, value: Any) -> str:
 #: pydantic's error types, in the project's words (the value given is named; `_message`)
 WORDS = {
     "int_parsing": lambda v, c: f"{_quoted(v)} is not a whole number",
-    "int_type": lambda v, c: f"{_quoted(v)} is not a whole number",
+    "int_type": lambda v, c: _not_whole(v),
     "int_from_float": lambda v, c: f"{_quoted(v)} is not a whole number",
     "float_parsing": lambda v, c: f"{_quoted(v)} is not a number",
     "float_type": lambda v, c: f"{_quoted(v)} is not a number",

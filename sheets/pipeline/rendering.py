@@ -13,6 +13,7 @@ import contextvars
 import logging
 import os
 import re
+import unicodedata
 import warnings
 from functools import lru_cache
 from importlib.metadata import version
@@ -158,6 +159,44 @@ def game_titled(game_title: str, title: str, sep: str = " · ") -> str:
     return f"{game_title}{sep}{title}"
 
 
+# -- combining marks --------------------------------------------------------
+#: nonspacing marks (accents, dots, tildes: Unicode's Mn and Me) kept on one letter. Each stacks over
+#: or under the one before, out of the letter's line: fifty of them ("Z̴̡̛...", as a forged name or a
+#: pasted text brings) ran up and down through the lines around it. Two are what writing needs once
+#: composed (NFC): Vietnamese's tone over a vowel sign is one precomposed letter, Thai's vowel and
+#: tone marks two, an Arabic shadda with its vowel two, an emoji keycap two.
+MAX_MARKS = 2
+
+
+#: where a run of marks may be: three or more characters in a row from U+0300 up (every mark is
+#: there); each run found is then read letter by letter. A plain search, fast over a whole sheet
+#: (a class of every mark's range made re try each of hundreds of ranges at every character)
+_PAST_LATIN = re.compile(f"[\u0300-\U0010ffff]{{{MAX_MARKS + 1},}}")
+
+
+def _is_mark(ch: str) -> bool:
+    return unicodedata.category(ch) in ("Mn", "Me")
+
+
+def _capped(run: re.Match) -> str:
+    kept, marks = [], 0
+    for ch in run.group(0):
+        marks = marks + 1 if _is_mark(ch) else 0
+        if marks <= MAX_MARKS:
+            kept.append(ch)
+    return "".join(kept)
+
+
+def within_letters(text: str) -> str:
+    """`text` composed (NFC) with at most MAX_MARKS nonspacing marks on any letter: what a sheet
+    prints stays in its letter's line. ASCII (most of every sheet) is returned as it is."""
+    if text.isascii():
+        return text
+    if not unicodedata.is_normalized("NFC", text):
+        text = unicodedata.normalize("NFC", text)
+    return _PAST_LATIN.sub(_capped, text)
+
+
 # -- Jinja -----------------------------------------------------------------
 #: the tool's own template folders: the shared sheets' (`_base`) and the desk's pages (`web`).
 #: A game's templates are its plug-in's folder, `templates/<plugin>/`, never one of these (a
@@ -272,7 +311,7 @@ def render_html(template: str, context: dict, plugin: str | None = None, overrid
     env = environment(plugin, override)
     token = _icons.set(context.get(INLINE_ICONS) or {})
     try:
-        return env.get_template(template).render(**context)
+        return within_letters(env.get_template(template).render(**context))
     except jinja2.TemplateSyntaxError as exc:
         raise TemplateError(f"{_display(exc.filename)}:{exc.lineno}: template error: {exc.message}") from None
     except jinja2.TemplateNotFound as exc:

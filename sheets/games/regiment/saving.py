@@ -81,7 +81,8 @@ def write_planned(files: list[tuple[Path, bytes]]) -> list[Path]:
 def _added_to_squad(path: Path, names: list[str], comment: str, data: RegimentData) -> bytes:
     """The squad file's bytes with `names` appended to its members, checked by reading them back."""
     try:
-        text = decode(output.read_user_file(path), str(path))
+        # in LF here: the writer gives the file back its own line endings (CRLF stays CRLF)
+        text = decode(output.read_user_file(path), str(path)).replace("\r\n", "\n")
     except (OSError, output.UnreadableFile) as exc:
         raise SheetsError(f"cannot read {path}: {getattr(exc, 'reason', None) or getattr(exc, 'strerror', None) or exc}") from None
     doc = parse_yaml(text, str(path), keep_node=True)

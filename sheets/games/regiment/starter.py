@@ -87,4 +87,5 @@ def write_starter(data: RegimentData, playbook: str, path: Path, schema: str | N
         raise SheetsError(f"{path} exists: `sheets new` never overwrites a file; choose another name")
     text = starter_text(data, playbook, schema)
     resolve_character(parse_yaml(text, str(path)), data)  # raises located problems: never expected
-    return output.write_atomic(path, text.encode("utf-8"))
+    output.write_atomic(output.through_links(path), text.encode("utf-8"))  # a link (to a file to be) stays a link
+    return path

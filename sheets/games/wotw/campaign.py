@@ -26,7 +26,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from sheets.base.dice import Dice
+from sheets.base.dice import Dice, DiceError
+from sheets.base.limits import MAX_SEED
 from sheets.games.wotw.models import Nation, WotwData
 from sheets.games.wotw.records import (Campaign, LedgerEntry, Man, NewEntry, Refused, clean_name,
                                        name_key, name_problem)
@@ -181,7 +182,47 @@ class Applied(NamedTuple):
 # -- the first entry -----------------------------------------------------------
 
 def new(e: NewEntry, data: WotwData) -> Campaign:
-    """A `new` entry: the campaign of its first team."""
+    """A `new` entry: the campaign of its first team (one its `rolled:` says was rolled is the team
+    those dice roll)."""
+    if e.rolled is not None:
+        check_rolled(e, data)
     men = [Man(name=r.name, quality=r.quality, weapon=r.weapon, medical=r.medical, engineer=r.engineer, notes=r.notes)
            for r in e.team]
     return new_campaign(data, e.nation or "", e.theatre or "", men, list(e.optional_rules))
+
+
+def _claimed_dice(rolled: str) -> Dice:
+    """The dice a `rolled:` names ('seed 4', as `campaign new --random` writes it, or 'dice 3,5,1'),
+    or Refused when it names none."""
+    how, _, given = rolled.strip().partition(" ")
+    given = given.strip()
+    if how == "seed" and given.isascii() and given.isdigit() and len(given) <= len(str(MAX_SEED)) \
+            and int(given) <= MAX_SEED:
+        return Dice.seeded(int(given))
+    if how == "dice":
+        try:
+            return Dice.parse_script(given, given=False)
+        except DiceError:
+            pass
+    raise Refused(f"rolled: {rolled!r} names no dice: write 'seed N' (as `campaign new --random` does), or leave "
+                  f"`rolled` out for a team chosen, not rolled", code="rolled-unreadable")
+
+
+def check_rolled(e: NewEntry, data: WotwData) -> None:
+    """A team that says it was rolled (`rolled: seed 4`) is the team those dice roll, man by man:
+    quality, weapon and (none rolled) no medic or Engineer bought. Names are flavour (rename anyone),
+    so they may differ. Anything else is a hand-made team claiming the dice's authority."""
+    dice = _claimed_dice(e.rolled or "")
+    try:
+        rolled = random_team(data, e.nation or "", dice, list(e.optional_rules))
+    except DiceError as exc:
+        raise Refused(f"rolled: {e.rolled}: {exc}", code="rolled-team-differs") from None
+    want: list[tuple[str, str, bool, bool]] = [(m.quality, m.weapon, False, False) for m in rolled]
+    have: list[tuple[str, str, bool, bool]] = [(r.quality, r.weapon, r.medical, r.engineer) for r in e.team]
+    if have != want:
+        def said(men: list[tuple[str, str, bool, bool]]) -> str:
+            return ", ".join(f"{q} {w}" + (" (medic)" if med else "") + (" (Engineer)" if eng else "")
+                             for q, w, med, eng in men)
+        raise Refused(f"the team is not what {e.rolled} rolls: it rolls {said(want)}, the file has {said(have)} "
+                      f"(a rolled team is as its dice rolled it; a team of your choosing has no `rolled`)",
+                      code="rolled-team-differs")

@@ -164,9 +164,10 @@ def _reads_back(text: str, path: Path, campaign: Campaign, data: WotwData) -> bo
 
 
 def _user_text(path: Path) -> str | None:
-    """The file as it is now, when there is one to carry the user's comments over from."""
+    """The file as it is now, when there is one to carry the user's comments over from; its lines
+    end in LF here (the writer gives the file back its own line endings, CRLF included)."""
     try:
-        return output.read_user_file(path).decode("utf-8")
+        return output.read_user_file(path).decode("utf-8").replace("\r\n", "\n")
     except (FileNotFoundError, UnicodeDecodeError):
         return None
 

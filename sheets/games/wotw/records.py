@@ -10,8 +10,8 @@ import unicodedata
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Annotated, Any, Literal, Union, get_args
 
-from pydantic import (BaseModel, ConfigDict, Discriminator, Field, PrivateAttr, Tag, TypeAdapter, ValidationError,
-                      model_serializer, model_validator)
+from pydantic import (BaseModel, ConfigDict, Discriminator, Field, PrivateAttr, StrictBool, StrictInt, Tag, TypeAdapter,
+                      ValidationError, model_serializer, model_validator)
 from pydantic.json_schema import SkipJsonSchema
 
 from sheets.base.errors import SheetsError
@@ -20,6 +20,11 @@ from sheets.games.wotw.names import NAME_SYNTAX, name_key, name_problem, name_pr
 from sheets.library.validation import Strict
 
 Status = Literal["fit", "wounded", "killed"]
+#: a count, a number of points, a seed: a whole number as written, never `true`, "3" or 3.0 (a lax
+#: model reads them as 1, 3 and 3, and a forged state slips past the replay that compares numbers)
+Whole = StrictInt
+#: yes or no as written: `true`/`false`, never 1 or "yes"
+YesNo = StrictBool
 Outcome = Literal["in progress", "success", "aborted"]
 
 
@@ -45,10 +50,10 @@ class Man(Record):
     name: str = Field(min_length=1)
     quality: Literal["Green", "Private", "Veteran"]
     weapon: str
-    medical: bool = False
-    engineer: bool = False
+    medical: YesNo = False
+    engineer: YesNo = False
     skills: list[str] = []
-    grenades: int = Field(4, ge=0, le=9)
+    grenades: Whole = Field(4, ge=0, le=9)
     status: Status = "fit"
     history: list[str] = []
     notes: str = Field("", max_length=MAX_NOTES)  # from the team file; printed on the log sheet
@@ -60,19 +65,19 @@ class Casualties(Record):
 
 
 class MissionRecord(Record):
-    number: int = Field(ge=1)
-    seed: int | None = None
+    number: Whole = Field(ge=1)
+    seed: Whole | None = None
     dice: str | None = None
     objective: str = ""
-    steps: int = Field(0, ge=0)
+    steps: Whole = Field(0, ge=0)
     track: str = ""
     weather: str | None = None
-    struck_step: int | None = None
+    struck_step: Whole | None = None
     outcome: Outcome = "in progress"
     casualties: Casualties = Casualties()
-    xp: int = Field(0, ge=0)
+    xp: Whole = Field(0, ge=0)
     xp_roll: str | None = None
-    cp: int = Field(0, ge=0)
+    cp: Whole = Field(0, ge=0)
     #: whether the team had an Engineer at the mission's briefing (set when the rules roll it; None: a state
     #: read from a file, whose replay or proof sets it). Not in the file: the entries say it.
     _briefed_engineer: bool | None = PrivateAttr(None)
@@ -86,10 +91,10 @@ class MissionRecord(Record):
 
 
 class LedgerEntry(Record):
-    after: int = Field(ge=0)  # missions played when it happened (0: before the first)
+    after: Whole = Field(ge=0)  # missions played when it happened (0: before the first)
     what: str
-    cp: int = 0
-    xp: int = 0
+    cp: Whole = 0
+    xp: Whole = 0
 
 
 EntryKind = Literal["new", "baseline", "mission", "strike", "debrief", "spend", "adjust"]
@@ -101,8 +106,8 @@ class Recruit(Record):
     name: str
     quality: Literal["Green", "Private", "Veteran"]
     weapon: str
-    medical: bool = False
-    engineer: bool = False
+    medical: YesNo = False
+    engineer: YesNo = False
     notes: str = Field("", max_length=MAX_NOTES)
 
 
@@ -140,7 +145,7 @@ class _Kind(Record):
 class _Rolls(_Kind):
     """An entry that rolls dice: a seed, or the faces rolled at the table; never both."""
 
-    seed: int | None = None
+    seed: Whole | None = None
     dice: str | None = Field(None, max_length=MAX_ENTRY_DICE)
 
     @model_validator(mode="after")
@@ -179,14 +184,14 @@ class MissionEntry(_Rolls):
     """A mission rolled (`strike`: the step struck at the roll)."""
 
     do: Literal["mission"]
-    strike: int | None = Field(None, ge=1)
+    strike: Whole | None = Field(None, ge=1)
 
 
 class StrikeEntry(_Kind):
     """An Engineer strikes a step of the mission in progress."""
 
     do: Literal["strike"]
-    step: int | None = Field(None, ge=1)
+    step: Whole | None = Field(None, ge=1)
 
 
 class DebriefEntry(_Rolls):
@@ -196,7 +201,7 @@ class DebriefEntry(_Rolls):
     outcome: Outcome | None = None
     killed: list[str] = []
     wounded: list[str] = []
-    enemy_hq: bool = False
+    enemy_hq: YesNo = False
 
     @model_validator(mode="after")
     def _rolls(self):  # in place of _Rolls's: after an abort, any dice at all is what is said first
@@ -222,8 +227,8 @@ class SpendEntry(_Kind):
     recruit: list[str] = []
     quality: str | None = None
     weapon: str | None = None
-    medical: bool = False
-    engineer: bool = False
+    medical: YesNo = False
+    engineer: YesNo = False
     rearm: str | None = None
     make_engineer: str | None = None
 
@@ -253,11 +258,11 @@ class AdjustEntry(_Kind):
 
     do: Literal["adjust"]
     reason: str | None = Field(None, max_length=MAX_REASON)
-    cp: int = 0
-    xp: int = 0
+    cp: Whole = 0
+    xp: Whole = 0
     heal: list[str] = []
     set_state: dict[str, Status] = {}
-    grenades: dict[str, int] = {}
+    grenades: dict[str, Whole] = {}
 
     @model_validator(mode="after")
     def _a_reason_and_a_change(self):
@@ -337,8 +342,8 @@ class Campaign(Record):
     theatre: str
     enemy: str
     optional_rules: list[Literal["airborne", "beachhead", "engineers"]] = []
-    cp: int = Field(ge=0)
-    xp: int = Field(ge=0)
+    cp: Whole = Field(ge=0)
+    xp: Whole = Field(ge=0)
     team: list[Man] = Field(min_length=1)
     missions: list[MissionRecord] = []
     ledger: list[LedgerEntry] = []
