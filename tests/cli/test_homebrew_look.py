@@ -210,3 +210,12 @@ def test_a_cards_count_is_its_copies_in_the_tabletop_simulator_deck(cli, tmp_pat
         width, height = image.size
     # the grid is `columns` cards wide: as wide for its height as that many cards side by side
     assert width / height == pytest.approx(grid.columns * size.width_mm / size.height_mm, rel=0.02)
+
+
+def test_a_cards_count_is_its_pages_in_the_print_shop_pdf(cli, tmp_path):
+    game = _homebrew(cli, tmp_path)
+    assert cli("cards", "brew", "--content", "my-content", "--export", "pdf", "-o", "shop").exit_code == 0
+    written = load_yaml(game / "cards" / "orders.yaml", "orders.yaml").data["cards"]
+    with pymupdf.open(tmp_path / "shop" / "orders.pdf") as pdf:
+        titles = [page.get_text().split("\n")[0] for page in pdf]
+    assert titles == [c["title"].upper() for c in written for _ in range(c.get("count", 1))]

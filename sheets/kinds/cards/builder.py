@@ -109,7 +109,7 @@ def card_sheet(game: "Game", card_set: CardSet, geometry: PrintGeometry, *, layo
         "art_mm": art_mm(size),
         # art and icons' rules only on sheets with some: the bundled decks' HTML stays as it was
         "card_looks": bool(assets.icon_names(game.folder)) or any(c.image or c.icons for c in card_set.cards),
-        "fronts": [{"anchor": f"card-{i}", "card": c, "number": i + 1, **_fitted(c, size), **_look(game, c)}
+        "fronts": [{"anchor": f"card-{i}", "card": c, "number": i + 1, **_fitted(c, size), **_look(game, c, cmyk)}
                    for i, c in enumerate(card_set.cards)],
         "backs": [{"anchor": f"back-{j}", "back": b,
                    **({"art": assets.data_uri(game.folder, "images", b.image)} if b.image else {})}
@@ -134,11 +134,12 @@ def art_mm(size) -> float:
     return round((size.height_mm - 2 * size.margin_mm - FOOT_MM) * ART_SHARE, 2)
 
 
-def _look(game: "Game", card) -> dict:
+def _look(game: "Game", card, cmyk: bool = False) -> dict:
     """A card's own look: its head's colour (a theme colour's name resolved), its art and icons as
-    data: URIs (sheets.library.assets; the loader checked every name)."""
+    data: URIs (sheets.library.assets; the loader checked every name). A print shop's CMYK file
+    keeps the palette's head, as it keeps it for the theme's accent (a theme colour has no CMYK)."""
     look: dict = {}
-    if card.colour is not None:
+    if card.colour is not None and not cmyk:
         fill = card.colour if card.colour.startswith("#") else game.content["theme"].look.colours[card.colour]
         look["head"] = {"fill": fill, "ink": text_on(fill)}
     if card.image is not None:

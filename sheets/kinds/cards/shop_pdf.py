@@ -51,13 +51,16 @@ class ShopPdf:
     palette: tuple = ()             # ((r, g, b) 0-255, (c, m, y, k) 0-1) pairs
 
 
-def print_order(cards: int, back_of: tuple[int, ...] | None, alternate: bool) -> tuple[int, ...]:
-    """The card document's pages (fronts 0..n-1, then each distinct back) in print order."""
+def print_order(cards: int, back_of: tuple[int, ...] | None, alternate: bool,
+                counts: tuple[int, ...] | None = None) -> tuple[int, ...]:
+    """The card document's pages (fronts 0..n-1, then each distinct back) in print order; a card
+    of count N (its copies in the deck, `counts`) N times over, its back as often."""
+    each = [i for i in range(cards) for _ in range((counts or (1,) * cards)[i])]
     if back_of is None:
-        return tuple(range(cards))
+        return tuple(each)
     if alternate:
-        return tuple(p for i in range(cards) for p in (cards + back_of[i], i))
-    return tuple(range(cards)) + tuple(cards + b for b in back_of)
+        return tuple(p for i in each for p in (cards + back_of[i], i))
+    return tuple(each) + tuple(cards + back_of[i] for i in each)
 
 
 def _reorder(pdf: pikepdf.Pdf, order: tuple[int, ...]) -> None:
