@@ -280,8 +280,8 @@ def test_take_an_improvement_and_a_bond_see_them_in_the_preview_and_the_pdf(page
     expect(held).to_be_disabled()  # refused, with the checker's reason beside it
     expect(page.locator("#improvements")).to_contain_text(
         "'Camouflage' cannot be taken as an improvement: the character already holds it")
-    expect(page.get_by_label("get +1grit")).to_be_disabled()
-    page.get_by_label("get +1stat (max+3): guts").check()
+    expect(page.get_by_label("get +1 grit")).to_be_disabled()
+    page.get_by_label("get +1 stat (max +3): guts").check()
     page.locator("#bond_name_1").fill("Ada Mercer")
     page.locator("#bond_value_1").fill("-1")
     page.locator("#bond_value_1").dispatch_event("change")

@@ -24,6 +24,8 @@ CRITICAL_RULE = ("The Regiment's rules, Recovery & healing: \"When you have 3+ w
                  "condition ... until you're stabilized and the condition is removed\"")
 CONDITIONS = ("suppressed", "pinned", "critical", "stabilized")  # what a soldier carries between scenes
 TRACKS = ("gear", "wounds", "stress")
+#: the mark that makes a soldier critical, per track (the 3rd wound, the 4th stress)
+CRITICAL_AT = {"wounds": CRITICAL_WOUNDS, "stress": CRITICAL_STRESS}
 
 
 @dataclass(frozen=True)
@@ -56,6 +58,33 @@ def markable(pb: Playbook, track: str) -> int:
         return pb.experience.boxes - len(pb.experience.premarked)
     t = pb.track(track)
     return 0 if t is None else t.boxes - len(t.premarked)
+
+
+@dataclass(frozen=True)
+class TrackMarks:
+    """Where a WOUNDS or STRESS track's rules sit on its boxes (1-based box numbers).
+
+    Recovery & healing: "When you recover a wound or stress, erase a mark in one of the boxes to
+    the left of the line. When you heal a wound or stress, erase a mark from any box. When you have
+    3+ wounds or 4+ stress, you have the critical condition". The seed's text lost the line itself;
+    it is drawn where critical begins (before the 3rd wound box, the 4th stress box): recovering
+    erases only marks short of critical, healing any, which is what tells the two apart.
+    """
+
+    critical: int  # the box whose mark makes the soldier critical
+    line_after: int  # the recovery line is drawn after this box
+
+
+def track_marks(pb: Playbook, track: str) -> TrackMarks | None:
+    """The critical box and the recovery line of a playbook's track (None: a track without them)."""
+    t = pb.track(track) if track in CRITICAL_AT else None
+    if t is None:
+        return None
+    free = [i for i in range(1, t.boxes + 1) if i not in t.premarked]  # marks go left to right, past the grey
+    if len(free) < CRITICAL_AT[track]:
+        return None
+    box = free[CRITICAL_AT[track] - 1]
+    return TrackMarks(critical=box, line_after=box - 1)
 
 
 def _apply_bonus(stats: dict[str, int], move: Move) -> None:

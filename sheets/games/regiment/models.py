@@ -180,6 +180,10 @@ class SheetFields(Strict):
     armor: str
     also: str
     other_equipment: str
+    conditions: str = "CONDITIONS"
+    # the tracks' legend: the grey boxes, the recovery line, the critical box (its tag: critical_tag)
+    track_legend: str = ""
+    critical_tag: str = "CRIT"
 
 
 class Lists(Strict):

@@ -7,7 +7,7 @@ from sheets.base.dice import Dice
 from sheets.base.errors import SheetsError
 from sheets.base.paper import page_size
 from sheets.games.regiment.characters import BOND_ROWS, Character, resolve_character, roll_character
-from sheets.games.regiment.improvements import PROTECTION, TRACKS, markable, protection_note
+from sheets.games.regiment.improvements import CONDITIONS, PROTECTION, TRACKS, markable, protection_note, track_marks
 from sheets.games.regiment.models import STATS, Playbook
 from sheets.games.regiment.squads import SquadRoster, bond_grid, is_squad, read_squad
 from sheets.kinds.trackers.builder import TrackerPage, trackers_of
@@ -41,7 +41,8 @@ def playbook_entry(game: Game, pb: Playbook, char: Character | None, index: int,
         "marked": {t: marked_boxes(pb, t, char.marks(t) if char else 0) for t in ("xp", *TRACKS)},
         # box -> what to write beside it ("guts" for a +1 STAT box, "" otherwise)
         "improved": {i.box: (i.stat or "") for i in char.improvements} if char else {},
-        "conditions": ", ".join(char.all_conditions) if char else "",
+        "conditions": set(char.all_conditions) if char else set(),
+        "track_marks": {t.id: track_marks(pb, t.id) for t in pb.tracks},
         "totals": {k: str(char.total(k)) if char else "" for k in PROTECTION},
         "protection_note": protection_note(char.protection) if char else "",
         "break_before": index > 0,
@@ -73,6 +74,7 @@ def playbook_sheet(game: Game, entries: list[dict], filename: str, paper: str = 
         "vof": data.lists.vof,
         "stat_names": STATS,
         "stat_pairs": [("battle", "lucky"), ("guts", "tactics"), ("leadership", "forward")],
+        "conditions": CONDITIONS,
         "fill": fillable,
         "equipment_lines": EQUIPMENT_LINES,
     }

@@ -48,7 +48,7 @@ def test_every_offered_improvement_is_judged_by_the_checker(regiment):
                                          "it, and 2 came before")
     assert verdict["go home"] == (False, "'go home' is a final improvement: it needs 7 improvements before it, "
                                          "and 2 came before")
-    assert [o.label for o in options][:1] == ["get +1stat (max+3): battle"]
+    assert [o.label for o in options][:1] == ["get +1 stat (max +3): battle"]
 
 
 def test_each_option_taken_in_a_file_gets_the_same_verdict_from_the_cli(regiment, cli, tmp_path):

@@ -7,7 +7,7 @@ import pypdf
 import pytest
 import yaml
 
-from conftest import REPO, beside, pages, pdf_text, text_runs, under
+from conftest import REPO, beside, pages, pdf_text, text_runs
 
 JOE = """\
 playbook: soldier
@@ -176,11 +176,12 @@ def test_state_is_printed_and_ticked(cli, tmp_path):
     assert row_ticks(first, "WOUNDS", "TOUGH") == 3
     assert row_ticks(first, "STRESS", "GRIT") == 1
     assert row_ticks(first, "EXPERIENCE", "IMPROVE") == 2
-    assert under(first, "CONDITIONS") == "suppressed, critical"  # critical: 3 wounds (in the box under its label)
-    assert ticked(first, "get +1stat (max+3)") == [True, False]  # the second +1 STAT box stays open
-    assert beside(first, "get +1stat (max+3)", occurrence=0) == "guts"
+    # the four conditions are tick boxes: suppressed as written, critical from the 3 wounds
+    assert [ticked(first, c)[0] for c in ("Suppressed", "Pinned", "Critical", "Stabilized")] == [True, False, True, False]
+    assert ticked(first, "get +1 stat (max +3)") == [True, False]  # the second +1 STAT box stays open
+    assert beside(first, "get +1 stat (max +3)", occurrence=0, max_dx=130) == "guts"
     assert ticked(first, "soldier move") == [True, False, False]
-    for label in ("get +1grit", "get 1-tough", "go home", "new character"):  # open
+    for label in ("get +1 grit", "get 1 tough", "go home", "new character"):  # open
         assert ticked(first, label) == [False], label
     assert ticked_moves(second) == ["Once More into the Breach", "Battle tested", "Fight back", "Stone cold"]
 
@@ -189,9 +190,9 @@ def test_advanced_and_final_improvements_are_ticked(cli, tmp_path):
     result = cli("playbook", "--character", write(tmp_path, VETERAN), "-o", tmp_path / "v.pdf")
     assert result.exit_code == 0, result
     first = text_runs(tmp_path / "v.pdf", 0)
-    assert ticked(first, "get +1stat (max+3)") == [True, True]
-    assert [beside(first, "get +1stat (max+3)", occurrence=i) for i in (0, 1)] == ["guts", "lucky"]
-    for label in ("get +1grit", "get 1-tough", "go home"):
+    assert ticked(first, "get +1 stat (max +3)") == [True, True]
+    assert [beside(first, "get +1 stat (max +3)", occurrence=i, max_dx=130) for i in (0, 1)] == ["guts", "lucky"]
+    for label in ("get +1 grit", "get 1 tough", "go home"):
         assert ticked(first, label) == [True], label
     assert ticked(first, "new character") == [False]
     assert ticked(first, "soldier move") == [True] * 3
@@ -412,7 +413,7 @@ def test_squad_prints_roster_and_playbooks(cli, tmp_path):
     assert any("Joe Kowalski → Doc Keller +2" in line for line in roster)
     text = pdf_text(tmp_path / "s.pdf")
     # members take the squad's name (stamped onto their playbooks); Walter's own squad block wins
-    designations = [beside(text_runs(tmp_path / "s.pdf", page), "SQUAD DESIGNATION") for page in (1, 3, 5)]
+    designations = [beside(text_runs(tmp_path / "s.pdf", page), "SQUAD DESIGNATION", max_dx=120) for page in (1, 3, 5)]
     assert designations == ["2nd Squad", "3rd Squad", "3rd Squad"]
     assert "· joe.yaml · warsheets" in text and "chars/" not in text  # the file's name, never its folder
     after = {p: hashlib.sha256(p.read_bytes()).hexdigest() for p in tmp_path.rglob("*.yaml")}

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conftest import REPO, beside, pdf_text, text_runs, under
+from conftest import REPO, beside, pdf_text, text_runs
 
 SOLDIER = """\
 playbook: soldier
@@ -213,7 +213,10 @@ def test_a_stabilized_soldier_is_not_critical(cli, tmp_path, regiment):
                  "joe.yaml")
     assert as_json(cli, path)["conditions"] == ["suppressed", "stabilized"]
     assert cli("playbook", "--character", path, "-o", tmp_path / "joe.pdf").exit_code == 0
-    assert under(text_runs(tmp_path / "joe.pdf"), "CONDITIONS") == "suppressed, stabilized"
+    runs = text_runs(tmp_path / "joe.pdf")
+    ticks = {t: any(r[2] == "✔" and abs(r[1] - y) <= 4 and 0 < x - r[0] <= 15 for r in runs)
+             for x, y, t in runs if t in ("Suppressed", "Pinned", "Critical", "Stabilized")}
+    assert ticks == {"Suppressed": True, "Pinned": False, "Critical": False, "Stabilized": True}
     squad = write(tmp_path, "members: [joe.yaml]\n", "squad.yaml")
     (row, *_) = roster_context(regiment, load_squad(squad, regiment.data))["rows"]
     assert row["conditions"] == ["suppressed", "stabilized"]  # the roster's CRIT box stays open
