@@ -146,3 +146,24 @@ def test_adjust_history_and_undo_from_the_desk_are_the_clis(desk):
     assert (desk.workspace / "ww.yaml").read_bytes() == after_debrief
     page = act(desk, page, "undo", steps="2")
     assert (desk.workspace / "ww.yaml").read_bytes() == before_mission
+
+
+def test_the_desks_changes_and_undo_go_through_a_link_and_keep_crlf(desk):
+    """The desk writes as the CLI does (issue 50): a campaign file that is a link, saved with CRLF by a
+    Windows editor, stays a link to the same file, CRLF throughout, and undo gives its bytes back."""
+    page = new_campaign(desk)
+    kept = desk.workspace / "kept"
+    kept.mkdir()
+    target = kept / "ww.yaml"
+    original = (desk.workspace / "ww.yaml").read_bytes().replace(b"\n", b"\r\n")
+    target.write_bytes(original)
+    (desk.workspace / "ww.yaml").unlink()
+    (desk.workspace / "ww.yaml").symlink_to(target)
+    page = desk.get("/wotw/campaign/desk?file=ww.yaml")
+    for action, data in (("adjust", {"reason": "house", "cp": "1"}), ("undo", {"steps": "1"})):
+        page = act(desk, page, action, **data)
+        assert page.status_code == 200, alerts(page.text)
+        assert (desk.workspace / "ww.yaml").is_symlink()
+        written = target.read_bytes()
+        assert written.count(b"\n") == written.count(b"\r\n") > 0, action
+    assert target.read_bytes() == original
