@@ -99,7 +99,7 @@ class Library:
             except ContentError as exc:
                 problems += exc.problems
         problems += self.unread_files()
-        return problems
+        return list({str(p): p for p in problems}.values())  # a shared file's problem, met by every game, once
 
     # -- loading -----------------------------------------------------------
     def card_sizes(self) -> list[str] | None:

@@ -16,6 +16,7 @@ from sheets.kinds.cards.fit import PT_PER_MM, text_em
 from sheets.kinds.tokens.builder import label_size_pt
 from sheets.library.content import Library
 from sheets.library.kinds.cards import CARD_COLOURS
+from sheets.library.kinds.theme import Neutrals
 from sheets.library.yaml_source import load_yaml
 
 LONG = " ".join(["Move up to six inches, then fire with minus one to hit against the nearest enemy unit."] * 12)
@@ -156,3 +157,18 @@ def test_an_error_in_a_games_own_template_fails_validate_naming_the_template(cli
     result = cli("validate", "--content", "my-content")
     assert result.exit_code == 1, result
     assert "templates/card.html.j2:3:" in result.stderr and "gold" in result.stderr
+
+
+def test_a_theme_without_a_colour_fails_at_its_line_not_in_a_template(cli, brew, tmp_path):
+    design = tmp_path / "my-content" / "_print" / "design.yaml"
+    removed = next(iter(Neutrals.model_fields))
+    lines = design.read_text().splitlines(keepends=True)
+    colours = next(i for i, line in enumerate(lines) if line.startswith("colours:"))
+    cut = next(i for i in range(colours + 1, len(lines)) if lines[i].strip().startswith(f"{removed}:"))
+    design.write_text("".join(lines[:cut] + lines[cut + 1:]))
+    for command in (("validate",), ("cards", "brew", "-o", "x.pdf"), ("reference", "brew", "-o", "r.pdf")):
+        result = cli(*command, "--content", "my-content")
+        message = _one_located(result, f"design.yaml:{colours + 1}: colours.{removed}:")  # the mapping it is missing from
+        assert "required key is missing" in message, result
+        assert ".j2" not in result.stderr
+    assert not (tmp_path / "x.pdf").exists() and not (tmp_path / "r.pdf").exists()

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal, Union
 from pydantic import Field, model_validator
 
 from sheets.base import colors, fonts
-from sheets.base.errors import SheetsError
+from sheets.base.errors import ContentError, SheetsError
 from sheets.library import assets
 from sheets.library.ids import Id
 from sheets.library.kinds import ContentKind
@@ -188,7 +188,8 @@ def _load(files: FileLoader, game: Any, library: Any) -> Theme | None:
             look = None
     try:
         base = library.theme()
-    except SheetsError:  # reported where the library validates its shared files
+    except ContentError as exc:  # the base theme's own problems: the game cannot print without it
+        files.problems.extend(exc.problems)
         return None
     return Theme(base, look or DEFAULT_LOOK, (look.band if look and look.band else None) or game.info.title, own_face)
 
