@@ -71,16 +71,25 @@ def test_a_card_whose_text_overflows_fails_validate_at_its_line(cli, brew):
     assert printed.exit_code == 1 and "does not fit" in printed.stderr
 
 
-def test_a_gauge_larger_than_the_paper_fails_validate_and_stops_no_other_game(cli, brew, tmp_path):
-    (brew / "gauges.yaml").write_text(RULER)
-    message = _one_located(cli("validate", "--content", "my-content"),
-                           f"gauges.yaml:{_line(brew / 'gauges.yaml', '- id: long')}: gauges[1]:")
-    assert "a4" in message and "letter" in message and "larger than the printable area" in message
+@pytest.mark.parametrize("broken", ["gauge", "template"])
+def test_a_game_that_cannot_print_fails_validate_and_stops_no_other_game(cli, brew, tmp_path, broken):
+    if broken == "gauge":  # a gauge larger than the paper
+        (brew / "gauges.yaml").write_text(RULER)
+        named = "gauges.yaml"
+        message = _one_located(cli("validate", "--content", "my-content"),
+                               f"gauges.yaml:{_line(brew / 'gauges.yaml', '- id: long')}: gauges[1]:")
+        assert "a4" in message and "letter" in message and "larger than the printable area" in message
+    else:  # an error in the game's own template
+        (brew / "templates").mkdir()
+        (brew / "templates" / "reference.html.j2").write_text('{% extends "bundled/reference.html.j2" %}\n'
+                                                               "{% block style %}{{ nothing.here }}{% endblock %}\n")
+        named = "templates/reference.html.j2:2:"
+        assert named in _one_located(cli("validate", "--content", "my-content"), named)
     # a second game beside the broken one: the kit is made with it, and the command says what it left out
     shutil.copytree(paths.content_dir() / "masscombat", tmp_path / "my-content" / "masscombat")
     kit = cli("kit", "--content", "my-content", "-o", "kit")
     assert kit.exit_code == 1, kit
-    assert "without brew" in kit.stderr and "gauges.yaml" in kit.stderr
+    assert "without brew" in kit.stderr and named in kit.stderr
     with pymupdf.open(tmp_path / "kit" / "kit.pdf") as pdf:
         text = "".join(page.get_text() for page in pdf)
     title = Library(tmp_path / "my-content").game("masscombat").info.title
