@@ -12,7 +12,7 @@ import fitz
 import pytest
 import yaml
 
-from sheets.base import config
+from sheets.base import config, limits
 from sheets.pipeline import rendering
 
 OTHER_UID = 4242
@@ -242,6 +242,17 @@ def test_a_missions_seed_is_what_it_rolls_without_entries(cli, tmp_path, played)
     del data["entries"]
     data["missions"][0]["seed"] = 4
     _refused(cli, tmp_path, data, "missions[0]")
+
+
+@pytest.mark.parametrize("seed", [-3, limits.MAX_SEED + 1])
+def test_a_stored_seed_is_one_a_command_could_have_rolled(cli, tmp_path, played, seed):
+    data = yaml.safe_load(played)
+    mission = next(i for i, e in enumerate(data["entries"]) if e["do"] == "mission")
+    data["entries"][mission]["seed"] = seed
+    data["missions"][0]["seed"] = seed
+    _refused(cli, tmp_path, data, f"entries[{mission}].seed", change=False)
+    del data["entries"]
+    _refused(cli, tmp_path, data, "missions[0].seed", change=False)
 
 
 # -- writes: through links, line endings kept ---------------------------------------------------

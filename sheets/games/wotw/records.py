@@ -15,7 +15,7 @@ from pydantic import (BaseModel, ConfigDict, Discriminator, Field, PrivateAttr, 
 from pydantic.json_schema import SkipJsonSchema
 
 from sheets.base.errors import SheetsError
-from sheets.base.limits import MAX_CAMPAIGN_ENTRIES, MAX_ENTRY_DICE, MAX_NOTES, MAX_REASON
+from sheets.base.limits import MAX_CAMPAIGN_ENTRIES, MAX_ENTRY_DICE, MAX_NOTES, MAX_REASON, MAX_SEED
 from sheets.games.wotw.names import NAME_SYNTAX, name_key, name_problem, name_problems  # noqa: F401 - said here too
 from sheets.library.validation import Strict
 
@@ -25,6 +25,8 @@ Status = Literal["fit", "wounded", "killed"]
 Whole = StrictInt
 #: yes or no as written: `true`/`false`, never 1 or "yes"
 YesNo = StrictBool
+#: a seed as `--seed` takes it (0 to MAX_SEED): a file claiming dice no command could have rolled is refused
+Seed = Annotated[StrictInt, Field(ge=0, le=MAX_SEED)]
 Outcome = Literal["in progress", "success", "aborted"]
 
 
@@ -66,7 +68,7 @@ class Casualties(Record):
 
 class MissionRecord(Record):
     number: Whole = Field(ge=1)
-    seed: Whole | None = None
+    seed: Seed | None = None
     dice: str | None = None
     objective: str = ""
     steps: Whole = Field(0, ge=0)
@@ -145,7 +147,7 @@ class _Kind(Record):
 class _Rolls(_Kind):
     """An entry that rolls dice: a seed, or the faces rolled at the table; never both."""
 
-    seed: Whole | None = None
+    seed: Seed | None = None
     dice: str | None = Field(None, max_length=MAX_ENTRY_DICE)
 
     @model_validator(mode="after")
