@@ -83,6 +83,8 @@ def test_down_range_markers(cli, tmp_path):
     assert text.count("IMPACT") == 4 and text.count("LANDS") == 4
     for n in (3, 2, 1):
         assert text.count(f"AMMO {n}") == 2
+    # a killed unit's marker (the rules upend a token; a model cannot be upended)
+    assert squash("DOWN Killed or destroyed: out of the game") in squash(text)
     assert pages(out) == 2
 
 
@@ -151,7 +153,7 @@ def test_platoon_tracker_roster_and_cards(whole_kit):
     assert page_size_mm(out / "platoon-trackers.pdf", 1) == A4_LANDSCAPE
     # card titles print as written, block heads in the theme's casing: compared without case
     cards = squash(pdf_text(out / "platoon-cards-quickref.pdf")).casefold()
-    for words in ("TURN SEQUENCE", "ORDERS", "HITS, SAVES AND COVER", "D10 needed to save"):
+    for words in ("TURN SEQUENCE", "ORDERS", "SHOOTING", "CLOSE COMBAT", "HITS, SAVES AND COVER", "D10 needed to save"):
         assert squash(words).casefold() in cards, words
     assert (out / "platoon-gauges.pdf").is_file()
 
@@ -185,6 +187,39 @@ def test_trackers_that_share_a_page_print_every_copy_with_its_own_fields(library
             squares = [d["rect"] for d in page.get_drawings()
                        if abs(d["rect"].width - d["rect"].height) < 0.5 and d["rect"].width > 5]
             assert squares and min(r.width for r in squares) * 25.4 / 72 >= 3.5
+
+
+def test_grid_trackers_draw_their_tick_columns_and_pair_their_rows(library):
+    """A grid's `ticks` columns are a tick box (>= 3.5 mm, a named field) in every row not written
+    in advance; rows in groups (`group_rows`: the two factions of a Wave) carry their group's
+    number where prefill says {group} and a heavier rule between groups."""
+    import pymupdf
+
+    from sheets.kinds.trackers.builder import tracker_sheet
+    from sheets.library.kinds.trackers import GridTracker
+    from sheets.pipeline.sheet import pdf_of_html, render_html
+
+    grids = [(library.game(gid), t) for gid in library.game_ids()
+             for t in library.game(gid).content["trackers"].values() if isinstance(t, GridTracker)]
+    ticked = [(g, t) for g, t in grids if t.ticks]
+    grouped = [(g, t) for g, t in grids if t.group_rows > 1]
+    assert ticked and grouped
+    for game, t in ticked + grouped:
+        sheet = tracker_sheet(game, [t])
+        html = render_html(sheet)
+        blank = t.rows - len(t.filled)
+        assert html.count('class="tick"') == blank * len(t.ticks), t.id
+        with pymupdf.open(stream=pdf_of_html(html, False, sheet.finish)) as doc:
+            drawn = [d["rect"] for page in doc for d in page.get_drawings()
+                     if abs(d["rect"].width - d["rect"].height) < 0.3 and 3.5 <= d["rect"].width * 25.4 / 72 <= 6]
+            assert len(drawn) >= blank * len(t.ticks), (t.id, len(drawn))
+            if t.group_rows > 1 and "{group}" in "".join(t.prefill.values()):
+                column = next(c for c, v in t.prefill.items() if v == "{group}")
+                words = [w[4] for page in doc for w in page.get_text("words")]
+                for group in range(1, t.rows // t.group_rows + 1):
+                    assert words.count(str(group)) >= t.group_rows, (t.id, column, group)
+        starts = (t.rows - 1) // t.group_rows if t.group_rows > 1 else 0
+        assert html.count("grid-row group-start") == starts, t.id
 
 
 def test_tracker_fields_and_flags_are_named_fields():
@@ -221,7 +256,7 @@ def test_mass_combat_sheets(cli, tmp_path):
     assert all(page_size_mm(out, i) == A4_LANDSCAPE for i in range(5))
     text = squash(pdf_text(out))
     for words in ("Wave tracker", "Trauma", "Gear damage", "Ret. PC 1", "Ret. PC 4",
-                  "Faction roster", "Battle-pool worksheet", "Strategy total", "PC sheet",
+                  "Risk PC 1", "Risk PC 4", "Faction roster", "Battle-pool worksheet", "Strategy total", "PC sheet",
                   "Risk Modifier (−3 to +3)", "Reconnaissance helper", "Forced march -1"):
         assert squash(words) in text, words
 

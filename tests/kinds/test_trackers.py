@@ -177,7 +177,7 @@ def test_overrides_need_one_tracker_and_fitting_positions(cli, fixture_content):
     ("summary: \"Break point: {{ units // 2 + 1 }} squads\"", "summary: \"{{ units.__class__.__mro__ }}\"",
      "summary: SecurityError"),
     ("summary: \"Break point: {{ units // 2 + 1 }} squads\"", "summary: \"{{ units \"", "summary: template syntax error"),
-    ("kind: boxes", "kind: bars", "trackers[0]: Input tag 'bars' found using 'kind' does not match"),
+    ("kind: boxes", "kind: bars", "trackers[0].kind: 'bars' is not one of the kinds"),
 ])
 def test_bad_tracker_values_are_located(cli, fixture_content, line, replacement, message):
     path = fixture_content / "skirmish" / "trackers.yaml"

@@ -161,8 +161,19 @@ class TrackerPage:
         t = self.tracker
         assert isinstance(t, GridTracker)
         rows = [list(r) for r in t.filled]
-        return rows + [[t.prefill.get(col, "").replace("{n}", str(n)) for col in t.columns]
+        return rows + [[t.prefill.get(col, "").replace("{n}", str(n)).replace("{group}", str((n - 1) // t.group_rows + 1))
+                        for col in t.columns]
                        for n in range(len(rows) + 1, t.rows + 1)]
+
+    def grid_cells(self) -> list[dict]:
+        """Grid trackers: every row as the template draws it: its cells (a tick box in a `ticks`
+        column of a row not written in advance) and whether it starts a group of rows."""
+        t = self.tracker
+        assert isinstance(t, GridTracker)
+        ticks = {t.columns.index(col) for col in t.ticks}
+        return [{"starts_group": t.group_rows > 1 and n > 0 and n % t.group_rows == 0,
+                 "cells": [{"text": cell, "tick": i in ticks and n >= len(t.filled)} for i, cell in enumerate(row)]}
+                for n, row in enumerate(self.grid_rows())]
 
 
 def tracker_sheet(game: "Game", trackers: list[TrackerKind], *, paper: str = "a4",

@@ -108,6 +108,12 @@ class GridTracker(Strict):
     landscape: bool = False       # a wide table: this tracker's page turns sideways
     filled: list[list[str]] = []  # rows written in advance (e.g. a scenario's forces); the rest stay blank
     widths: dict[str, float] = {}  # column -> width in mm (room to write a name); others share the rest
+    # columns whose cells are a tick box to mark (a modifier that applies, a unit out), not a
+    # space to write in
+    ticks: list[str] = []
+    # rows that belong together (the two factions of one Wave): a heavier rule between groups,
+    # and "{group}" in prefill is the group's number ("{n}" the row's)
+    group_rows: int = Field(1, ge=1, le=12)
 
     @field_validator("columns")
     @classmethod
@@ -118,9 +124,10 @@ class GridTracker(Strict):
 
     @model_validator(mode="after")
     def _prefill_columns(self):
-        for col in self.prefill:
-            if col not in self.columns:
-                raise ValueError(f"prefill: {col!r} is not one of the columns")
+        for key in ("prefill", "ticks"):
+            for col in getattr(self, key):
+                if col not in self.columns:
+                    raise ValueError(f"{key}: {col!r} is not one of the columns")
         for col, width in self.widths.items():
             if col not in self.columns:
                 raise ValueError(f"widths: {col!r} is not one of the columns")
