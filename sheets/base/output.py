@@ -42,8 +42,11 @@ def ensure_dir(folder: Path) -> Path:
 def write_atomic(path: Path, data: bytes, *, like: os.stat_result | None = None) -> Path:
     """Write `data` to `path` via a temp file + rename; returns the path.
 
-    `like`: the file it replaces, whose mode and owner the new file keeps (else mode 644)."""
-    path = Path(path)
+    `like`: the file it replaces, whose mode and owner the new file keeps (else mode 644). A symbolic
+    link is written through: its target is replaced, the link stays (`-o` naming a link into a
+    synced folder keeps it); the path returned is the one given."""
+    given = path = Path(path)
+    path = through_links(path)
     ensure_dir(path.parent)
     tmp_name = None
     try:
@@ -68,7 +71,7 @@ def write_atomic(path: Path, data: bytes, *, like: os.stat_result | None = None)
     finally:
         if tmp_name and os.path.exists(tmp_name):
             os.unlink(tmp_name)
-    return path
+    return given
 
 
 def scratch_prefix(prefix: str) -> str:

@@ -300,3 +300,15 @@ def test_a_squad_saved_into_keeps_its_link_and_crlf(cli, tmp_path):
     assert _crlf_only(written) and written.startswith(before.rstrip(b"\r\n"))
     assert len(yaml.safe_load(written)["members"]) == 2
     assert not list(tmp_path.glob("**/*.tmp"))
+
+
+@pytest.mark.parametrize("command", [("reference", "wotw"), ("mission", "--seed", "1")], ids=["laid-out", "stamped"])
+def test_a_pdf_written_to_a_link_goes_to_its_target(cli, tmp_path, command):
+    synced = tmp_path / "synced"
+    synced.mkdir()
+    (synced / "out.pdf").write_bytes(b"")
+    (tmp_path / "out.pdf").symlink_to(synced / "out.pdf")
+    done = cli(*command, "-o", "out.pdf")
+    assert done.exit_code == 0, done
+    assert (tmp_path / "out.pdf").is_symlink() and (synced / "out.pdf").read_bytes().startswith(b"%PDF-")
+    assert sorted(p.name for p in synced.iterdir()) == ["out.pdf"]

@@ -30,6 +30,7 @@ class Out:
         self.sure = False  # the page count is final: what is written stays
         self._later: list = []  # bases drawn for the last time, let go when the file is sure
         self._tmp: str | None = None
+        self._target = self.job.target
         self._handle = None
         self._pdf = None
         self._writing = None  # the chunk being written a page at a time (`write_a_page`)
@@ -43,7 +44,7 @@ class Out:
             raise output.OutputError(f"cannot write {self.job.target}: {exc.strerror or exc}") from None
 
     def _open(self) -> None:
-        target = self.job.target
+        target = self._target = output.through_links(self.job.target)  # a link stays a link: its file is written
         with self._errors():
             output.ensure_dir(target.parent)
             interrupts.phase("writing the stamped file")
@@ -156,7 +157,7 @@ class Out:
             self._handle.close()
             self._handle = None
             os.chmod(self._tmp, 0o644)
-            os.replace(self._tmp, self.job.target)
+            os.replace(self._tmp, self._target)
             self._tmp = None
 
     def __enter__(self) -> "Out":
