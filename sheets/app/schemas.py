@@ -144,7 +144,10 @@ def _type(spec: dict) -> str:
         return " \\| ".join(f"`{v}`" for v in spec["enum"])
     kind = spec.get("type", "any")
     if kind == "array":
-        return f"list of {_type(spec.get('items', {}))}"
+        least, most = spec.get("minItems"), spec.get("maxItems")
+        count = (f"{least} to {most} items" if least and most is not None else f"≤ {most} items" if most is not None
+                 else f"≥ {least} item{'s' if least != 1 else ''}" if least else "")
+        return f"list of {_type(spec.get('items', {}))}" + (f" ({count})" if count else "")
     if kind == "object":
         extra = spec.get("additionalProperties")
         return f"mapping of {_type(extra)}" if isinstance(extra, dict) else "mapping"

@@ -54,6 +54,17 @@ MAX_LOCK_WAIT = 20.0         # seconds a command waits while another changes the
 # -- numbers in content ---------------------------------------------------------
 MAX_NUMBER = 10**12          # any number in content or input files (sizes and counts have tighter bounds)
 MAX_CARD_MM = 500.0          # card width / height
+# the largest legal content of each kind prints within a minute in well under 1 GB (issue 50; measured by
+# tests/library/test_content_limits.py): beyond each bound the work grew with the number unchecked
+# (a 60,000-row table: 353 s, 4.2 GB; 100,000 rings: 207 s, 4.8 GB; a ruler ticked every 0.0000001: 6.6 GB)
+MAX_TABLE_ROWS = 400         # rows of one table: a reference's table block or a random table (a d66 has 36)
+MAX_TABLE_COLUMNS = 12       # cells of a table's header and of each of its rows
+MAX_GAUGES = 50              # drawings on one gauge sheet (each gauge times its copies)
+MAX_GAUGE_TICKS = 500        # ticks of one ruler ((end - start) / minor; a ruler fits across a page: ~28 cm)
+MAX_RINGS = 20               # rings of one circle or sector
+MAX_GAUGE_MARKS = 20         # labelled marks of one gauge
+MAX_ROLL_COUNT = 30          # the most a count rolls (then: {count}, a stage's count): 999+...+999 rolled 9,990 times
+MAX_TRACK_STEPS = 100        # steps of the longest Mission Track a game's tables can roll (the bundled: 71)
 
 # -- expressions in content (tracker summaries) -----------------------------------
 MAX_EXPR_SOURCE = 2000       # characters of one expression

@@ -11,6 +11,7 @@ from typing import Literal, Union
 
 from pydantic import ConfigDict, Field, model_validator
 
+from sheets.base import limits
 from sheets.library.located import Found
 from sheets.library.tables import DICE_PATTERN, coverage, parse_roll, uncovered
 from sheets.library.validation import Strict
@@ -23,8 +24,8 @@ class TableBlock(Strict):
     # the dice the table is rolled with (2d6, d66, d10...): then each row's first cell is the roll it
     # covers ("2-4", "5", "11-13", "<=3", "16,21") and every result of the dice is covered exactly once
     dice: str | None = Field(None, pattern=DICE_PATTERN)
-    header: list[Cell]
-    rows: list[list[Cell]]
+    header: list[Cell] = Field(max_length=limits.MAX_TABLE_COLUMNS)  # every row as long (checked below)
+    rows: list[list[Cell]] = Field(max_length=limits.MAX_TABLE_ROWS)
     note: str | None = None
 
     @classmethod

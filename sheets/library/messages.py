@@ -69,6 +69,13 @@ def _bound(ctx: dict, value: Any) -> str:
     return f"{_number(value)} is too {'high' if high else 'low'}: {limits_said[key]} {_number(limit)}"
 
 
+def _too_many(ctx: dict) -> str:
+    """A list past its bound: how many it has (when pydantic counted them) and the bound."""
+    bound, found = ctx.get("max_length"), ctx.get("actual_length")
+    had = f"{found:,} items, " if isinstance(found, int) else ""
+    return f"too many: {had}at most {bound:,}" if isinstance(bound, int) else f"too many: at most {bound} items"
+
+
 #: pydantic's error types, in the project's words (the value given is named; `_message`)
 WORDS = {
     "int_parsing": lambda v, c: f"{_quoted(v)} is not a whole number",
@@ -86,7 +93,7 @@ WORDS = {
     "string_too_short": lambda v, c: f"too short: at least {c.get('min_length')} character{'s' if c.get('min_length') != 1 else ''}",
     "string_too_long": lambda v, c: f"too long: at most {c.get('max_length')} characters",
     "too_short": lambda v, c: f"too few: at least {c.get('min_length')} item{'s' if c.get('min_length') != 1 else ''}",
-    "too_long": lambda v, c: f"too many: at most {c.get('max_length')} items",
+    "too_long": lambda v, c: _too_many(c),
     "union_tag_invalid": lambda v, c: _tag_words(c),
     "union_tag_not_found": lambda v, c: f"{str(c.get('discriminator', 'kind')).strip(chr(39))} is missing: it says "
                                         f"which kind this is",

@@ -12,6 +12,7 @@ from typing import Generic, Literal, TypeVar
 
 from pydantic import Field, field_validator, model_validator
 
+from sheets.base import limits
 from sheets.library.ids import PATTERN_WORDS
 from sheets.library.validation import Strict
 
@@ -157,7 +158,7 @@ class RandomTable(Strict, Generic[R]):
     dice: DiceKind
     results: ResultRange | None = None
     note: str | None = None
-    rows: list[R]
+    rows: list[R] = Field(max_length=limits.MAX_TABLE_ROWS)
 
     def coverage_problems(self) -> list[tuple[tuple, str]]:
         """(loc, message) for every malformed spec, overlap and gap."""

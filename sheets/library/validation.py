@@ -267,8 +267,24 @@ def _field_reader(model: type[BaseModel], name: str) -> TypeAdapter:
     return TypeAdapter(Annotated[(info.annotation, *info.metadata)] if info.metadata else info.annotation)
 
 
+class _Failed:
+    """A field given but failing its own validation: a check across fields that reads it raises TypeError
+    (and says nothing). Not None: a block whose table failed still has its one key (a None here made
+    "a block has exactly one of the keys" a second, false, problem beside the table's own)."""
+
+    def _unreadable(self, *_args: Any) -> Any:
+        raise TypeError("a field that failed its own validation")
+
+    __getattr__ = __bool__ = __iter__ = __len__ = __contains__ = __getitem__ = _unreadable
+    __eq__ = __ne__ = __lt__ = __le__ = __gt__ = __ge__ = _unreadable
+    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = __truediv__ = __int__ = __float__ = _unreadable
+    __str__ = __format__ = _unreadable
+    __hash__ = None  # type: ignore[assignment]
+
+
 def _partial(model: type[BaseModel], data: dict) -> BaseModel:
-    """The model made of the fields that pass (a field that fails is None, its default when it has one)."""
+    """The model made of the fields that pass (a field missing is None, its default when it has one;
+    a field given that fails is `_Failed`)."""
     values: dict[str, Any] = {}
     for name, info in model.model_fields.items():
         key = info.alias or name
@@ -276,7 +292,7 @@ def _partial(model: type[BaseModel], data: dict) -> BaseModel:
         try:
             values[name] = _field_reader(model, name).validate_python(data[key]) if key in data else fallback
         except (ValidationError, TypeError):
-            values[name] = fallback
+            values[name] = _Failed()
     return model.model_construct(**values)
 
 

@@ -129,6 +129,15 @@ def count_max(expr: str) -> int:
     return total
 
 
+def row_steps(data: WotwData, row) -> int:
+    """The most steps one roll on a Steps table row can give: its own and its then: rolls' longest."""
+    n = len(row.steps or [])
+    if row.then is not None:
+        sub = data.table(row.then.table)
+        n += count_max(row.then.count) * max(len(r.steps or []) for r in sub.rows)
+    return n
+
+
 #: the target approach is 3+1d3 rolls on the Steps table (MissionRoller.roll, step 3)
 APPROACH_MAX = 3 + 3
 
@@ -139,20 +148,12 @@ def longest_track(data: WotwData) -> int:
     longest row (a Town row: 2+1d3 = 5 rolls of 2 steps), then the longest objective. Regrouping
     steps added by Wind events during play are kept in their own boxes, not on the track."""
     tables = {t.id: t for t in data.tables.tables}
-
-    def row_max(row) -> int:
-        n = len(row.steps or [])
-        if row.then is not None:
-            sub = tables[row.then.table]
-            n += count_max(row.then.count) * max(len(r.steps or []) for r in sub.rows)
-        return n
-
     opening = max((sum(count_max(st.count) for st in (r.stages or []))
                    for tid in ("airborne", "beachhead") if tid in tables for r in tables[tid].rows), default=0)
     longest = 0
     for theatre in data.theatres.theatres:
         steps, objective = tables[theatre.tables.steps], tables[theatre.tables.objective]
-        approach = APPROACH_MAX * max(row_max(r) for r in steps.rows)
+        approach = APPROACH_MAX * max(row_steps(data, r) for r in steps.rows)
         longest = max(longest, opening + approach + max(len(r.steps or []) for r in objective.rows))
     return longest
 

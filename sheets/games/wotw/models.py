@@ -7,6 +7,7 @@ from typing import Annotated, Any, Literal, Union
 
 from pydantic import AfterValidator, Field
 
+from sheets.base import limits
 from sheets.base.errors import SheetsError
 from sheets.library.blocks import Section
 from sheets.library.tables import RandomTable, TableRow
@@ -43,7 +44,7 @@ class Theatre(Strict):
 
 class Theatres(Strict):
     rule: str
-    theatres: list[Theatre]
+    theatres: list[Theatre] = Field(max_length=limits.MAX_TABLE_ROWS)  # rows of the Theatre of Operations table
 
 
 class Recruit(Strict):
@@ -82,8 +83,8 @@ class Nation(Strict):
     max_team_size: int = Field(ge=1)
     starting_cp: int = Field(ge=0)
     medical_expertise_cp: int = Field(ge=0)
-    recruits: list[Recruit]
-    weapons: list[WeaponFF]
+    recruits: list[Recruit] = Field(max_length=limits.MAX_TABLE_ROWS)  # each list is a table of the reference
+    weapons: list[WeaponFF] = Field(max_length=limits.MAX_TABLE_ROWS)
     traits: list[Trait] = []
     enemy_swaps: list[WeaponSwap] = []  # applied when this nation is the enemy
 
@@ -114,11 +115,17 @@ _COUNT_TERM = re.compile(r"^(\d{0,2})d3$|^(\d{1,3})$")
 
 
 def _count_expr(expr: str) -> str:
-    """A count the mission roller can roll: N, 1d3, or sums of them (checked here, not when rolled)."""
+    """A count the mission roller can roll: N, 1d3, or sums of them (checked here, not when rolled),
+    whose largest roll is at most MAX_ROLL_COUNT: every one it rolls is a roll on a table and a step
+    on the track (ten terms of 999 rolled 9,990 times: minutes and gigabytes)."""
     terms = expr.replace(" ", "").split("+")
-    if len(terms) > 10 or not all(_COUNT_TERM.match(t) for t in terms):
+    matched = [_COUNT_TERM.match(t) for t in terms]
+    if len(terms) > 10 or not all(matched):
         raise ValueError(f"cannot roll count {expr!r} (use N, 1d3 or sums of them, each number up to 2 digits "
                          f"before d3 and 3 digits alone, at most 10 terms)")
+    most = sum(int(m.group(2)) if m.group(2) is not None else 3 * int(m.group(1) or 1) for m in matched if m)
+    if most > limits.MAX_ROLL_COUNT:
+        raise ValueError(f"count {expr!r} can roll {most:,}, more than the {limits.MAX_ROLL_COUNT} a count may roll")
     return expr
 
 
@@ -185,7 +192,7 @@ class EventGroup(Strict):
     dice: Literal["2d6"]
     default_range: Range
     notes: list[str] = []
-    terrains: list[Terrain]
+    terrains: list[Terrain] = Field(max_length=limits.MAX_TABLE_ROWS)  # rows of the group's Event table
     places: list[Place] = []
 
 

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, ValidationInfo, field_validator, model_validator
 
+from sheets.base import limits
 from sheets.library.kinds import ContentKind
 from sheets.library.validation import Strict
 
@@ -20,7 +21,7 @@ class GaugeMark(Strict):
 class Gauge(Strict):
     """One shape. `circle`: radius; `sector`: radius and angle (a fan of fire when
     centred, a quarter of a blast circle when drawn from a `corner`); `ruler`: start,
-    end, ticks every `minor`, numbers every `major`."""
+    end, ticks every `minor` (at most 500 ticks), numbers every `major`."""
 
     id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
     kind: Literal["circle", "sector", "ruler"]
@@ -29,13 +30,25 @@ class Gauge(Strict):
     radius: float | None = Field(None, gt=0, le=100)
     angle: float | None = Field(None, gt=0, le=180)
     corner: bool = False            # sector drawn from its corner (apex bottom-left), angle <= 90
-    rings: list[float] = []         # arcs (circle, sector) at these distances from the centre
+    rings: list[float] = Field([], max_length=limits.MAX_RINGS)  # arcs (circle, sector) at these distances from the centre
     start: float = Field(0, ge=0)   # ruler
     end: float | None = Field(None, gt=0, le=200)
     minor: float = Field(1, gt=0)
     major: float = Field(1, gt=0)
-    marks: list[GaugeMark] = []     # labelled ticks (ruler) or labelled rings
+    marks: list[GaugeMark] = Field([], max_length=limits.MAX_GAUGE_MARKS)  # labelled ticks (ruler) or labelled rings
     copies: int = Field(1, ge=1, le=20)
+
+    @field_validator("minor")
+    @classmethod
+    def _ticks(cls, minor: float, info: ValidationInfo) -> float:
+        # the builder draws a tick every `minor`: bounded here, at the field, before a tiny one asks for millions
+        start, end = info.data.get("start"), info.data.get("end")
+        if info.data.get("kind") == "ruler" and start is not None and end is not None and end > start:
+            ticks = (end - start) / minor
+            if ticks > limits.MAX_GAUGE_TICKS:
+                raise ValueError(f"a tick every {minor:g} from {start:g} to {end:g} is {ticks:,.0f} ticks, more than "
+                                 f"the {limits.MAX_GAUGE_TICKS:,} one ruler may have: a larger minor")
+        return minor
 
     @model_validator(mode="after")
     def _fields_for_kind(self):
@@ -66,7 +79,17 @@ class GaugeSheet(Strict):
     unit: Literal["in", "cm"]
     orientation: Literal["portrait", "landscape"] = "portrait"
     note: str | None = None
-    gauges: list[Gauge] = Field(min_length=1)
+    gauges: list[Gauge] = Field(min_length=1, max_length=limits.MAX_GAUGES)
+
+    @field_validator("gauges")
+    @classmethod
+    def _drawings(cls, gauges: list[Gauge]) -> list[Gauge]:
+        # each copy is drawn and laid out: the sheet's work is the gauges times their copies
+        total = sum(g.copies for g in gauges)
+        if total > limits.MAX_GAUGES:
+            raise ValueError(f"the gauges and their copies make {total:,} drawings, more than the "
+                             f"{limits.MAX_GAUGES:,} one sheet may have (fewer copies)")
+        return gauges
 
 
 CONTENT = ContentKind("gauges", GaugeSheet, "gauges.yaml", "a game's gauges.yaml", rank=4)
