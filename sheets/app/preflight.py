@@ -35,7 +35,6 @@ from sheets.library.yaml_source import load_yaml
 from sheets.kinds.cards.impose import CardOverflowError
 from sheets.pipeline.build import build
 from sheets.pipeline.sheet import render_html
-from sheets.pipeline.workers import Workers
 
 #: a card set with a card whose modelled text fills this much of its room is laid out for real
 LAY_OUT_FROM = 0.95
@@ -117,12 +116,12 @@ def _laid_out(lib: Library, game: Game, where: _Locator, sets: list) -> list[Pro
         return []
     out: list[Problem] = []
     geometry = lib.geometry()
-    with tempfile.TemporaryDirectory(prefix="sheets-validate-") as scratch, Workers() as pool:
+    with tempfile.TemporaryDirectory(prefix="sheets-validate-") as scratch:
         for paper in PAPERS:
             for rel, card_set in sets:
                 sheet = cards.card_sheet(game, card_set, geometry, paper=paper)
                 try:
-                    build([sheet], Path(scratch), shared=pool)
+                    build([sheet], Path(scratch))  # one sheet: laid out here, no workers started
                 except CardOverflowError as exc:
                     index = {c.id: i for i, c in enumerate(card_set.cards)}
                     for card_id in re.findall(r"^card '([^']+)'", str(exc), re.M):

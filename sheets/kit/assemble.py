@@ -34,7 +34,7 @@ from sheets.pdf.finish import finish_pdf
 from sheets.pipeline.sheet import Sheet
 from sheets.pipeline.stamp.write import write_stamped
 from sheets.pdf.merge import merge_pdfs
-from sheets.pipeline.workers import Workers
+from sheets.pipeline.workers import Pool
 
 with interrupts.held():  # a Ctrl-C while pikepdf registers its C++ types aborts the process
     import pikepdf
@@ -212,7 +212,7 @@ def content_fingerprint(root: Path) -> str:
 
 # -- kit.pdf -----------------------------------------------------------------
 def _contents_pdf(parts: list[Part], *, title: str, subtitle: str, paper_size: str,
-                  cache_dir: Path | None = None, pages: int = 1, shared: Workers | None = None,
+                  cache_dir: Path | None = None, pages: int = 1, shared: Pool | None = None,
                   separate: tuple[Part, ...] = (), compact: bool = False, run: dict[str, str] | None = None) -> bytes:
     """The contents page(s), cached by a hash of their HTML (laid out by `shared`'s workers
     when they are running); `compact`: tighter rows, for a kit that runs just over a page."""
@@ -231,7 +231,7 @@ def _contents_pdf(parts: list[Part], *, title: str, subtitle: str, paper_size: s
     return _contents_pdf_in(Path(cache_dir), context, html, title, shared)
 
 
-def _contents_pdf_in(cache_dir: Path, context: dict, html: str, title: str, shared: Workers | None) -> bytes:
+def _contents_pdf_in(cache_dir: Path, context: dict, html: str, title: str, shared: Pool | None) -> bytes:
     """Stamped: the page without its subtitle (which names the seed) is laid out once and
     cached, so a kit with new dice does not lay it out again."""
     hit = cache.contents_path(cache_dir, html)
@@ -241,7 +241,7 @@ def _contents_pdf_in(cache_dir: Path, context: dict, html: str, title: str, shar
         blank = Sheet("kit-contents.pdf", "kit_contents.html.j2", dict(context, subtitle=""))
         with tempfile.TemporaryDirectory(prefix="sheets-contents-") as tmp:
             made = write_stamped([(blank, filled)], Path(tmp) / "contents.pdf", title=title, cache_dir=cache_dir,
-                                 workers=1, shared=shared)
+                                 pool=shared)
             data = finish_pdf(made.read_bytes(), title)
         cache.write(hit, data)
     return data
@@ -255,7 +255,7 @@ def _number(parts: list[Part], contents_pages: int) -> None:
 
 
 def contents(parts: list[Part], *, title: str, subtitle: str, paper_size: str, cache_dir: Path | None = None,
-             shared: Workers | None = None, separate: tuple[Part, ...] = (), run: dict[str, str] | None = None) -> bytes:
+             shared: Pool | None = None, separate: tuple[Part, ...] = (), run: dict[str, str] | None = None) -> bytes:
     """The kit's contents page(s), each part numbered with the page it starts on in kit.pdf.
 
     A contents just over a page (more players, Letter's shorter page) would leave a line or two
@@ -276,7 +276,7 @@ def contents(parts: list[Part], *, title: str, subtitle: str, paper_size: str, c
 
 
 def assemble(parts: list[Part], target: Path, *, title: str, subtitle: str, paper_size: str,
-             cache_dir: Path | None = None, shared: Workers | None = None, separate: tuple[Part, ...] = (),
+             cache_dir: Path | None = None, shared: Pool | None = None, separate: tuple[Part, ...] = (),
              run: dict[str, str] | None = None) -> Path:
     """Write the one-file kit: contents page(s), then every part, with an outline. `run`: the run's
     options every command the contents page prints carries (`{"--duplex": "short"}`).

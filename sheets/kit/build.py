@@ -15,9 +15,8 @@ from sheets.library.access import library, new_seed, slug
 from sheets.library.content import Library
 from sheets.kinds import print_plugin, style
 from sheets.pipeline import preview as previewer
-from sheets.pipeline.build import build
+from sheets.pipeline.build import build, layout_pool
 from sheets.pipeline.sheet import ink_save, render_html
-from sheets.pipeline.workers import Workers
 
 
 def build_kit(out_dir: Path, options: KitOptions, *, games: list[str] | None,
@@ -43,7 +42,7 @@ def build_kit(out_dir: Path, options: KitOptions, *, games: list[str] | None,
     tick = progress(len(sheets) + len(extra)) if progress else None
     # one pool for the sheets and then the contents page (laid out last: it names every
     # part's pages), so that this process never imports WeasyPrint itself
-    with Workers() as shared:
+    with layout_pool() as shared:
         everything = build(sheets + extra, out_dir, cache_dir=cache, progress=tick, shared=shared)
         built = everything[:len(sheets)]
         printing = assemble.load_printing(lib.root)

@@ -18,24 +18,30 @@ from typing import Callable
 from sheets.base import interrupts, output
 from sheets.pipeline import cache
 from sheets.pipeline.layout_jobs import finished_pdf, layout_job
+from sheets.pipeline.rendering import warm_up
 from sheets.pipeline.sheet import Built, Finisher, Sheet, render_html
 from sheets.pipeline.stamp.write import missing_blanks, write_stamped
-from sheets.pipeline.workers import Workers, run_jobs
+from sheets.pipeline.workers import Pool
 
 __all__ = ["Built", "Sheet", "build", "build_one", "make_pdfs", "render_html", "sheet_pdf"]
 
 Job = tuple[str, bool, "Finisher | None"]  # html, forms, finish step
 
 
-def make_pdfs(jobs: list[Job], workers: int | None = None,
-              on_done: Callable[[int], None] | None = None) -> list[bytes]:
+def layout_pool(workers: int | None = None) -> Pool:
+    """A pool whose workers lay out: each imports WeasyPrint and loads the fonts as it starts."""
+    return Pool(workers, warm_up=warm_up)
+
+
+def make_pdfs(jobs: list[Job], workers: int | None = None) -> list[bytes]:
     """PDF bytes for each job, in order, using up to `workers` processes."""
-    return run_jobs(finished_pdf, jobs, workers, on_done, weight=lambda job: len(job[0]))
+    with layout_pool(workers) as pool:
+        return pool.run(finished_pdf, jobs, weight=lambda job: len(job[0]))
 
 
 def build(sheets: list[Sheet], out_dir: Path, *, cache_dir: Path | None = None,
           workers: int | None = None, progress: Callable[[str], None] | None = None,
-          shared: Workers | None = None) -> list[Built]:
+          shared: Pool | None = None) -> list[Built]:
     """Render every sheet and write it atomically into `out_dir`.
 
     Laid-out sheets and the blanks that stamped sheets need are made together, in one
@@ -47,18 +53,19 @@ def build(sheets: list[Sheet], out_dir: Path, *, cache_dir: Path | None = None,
     if shared is not None:
         built = _build(sheets, out_dir, cache_dir, workers, progress, shared, own=False)
     else:
-        with Workers(workers) as own:
+        with layout_pool(workers) as own:
             built = _build(sheets, out_dir, cache_dir, workers, progress, own, own=True)
     cache.trim(cache_dir if cache_dir is not None else cache.default_dir())  # under its size bound
     return built
 
 
 def _build(sheets: list[Sheet], out_dir: Path, cache_dir: Path | None, workers: int | None,
-           progress: Callable[[str], None] | None, shared: Workers, own: bool) -> list[Built]:
+           progress: Callable[[str], None] | None, shared: Pool, own: bool) -> list[Built]:
     if len(sheets) > 1 and not cache.holds_any_sheet(cache_dir):
         # every sheet will be laid out, on every core: start the workers now, and they
         # import WeasyPrint while this process renders the HTML
-        shared.warm()
+        interrupts.phase("workers importing the layout engine")
+        shared.start()
     everything = sheets
     stamped = [s for s in sheets if s.stamped]
     sheets = [s for s in sheets if not s.stamped]
@@ -73,15 +80,14 @@ def _build(sheets: list[Sheet], out_dir: Path, cache_dir: Path | None, workers: 
         if _stamped_hit(sheet, cache_dir) is None:
             blanks.update(missing_blanks(sheet.parts or [], blank_cache))
 
-    def done(j: int) -> None:
-        if progress and j < len(todo):
-            s = sheets[todo[j]]
-            progress(s.label or s.filename)
-
     jobs = [("pdf", htmls[i], sheets[i].forms, sheets[i].finish) for i in todo]
     jobs += [("blank", html) for html in blanks.values()]
     interrupts.phase("laying out")
-    made = run_jobs(layout_job, jobs, workers, done, weight=lambda job: len(job[1]), shared=shared)
+    made = []
+    for j, pdf in enumerate(shared.map(layout_job, jobs, weight=lambda job: len(job[1]))):
+        made.append(pdf)
+        if progress and j < len(todo):
+            progress(sheets[todo[j]].label or sheets[todo[j]].filename)
     if own:
         shared.close()  # the layout is done: let the workers go before writing
     interrupts.phase("writing sheets")
@@ -123,13 +129,13 @@ def _stamped_hit(sheet: Sheet, cache_dir: Path | None) -> Path | None:
 
 
 def _build_stamped(sheet: Sheet, target: Path, cache_dir: Path | None, workers: int | None,
-                   shared: Workers | None) -> Built:
+                   shared: Pool | None) -> Built:
     """A stamped sheet, taken whole from the kit's cache when nothing in it changed."""
     found = _stamped_hit(sheet, cache_dir)
     data = cache.read(found) if found is not None else None
     if data is not None:
         return Built(sheet, output.write_atomic(target, data), cached=True)
-    path = _stamped_and_finished(sheet, target, cache_dir=cache_dir, workers=workers, shared=shared)
+    path = _stamped_and_finished(sheet, target, cache_dir=cache_dir, workers=workers, pool=shared)
     if cache_dir is not None:
         cache.write(cache.stamped_path(cache_dir, sheet), path.read_bytes())
     return Built(sheet, path)
@@ -146,12 +152,11 @@ def _stamped_and_finished(sheet: Sheet, target: Path, **how) -> Path:
     return write_stamped(sheet.parts or [], target, title=title, finished=True, forms=sheet.forms, **how)
 
 
-def build_one(sheet: Sheet, target: Path, *, cache_dir: Path | None = None, shared: Workers | None = None) -> Path:
+def build_one(sheet: Sheet, target: Path, *, cache_dir: Path | None = None) -> Path:
     """Render one sheet to `target` (atomic); a laid-out sheet is taken from `cache_dir` (and
-    put there) when given: the same HTML gives the same bytes, so a hit is exact. `shared`: the
-    caller's pool, started already, for a stamped sheet (workers.started_for)."""
+    put there) when given: the same HTML gives the same bytes, so a hit is exact."""
     if sheet.stamped:
-        return _stamped_and_finished(sheet, target, shared=shared)
+        return _stamped_and_finished(sheet, target)
     return output.write_atomic(target, sheet_pdf(sheet, cache_dir))
 
 

@@ -1,43 +1,41 @@
-"""The worker processes that use every core: one pool per command, one way to stop it.
+"""The worker processes that use every core: a plain pool, and one way to end it.
 
-A pool of plain processes of our own (spawned: the parent never pays WeasyPrint's
-import unless it lays something out itself), each with one pipe to this process: a job
-goes down, its result or exception comes back. There are no helper threads and no exit
-hooks: every worker ends through `Pool.shutdown`, the one path, whether the command
-finished (its workers are asked to go, then made to) or was interrupted or failed (they
-are killed: a worker holds nothing to clean up). Ctrl-C and SIGTERM are the parent's
-business: workers ignore SIGINT from the moment they start (`sheets.base.interrupts.held`);
-a worker whose parent is gone sees its pipe close and ends too.
+`Pool`: plain processes of our own (spawned: the parent never pays WeasyPrint's import unless
+it lays something out itself), each with one pipe to this process: a job goes down, its result
+or exception comes back. Every worker runs the pool's one warm-up as it starts (the layout
+engine's imports for a pool that lays out, the stamper's for one that stamps), so that a pool
+started before its jobs are known has its imports done meanwhile.
+
+`pool.map(fn, jobs)` gives the results in the jobs' order, as the caller takes them; with `ahead`,
+at most that many jobs are out (running, or done and not taken yet), so that what the workers
+made and the caller has not used is bounded. The caller does its own work between two results,
+may hand out the next jobs without waiting (`Results.poll`) and let the workers go once every
+result is back (`Results.back`, `Pool.close`): the pool never calls the caller.
+
+One way to end, `Pool.end`, taken by the pool's block (`with Pool() as pool`) and by a batch
+that fails: its workers are asked to go and given GRACE seconds when their part is done, killed
+at once otherwise (a worker holds nothing to clean up: the parent writes every file). `close()`
+only asks them to go, so that they leave while the parent writes; the block's end waits for them.
+Ctrl-C and SIGTERM are the parent's business: workers ignore SIGINT from the moment they start
+(`sheets.base.interrupts.held`); a worker whose parent is gone sees its pipe close and ends too.
 """
 from __future__ import annotations
 
-import importlib
 import os
 import pickle
 import signal
 import sys
-import threading
 import traceback
 from collections import deque
-from contextlib import contextmanager
 from multiprocessing import get_context, resource_tracker
 from multiprocessing.connection import Connection, wait
-from typing import Callable, Iterator
+from typing import Any, Callable, Iterator
 
 from sheets.base import interrupts
 from sheets.base.errors import SheetsError
 from sheets.base.paths import FIXED_EPOCH
 
 GRACE = 5.0  # seconds a finished worker has to go before it is made to
-# What a worker can make ready before its first job (`Pool.prepare`), by module name: the module
-# imported and its `warm_up()` run, if it has one. Named, not imported, here: a command starts
-# its workers (started_for) before it imports Jinja and the pipeline, so that they start meanwhile
-LAYOUT = "sheets.pipeline.rendering"  # WeasyPrint imported, its fonts loaded
-STAMPER = "sheets.pipeline.stamp.chunk"  # reportlab and pikepdf imported
-# a batch's workers (`started_for`): a campaign's record is laid out in full (one worker makes the
-# layout engine ready) while the other is ready to stamp; a squad's parts are all stamped
-CAMPAIGN = (LAYOUT, STAMPER)
-SQUAD = (STAMPER, STAMPER)
 
 
 def cores() -> int:
@@ -45,13 +43,6 @@ def cores() -> int:
         return max(len(os.sched_getaffinity(0)), 1)
     except AttributeError:  # not Linux
         return os.cpu_count() or 1
-
-
-def _prepare(module: str) -> None:
-    """A worker's warm-up: `module` imported, and its `warm_up()` run if it has one."""
-    warm_up = getattr(importlib.import_module(module), "warm_up", None)
-    if warm_up is not None:
-        warm_up()
 
 
 def _sendable(exc: BaseException) -> BaseException:
@@ -62,11 +53,16 @@ def _sendable(exc: BaseException) -> BaseException:
         return RuntimeError("".join(traceback.format_exception(exc)))
 
 
-def _serve(conn: Connection) -> None:
-    """A worker: run jobs from the pipe until told to stop (None) or the parent is gone."""
+def _serve(conn: Connection, warm_up: Callable[[], Any] | None) -> None:
+    """A worker: its warm-up, then jobs from the pipe until told to stop (None) or the parent is gone."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's business
     interrupts.release()  # it started with SIGINT and SIGTERM held
     os.environ.setdefault("SOURCE_DATE_EPOCH", FIXED_EPOCH)
+    if warm_up is not None:
+        try:
+            warm_up()
+        except Exception:  # noqa: BLE001 - only a head start: a job that needs it raises it itself
+            pass
     while True:
         try:
             job = conn.recv()
@@ -107,33 +103,27 @@ class _Worker:
         self.process = process
         self.conn = conn
         self.job: int | None = None  # the index of the job it runs (None: none)
-        # warm-ups sent whose replies are not taken yet: a job may be sent behind them (the pipe
-        # keeps the order), so that a job waits for the worker that has its imports done
-        self.warming = 0
-        self.prepared: set[str] = set()  # what its warm-ups made ready (LAYOUT, STAMPER)
-
-    @property
-    def busy(self) -> bool:
-        return self.job is not None or self.warming > 0
-
-    def prepare(self, what: str) -> None:
-        """Send it a warm-up: `what` (a module's name) made ready; its reply is taken, never waited for."""
-        self.conn.send((_prepare, (what,)))
-        self.warming += 1
-        self.prepared.add(what)
 
 
 class Pool:
-    """`size` worker processes, started on demand; ended only by `shutdown`."""
+    """`size` worker processes (every core by default), started on first use; see the module."""
 
-    def __init__(self, size: int):
-        self.size = max(size, 1)
+    def __init__(self, size: int | None = None, warm_up: Callable[[], Any] | None = None):
+        self.size = max(size if size is not None else cores(), 1)
+        self.warm_up = warm_up
         self.workers: list[_Worker] = []
-        self.leaving: list[_Worker] = []  # asked to go (`let_go`), not yet waited for
+        self.leaving: list[_Worker] = []  # asked to go (`close`), not yet waited for
         self._context = get_context("spawn")
 
+    @property
+    def running(self) -> bool:
+        return bool(self.workers)
+
     def start(self) -> None:
-        """Start the workers not yet running (each one whole, before a signal is handled)."""
+        """Start the workers (a pool of one has none: its jobs run here), each whole before a
+        signal is handled; each runs the warm-up, then waits for its first job."""
+        if self.size < 2:
+            return
         os.environ.setdefault("SOURCE_DATE_EPOCH", FIXED_EPOCH)
         while len(self.workers) < self.size:
             interrupts.phase("workers starting")
@@ -144,7 +134,7 @@ class Pool:
             resource_tracker.ensure_running()
             with interrupts.held():
                 mine, theirs = self._context.Pipe(duplex=True)
-                process = self._context.Process(target=_serve, args=(theirs,), daemon=True,
+                process = self._context.Process(target=_serve, args=(theirs, self.warm_up), daemon=True,
                                                 name=f"sheets-worker-{len(self.workers) + 1}")
                 try:
                     process.start()
@@ -152,83 +142,34 @@ class Pool:
                     theirs.close()  # when the worker ends, its pipe reads as closed here
                 self.workers.append(_Worker(process, mine))
 
-    def warm(self) -> None:
-        """Start every worker and have it import WeasyPrint before the first job is known."""
-        interrupts.phase("workers importing the layout engine")
-        self.prepare((LAYOUT,) * self.size)
+    def parallel(self, jobs: int) -> bool:
+        """Whether `map` runs this many jobs on the workers: two or more, or one when the workers
+        are running already (their imports are done; this process's need not be)."""
+        return self.size > 1 and (jobs > 1 or (jobs == 1 and self.running))
 
-    def prepare(self, what: tuple[str, ...]) -> None:
-        """Start every worker, the i-th making `what[i]` ready (LAYOUT, STAMPER) before its
-        first job; a job that needs it goes to a worker that has it (`run`'s `needs`)."""
+    def map(self, fn: Callable, jobs: list[tuple], *, weight: Callable[[tuple], int] | None = None,
+            ahead: int | None = None) -> "Results":
+        """`fn(*job)` for every job, its results in the jobs' order (see the module); here, in
+        order as they are taken, when not `parallel`. `weight`: the heaviest are handed out first
+        (the workers finish about together; not with `ahead`). `ahead`: at most that many jobs
+        out at once."""
+        if weight is not None and ahead is not None:
+            raise ValueError("ahead needs the jobs in order")  # a later job could hold the next one's place
+        if not self.parallel(len(jobs)):
+            return Results(None, fn, jobs, range(len(jobs)), None)
+        if any(w.job is not None for w in self.workers):
+            raise RuntimeError("a pool runs one batch at a time")
+        order = sorted(range(len(jobs)), key=lambda i: -weight(jobs[i])) if weight else range(len(jobs))
         self.start()
-        for worker, one in zip(self.workers, what):
-            if one not in worker.prepared:
-                worker.prepare(one)
+        return Results(self, fn, jobs, order, ahead)
 
-    def run(self, fn: Callable, jobs: list[tuple], order: list[int], results: list,
-            on_done: Callable[[int], None] | None, idle: Callable[[], bool] | None,
-            ready: str | None = None, needs: str | None = None) -> None:
-        """Every job on the workers, biggest first (`order`); results by index. `ready`: what
-        a worker these jobs leave idle makes ready meanwhile (STAMPER: the next phase's imports).
-        `needs`: what the jobs need made ready (LAYOUT): a worker that has it, or is making it
-        ready, takes a job first, behind its warm-up."""
-        self.start()
-        queue = deque(order)
-        self._hand_out(fn, jobs, queue, needs)
-        for worker in self.workers:
-            if ready is not None and not worker.busy and ready not in worker.prepared:
-                worker.prepare(ready)
-        while queue or any(w.job is not None for w in self.workers):
-            self._hand_out(fn, jobs, queue, needs)
-            busy = idle is not None and idle()  # asked on every turn: it may have new work
-            working = [w for w in self.workers if w.busy]
-            answered = wait([w.conn for w in working], timeout=0 if busy else None)
-            finished = []
-            for worker in working:
-                if worker.conn in answered:
-                    i, value = self._reply(worker)
-                    if i is not None:
-                        finished.append((i, value))
-            self._hand_out(fn, jobs, queue, needs)  # the next jobs go out before `on_done` runs (it may write)
-            for i, value in sorted(finished, key=lambda item: item[0]):  # type: ignore[arg-type,return-value]
-                results[i] = value
-                if on_done:
-                    on_done(i)
+    def run(self, fn: Callable, jobs: list[tuple], weight: Callable[[tuple], int] | None = None) -> list:
+        """Every result of `map`, as a list."""
+        return list(self.map(fn, jobs, weight=weight))
 
-    def _hand_out(self, fn: Callable, jobs: list[tuple], queue: deque, needs: str | None = None) -> None:
-        # those that have what the jobs need (or are making it ready) first, then the idle
-        free = sorted((w for w in self.workers if w.job is None),
-                      key=lambda w: (needs is not None and needs not in w.prepared, w.warming > 0))
-        for worker in free:
-            if not queue:
-                return
-            if needs is not None and worker.warming and needs not in worker.prepared:
-                continue  # busy making something else ready: the job would wait behind that
-            i = queue.popleft()
-            worker.conn.send((fn, jobs[i]))
-            worker.job = i
-
-    def _reply(self, worker: _Worker):
-        try:
-            ok, value = worker.conn.recv()
-        except (EOFError, OSError):
-            worker.process.join(1.0)  # its pipe closed as it died: how did it end?
-            code = worker.process.exitcode
-            how = f"signal {-code}" if code is not None and code < 0 else f"exit code {code}"
-            raise WorkerLost(f"a worker process ended in the middle of a job ({how}); "
-                             f"nothing half-written was left behind, run the command again") from None
-        if worker.warming:  # the pipe answers in order: a warm-up's reply comes first
-            worker.warming -= 1
-            i = None
-        else:
-            i, worker.job = worker.job, None
-        if not ok:
-            raise value
-        return i, value
-
-    def let_go(self) -> None:
-        """Ask every worker to go, and go on at once: its exit (a Python with WeasyPrint loaded
-        takes a tenth of a second to end) is waited for by `shutdown`, which ends them all."""
+    def close(self) -> None:
+        """Ask every worker to go and go on at once (a Python with WeasyPrint loaded takes a tenth
+        of a second to end): the block's end waits for them; a later batch starts new ones."""
         with interrupts.held():
             for worker in self.workers:
                 try:
@@ -236,23 +177,18 @@ class Pool:
                 except (OSError, ValueError):
                     pass
             self.leaving += self.workers
-            self.workers = []  # a later job starts new ones
+            self.workers = []
 
-    def shutdown(self, graceful: bool) -> None:
+    def end(self, graceful: bool) -> None:
         """The one way workers end. Graceful (their part is done): each is asked to go and
         given GRACE seconds. Then, and at once when interrupted or failed, whatever is left
-        is killed (a worker holds nothing to clean up: the parent writes every file).
-        Signals wait until every worker is gone."""
+        is killed. Signals wait until every worker is gone."""
         with interrupts.held():
-            workers, self.workers, self.leaving = self.workers + self.leaving, [], []
             if graceful:
-                for worker in workers:
-                    try:
-                        worker.conn.send(None)
-                    except (OSError, ValueError):
-                        pass
-                for worker in workers:
-                    worker.process.join(GRACE)
+                self.close()
+            workers, self.workers, self.leaving = self.workers + self.leaving, [], []
+            for worker in workers if graceful else ():
+                worker.process.join(GRACE)
             for worker in workers:
                 if worker.process.exitcode is None:
                     worker.process.kill()
@@ -261,127 +197,98 @@ class Pool:
                 worker.conn.close()
                 worker.process.close()
 
-
-class Workers:
-    """Worker processes shared by several `run_jobs` calls of one command (started on
-    first use), so that a job in phases (lay out the blanks, then stamp) starts them once.
-
-        with Workers(n) as shared:
-            run_jobs(f, jobs, n, shared=shared); run_jobs(g, more, n, shared=shared)
-    """
-
-    def __init__(self, workers: int | None = None, batch: bool = False):
-        self.workers = workers if workers is not None else cores()
-        self.pool: Pool | None = None
-        self.batch = batch  # one batch's (`started_for`): let go once its stamping is drawn
-
-    def get(self) -> Pool:
-        if self.pool is None:
-            self.pool = Pool(self.workers)
-        return self.pool
-
-    def warm(self) -> None:
-        """Start every worker now (each imports WeasyPrint), before the first job is known."""
-        if self.workers > 1:
-            self.get().warm()
-
-    def close(self) -> None:
-        """Let the workers finish and go (their part of the command is done)."""
-        self._end(graceful=True)
-
-    def let_go(self) -> None:
-        """Ask the workers to go without waiting for them (the pool's end waits: `__exit__`)."""
-        if self.pool is not None:
-            self.pool.let_go()
-
-    def stop(self) -> None:
-        """Stop every worker now (interrupted or failed)."""
-        self._end(graceful=False)
-
-    def _end(self, graceful: bool) -> None:
-        with interrupts.held():  # a Ctrl-C now cannot lose the pool between here and its shutdown
-            pool, self.pool = self.pool, None
-            if pool is not None:
-                pool.shutdown(graceful)
-
-    def __enter__(self) -> "Workers":
+    def __enter__(self) -> "Pool":
         return self
 
     def __exit__(self, kind, exc, tb) -> None:
-        self._end(graceful=kind is None)
+        self.end(graceful=kind is None)
 
 
-@contextmanager
-def started_for(parts: int, prepare: tuple[str, ...] = (), fewest: int = 2) -> Iterator[Workers | None]:
-    """A pool started now, before a batch of `parts` is rolled and rendered, so that its workers
-    start Python and import what they need while this process does that (the stamping hands
-    them their first jobs at once); None for a small batch or one core. Ended with the block.
+class Results:
+    """One `Pool.map`'s results, in the jobs' order: iterate to take them (each waited for)."""
 
-    `prepare`: what each worker makes ready meanwhile (`Pool.prepare`: LAYOUT for a part laid
-    out in full, such as a campaign's record; STAMPER). The command's pool: a `started_for`
-    inside the block (the game's command, after the CLI started it before importing that
-    command's modules) takes the same pool.
-    """
-    running = getattr(_COMMAND, "pool", None)
-    if running is not None:
-        yield running
-        return
-    if parts < fewest or cores() < 2:
-        yield None
-        return
-    with Workers(batch=True) as pool:
-        pool.get().prepare(prepare)
-        _COMMAND.pool = pool
+    def __init__(self, pool: Pool | None, fn: Callable, jobs: list[tuple], order, ahead: int | None):
+        self._pool, self._fn, self._jobs = pool, fn, jobs
+        self._queue = deque(order)  # not handed out yet
+        self._done: dict[int, Any] = {}  # back, not taken yet
+        self._next = 0  # the next to take
+        self._ahead = max(ahead, 1) if ahead is not None else len(jobs)
+        self.poll()
+
+    def __len__(self) -> int:
+        return len(self._jobs)
+
+    @property
+    def out(self) -> int:
+        """Jobs out: running on a worker, or back and not taken yet (at most `ahead`)."""
+        busy = sum(1 for w in self._pool.workers if w.job is not None) if self._pool is not None else 0
+        return busy + len(self._done)
+
+    @property
+    def back(self) -> bool:
+        """Every result is back (some perhaps not taken yet): the workers may go (`Pool.close`)."""
+        return not self._queue and (self._pool is None or not any(w.job is not None for w in self._pool.workers))
+
+    def __iter__(self) -> Iterator:
+        return self
+
+    def __next__(self):
+        if self._next >= len(self._jobs):
+            raise StopIteration
+        if self._pool is None:  # a pool of one: the job runs here, when it is taken
+            value = self._fn(*self._jobs[self._next])
+        else:
+            while self._next not in self._done:
+                self._take(None)
+            value = self._done.pop(self._next)
+        self._next += 1
+        return value
+
+    def poll(self) -> None:
+        """The results the workers have sent, taken in (without waiting), and the next jobs handed out."""
+        if self._pool is not None:
+            self._take(0)
+
+    def _take(self, timeout: float | None) -> None:
+        pool = self._pool
+        assert pool is not None
         try:
-            yield pool
-        finally:
-            _COMMAND.pool = None
+            self._hand_out(pool)
+            busy = [w for w in pool.workers if w.job is not None]
+            if not busy:
+                if timeout is None:  # waited for, and nothing will come: the workers were let go early
+                    raise RuntimeError("the pool's workers were let go before every result was back")
+                return
+            answered = wait([w.conn for w in busy], timeout=timeout)
+            for worker in busy:
+                if worker.conn in answered:
+                    i, worker.job = worker.job, None
+                    self._done[i] = _reply(worker)  # type: ignore[index]
+            self._hand_out(pool)
+        except BaseException:
+            pool.end(graceful=False)  # a failed or interrupted batch ends its pool's workers now
+            raise
+
+    def _hand_out(self, pool: Pool) -> None:
+        out = self.out
+        for worker in pool.workers:
+            if not self._queue or out >= self._ahead:
+                return
+            if worker.job is None:
+                i = worker.job = self._queue.popleft()
+                worker.conn.send((self._fn, self._jobs[i]))
+                out += 1
 
 
-# the pool `started_for` started, while its block runs: the command's, in its thread (the desk
-# runs one command at a time, each in a thread of its own)
-_COMMAND = threading.local()
-
-
-def run_jobs(fn: Callable, jobs: list[tuple], workers: int | None = None,
-             on_done: Callable[[int], None] | None = None, weight: Callable[[tuple], int] | None = None,
-             shared: Workers | None = None, idle: Callable[[], bool] | None = None,
-             layout: bool = False, results: list | None = None, ready: str | None = None) -> list:
-    """`fn(*job)` for each job, in order: in this process for one job, else on every core.
-
-    Workers are spawned (they import WeasyPrint themselves), or taken from `shared`; on
-    Ctrl-C, SIGTERM or an error every worker is stopped before the exception goes on.
-    While workers work, `idle()` is called for small units of the caller's own next work
-    (it returns False when it has nothing to do for now; it is asked again after each result). `layout`: the jobs lay out with WeasyPrint,
-    so even one goes to `shared`'s workers when they are running (they have it imported).
-    `results`: the list to fill (len(jobs) long), so that `on_done(i)` can read each result
-    as it comes (a stamped file is written while its later chunks are still being drawn).
-    `ready`: what each worker these jobs leave idle (fewer jobs than workers) makes ready for
-    what comes next (`Pool.prepare`: STAMPER, the stamper's imports while a record is laid out).
-    """
-    results = results if results is not None else [None] * len(jobs)
-    if not jobs:
-        return results
-    workers = min(workers if workers is not None else cores(), len(jobs))
-    # one job runs here, unless this process has its own work to do meanwhile (`idle`), or
-    # a shared pool is running already (its workers have imported WeasyPrint; this one need not)
-    running = layout and shared is not None and shared.pool is not None and shared.workers > 1
-    if workers <= 1 and not running and not (jobs and idle is not None and shared is not None and shared.workers > 1):
-        for i, job in enumerate(jobs):
-            results[i] = fn(*job)
-            if on_done:
-                on_done(i)
-        return results
-    # the biggest jobs first, so that the workers finish at about the same time
-    order = sorted(range(len(jobs)), key=lambda i: -(weight(jobs[i]) if weight else 0))
-    own = shared is None
-    pool_of = Workers(workers) if own else shared
+def _reply(worker: _Worker):
     try:
-        pool_of.get().run(fn, jobs, order, results, on_done, idle, ready,  # type: ignore[union-attr]
-                          needs=LAYOUT if layout else None)
-    except BaseException:
-        pool_of.stop()  # type: ignore[union-attr]
-        raise
-    if own:
-        pool_of.close()  # type: ignore[union-attr]
-    return results
+        ok, value = worker.conn.recv()
+    except (EOFError, OSError):
+        worker.process.join(1.0)  # its pipe closed as it died: how did it end?
+        code = worker.process.exitcode
+        how = f"signal {-code}" if code is not None and code < 0 else f"exit code {code}"
+        raise WorkerLost(f"a worker process ended in the middle of a job ({how}); "
+                         f"nothing half-written was left behind, run the command again") from None
+    if not ok:
+        raise value
+    return value

@@ -22,20 +22,17 @@ from sheets.pipeline import cache
 from sheets.pipeline.build import build, build_one
 from sheets.pipeline.sheet import Sheet, ink_save
 from sheets.pdf.merge import merge_pdfs
-from sheets.pipeline.workers import Workers
 
 
 def write(sheets: list[Sheet], options: PrintOptions, *, folder: bool = False,
-          merged: str | None = None, workers: Workers | None = None) -> list[Path]:
+          merged: str | None = None) -> list[Path]:
     """Ink-save `sheets` as the options ask, lay them out and write them: each where the options
     put a printable (`folder`: into a folder; `merged`: the title of the one file `-o FILE.pdf`
-    makes of a set). The paths written, in order. `workers`: a pool the caller started early
-    for a batch (workers.started_for), used by the stamped sheets written one by one."""
+    makes of a set). The paths written, in order."""
     sheets = ink_save(sheets, options.ink_saver)
     laid_out = cache.default_dir()  # the one cache: a sheet printed before is not laid out again
     if not folder:
-        return [build_one(sheet, options.target(sheet.filename), cache_dir=laid_out, shared=workers)
-                for sheet in sheets]
+        return [build_one(sheet, options.target(sheet.filename), cache_dir=laid_out) for sheet in sheets]
     out = options.output
     if merged is not None and out is not None and Path(out).suffix.lower() == ".pdf" and not Path(out).is_dir():
         if len(sheets) == 1:

@@ -419,33 +419,34 @@ def test_the_stamper_measures_and_wraps_text_as_reportlab_does():
 
 
 def test_drawn_chunks_wait_for_a_slow_writer_and_memory_stays_bounded(regiment, tmp_path, cache, monkeypatch):
-    """The file is written a page per idle step while the workers draw; when the writing falls
-    behind (a slow disk), the workers wait once BACKLOG drawn chunks are unwritten, so that the
-    overlays held never grow with the batch. The same bytes as in one process."""
+    """The file is written a chunk at a time as the chunks are taken, in order, from the workers;
+    when the writing falls behind (a slow disk), no chunk is handed out while the workers' two
+    and AHEAD more are drawn and not yet written, so that the overlays held never grow with the
+    batch. The same bytes as in one process."""
     import time as clock
 
     from sheets.games.regiment.sheets import filled_playbooks, roll_squad
+    from sheets.pipeline import workers
     from sheets.pipeline.stamp import out as out_module
 
     squad = roll_squad(regiment, Dice.seeded(3), 24)
     monkeypatch.setattr(stamping, "CHUNK", 1)  # 24 chunks
     one, _ = stamp(filled_playbooks(regiment, squad, "s.pdf"), tmp_path / "one.pdf", cache, workers=1)
-    writing, waiting = out_module.Out.writing, []
+    write, taken, out = out_module.Out.write, workers.Results.__next__, []
 
-    def slow(self, chunk, data):
-        for _ in writing(self, chunk, data):
-            clock.sleep(0.03)  # a page written slowly
-            yield
+    def slow(self, chunk, data, between=None):
+        clock.sleep(0.1)  # a chunk written slowly
+        write(self, chunk, data, between)
 
-    def counted(self, results):
-        waiting.append(self.waiting(results))
-        return write_a_page(self, results)
+    def counted(self):
+        value = taken(self)
+        out.append(self.out)  # drawn or being drawn, not yet written
+        return value
 
-    write_a_page = out_module.Out.write_a_page
-    monkeypatch.setattr(out_module.Out, "writing", slow)
-    monkeypatch.setattr(out_module.Out, "write_a_page", counted)
+    monkeypatch.setattr(out_module.Out, "write", slow)
+    monkeypatch.setattr(workers.Results, "__next__", counted)
     again = roll_squad(regiment, Dice.seeded(3), 24)
     two, stats = stamp(filled_playbooks(regiment, again, "s.pdf"), tmp_path / "two.pdf", cache, workers=2)
     assert stats["chunks"] == 24 and two == one
-    assert max(waiting) <= stamping.BACKLOG + 2  # and the two chunks the workers hold
-    assert max(waiting) > 1  # the writer did fall behind
+    assert len(out) >= 24 and max(out) <= 2 + stamping.AHEAD  # at most one a worker, and AHEAD more
+    assert max(out) > 2  # the writer did fall behind

@@ -1,4 +1,5 @@
-"""The worker pool (sheets.pipeline.workers): results in order, errors as raised, and one way to end."""
+"""The worker pool (sheets.pipeline.workers): results in order, a bounded number out, errors as
+raised, one warm-up for every worker, and one way to end."""
 from __future__ import annotations
 
 import multiprocessing
@@ -40,6 +41,29 @@ def _die(n: int) -> int:
     return n
 
 
+def _pid(n: int) -> int:
+    time.sleep(0.3)  # each worker takes one
+    return os.getpid()
+
+
+_WARMED: list[int] = []
+
+
+def _warm() -> None:
+    _WARMED.append(os.getpid())
+
+
+def _warmed(n: int) -> tuple[int, list[int]]:
+    time.sleep(0.3)
+    return os.getpid(), list(_WARMED)
+
+
+def _started(log: str, n: int) -> int:
+    with open(log, "a") as handle:
+        handle.write(f"{n}\n")
+    return n
+
+
 def _no_children_left() -> None:
     deadline = time.monotonic() + 2
     while multiprocessing.active_children() and time.monotonic() < deadline:
@@ -48,39 +72,105 @@ def _no_children_left() -> None:
 
 
 def test_results_come_back_in_order_from_every_core():
-    done: list[int] = []
-    assert workers.run_jobs(_square, [(n,) for n in range(7)], 2, on_done=done.append) == [n * n for n in range(7)]
-    assert sorted(done) == list(range(7))
+    with workers.Pool(2) as pool:
+        assert pool.run(_square, [(n,) for n in range(7)]) == [n * n for n in range(7)]
+        # the heaviest handed out first, the results still in the jobs' order
+        assert pool.run(_square, [(n,) for n in range(7)], weight=lambda job: job[0]) == [n * n for n in range(7)]
+        assert len({os.getpid(), *pool.run(_pid, [(1,), (2,)])}) == 3  # two workers, not this process
     _no_children_left()
 
 
 def test_a_worker_error_is_raised_here_as_it_was_and_the_workers_end():
-    with pytest.raises(SheetsError, match=r"^job 3: a value that cannot fit$"):
-        workers.run_jobs(_fail, [(n,) for n in range(6)], 2)
+    with workers.Pool(2) as pool:
+        with pytest.raises(SheetsError, match=r"^job 3: a value that cannot fit$"):
+            pool.run(_fail, [(n,) for n in range(6)])
+        assert pool.workers == []  # ended by the failed batch, not left to the block
+        _no_children_left()
+        assert pool.run(_square, [(2,), (3,)]) == [4, 9]  # a later batch starts new ones
     _no_children_left()
 
 
 def test_an_error_that_cannot_cross_the_pipe_still_says_what_happened():
-    with pytest.raises(RuntimeError, match=r"_Unpicklable: [01] and more"):
-        workers.run_jobs(_odd, [(0,), (1,)], 2)
+    with workers.Pool(2) as pool, pytest.raises(RuntimeError, match=r"_Unpicklable: [01] and more"):
+        pool.run(_odd, [(0,), (1,)])
     _no_children_left()
 
 
 def test_a_worker_killed_in_a_job_is_a_readable_error():
-    with pytest.raises(workers.WorkerLost) as caught:
-        workers.run_jobs(_die, [(n,) for n in range(4)], 2)
+    with workers.Pool(2) as pool, pytest.raises(workers.WorkerLost) as caught:
+        pool.run(_die, [(n,) for n in range(4)])
     assert str(caught.value) == ("a worker process ended in the middle of a job (signal 9); "
                                  "nothing half-written was left behind, run the command again")
     _no_children_left()
 
 
-def test_shared_workers_start_once_and_end_when_the_block_ends():
-    with workers.Workers(2) as shared:
-        assert workers.run_jobs(_square, [(2,), (3,)], 2, shared=shared) == [4, 9]
-        pids = {w.process.pid for w in shared.pool.workers}
-        assert workers.run_jobs(_square, [(4,), (5,)], 2, shared=shared) == [16, 25]
-        assert {w.process.pid for w in shared.pool.workers} == pids and len(pids) == 2
-    assert shared.pool is None
+def test_a_pool_starts_its_workers_once_for_every_batch_and_they_end_with_the_block():
+    with workers.Pool(2) as pool:
+        assert pool.run(_square, [(2,), (3,)]) == [4, 9]
+        pids = {w.process.pid for w in pool.workers}
+        assert pool.run(_square, [(4,), (5,)]) == [16, 25]
+        assert {w.process.pid for w in pool.workers} == pids and len(pids) == 2
+    assert pool.workers == [] and pool.leaving == []
+    _no_children_left()
+
+
+def test_one_job_runs_here_unless_the_workers_are_running_and_a_pool_of_one_runs_all_here():
+    with workers.Pool(2) as pool:
+        assert pool.run(_pid, [(1,)]) == [os.getpid()] and pool.workers == []
+        pool.start()
+        [pid] = pool.run(_pid, [(1,)])
+        assert pid in {w.process.pid for w in pool.workers}  # its imports are done there
+    with workers.Pool(1) as one:
+        assert set(one.run(_pid, [(1,), (2,)])) == {os.getpid()} and one.workers == []
+    _no_children_left()
+
+
+def test_every_worker_runs_the_one_warm_up_before_its_first_job():
+    with workers.Pool(2, warm_up=_warm) as pool:
+        done = pool.run(_warmed, [(1,), (2,)])
+    assert len({pid for pid, _ in done}) == 2
+    assert all(warmed == [pid] for pid, warmed in done)  # each once, in itself
+    assert _WARMED == []  # not here
+    _no_children_left()
+
+
+def test_at_most_ahead_jobs_are_out_while_the_caller_is_slow(tmp_path):
+    """A slow caller (a writer behind its workers): no job is handed out while `ahead` are out,
+    running or back and not taken, so that what the workers made and the caller has not used is
+    bounded; the results still come in the jobs' order."""
+    log = tmp_path / "started"
+    jobs = [(str(log), n) for n in range(12)]
+    with workers.Pool(2) as pool:
+        results = pool.map(_started, jobs, ahead=3)
+        taken = []
+        for value in results:
+            taken.append(value)
+            time.sleep(0.15)  # the workers would run on meanwhile
+            results.poll()
+            started = len(log.read_text().split())
+            assert results.out <= 3 and started <= len(taken) + 3, (taken, started)
+        assert taken == list(range(12))
+    assert max(len(log.read_text().split()), 0) == 12
+    _no_children_left()
+
+
+def test_once_every_result_is_back_the_workers_can_go_and_the_rest_is_still_taken():
+    """`back`: every result has come back, some not taken yet (a stamped file's writer is behind
+    its workers); the workers are let go then, they leave on their own (not killed), and what
+    is left is taken all the same."""
+    with workers.Pool(2) as pool:
+        results = pool.map(_square, [(n,) for n in range(6)])
+        first = next(results)
+        while not results.back:
+            results.poll()
+            time.sleep(0.02)
+        processes = [w.process for w in pool.workers]
+        pool.close()
+        assert [first, *results] == [n * n for n in range(6)]
+        assert pool.workers == [] and len(processes) == 2
+        for process in processes:
+            process.join(10)
+            assert process.exitcode == 0  # asked, not killed
     _no_children_left()
 
 
@@ -89,7 +179,7 @@ def test_no_executor_exit_hook_is_ever_installed():
     interrupted pool had closed: "Exception ignored ... Bad file descriptor") is never loaded,
     even once workers have run and WeasyPrint is imported here."""
     code = ("import sys\nfrom sheets.kit import build as kit_build\nfrom sheets.pipeline import preview, rendering, workers\n"
-            "assert workers.run_jobs(abs, [(-1,), (-2,)], 2) == [1, 2]\nrendering.warm_up()\n"
+            "with workers.Pool(2) as pool:\n    assert pool.run(abs, [(-1,), (-2,)]) == [1, 2]\nrendering.warm_up()\n"
             "print(sorted(m for m in sys.modules if m.startswith('concurrent')))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert (done.returncode, done.stdout, done.stderr) == (0, "[]\n", "")
@@ -103,7 +193,7 @@ def test_a_worker_is_started_with_ctrl_c_held_even_the_first():
             "start = process.BaseProcess.start\n"
             "def watched(self):\n    start(self)\n    seen.append(signal.pthread_sigmask(signal.SIG_BLOCK, []))\n"
             "process.BaseProcess.start = watched\n"
-            "with workers.Workers(2) as shared:\n    shared.get().start()\n"
+            "with workers.Pool(2) as pool:\n    pool.start()\n"
             "print([sorted(s & {signal.SIGINT, signal.SIGTERM}) for s in seen], signal.pthread_sigmask(signal.SIG_BLOCK, []))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert (done.returncode, done.stderr) == (0, "")
@@ -111,98 +201,19 @@ def test_a_worker_is_started_with_ctrl_c_held_even_the_first():
                            " set()\n")
 
 
-def test_workers_let_go_end_on_their_own_and_a_later_job_starts_new_ones():
-    """`let_go` asks the workers to go and returns at once (a stamped file's writing does not
-    wait for their exit); the block's end waits for them, and a job after it starts fresh ones."""
-    with workers.Workers(2) as shared:
-        assert workers.run_jobs(_square, [(2,), (3,)], 2, shared=shared) == [4, 9]
-        first = [w.process for w in shared.pool.workers]
-        shared.let_go()
-        assert shared.pool.workers == [] and shared.pool.leaving != []
+def test_closed_workers_end_on_their_own_and_a_later_batch_starts_new_ones():
+    """`close` asks the workers to go and returns at once (a stamped file's writing does not
+    wait for their exit); the block's end waits for them, and a batch after it starts fresh ones."""
+    with workers.Pool(2) as pool:
+        assert pool.run(_square, [(2,), (3,)]) == [4, 9]
+        first = [w.process for w in pool.workers]
+        pool.close()
+        assert pool.workers == [] and pool.leaving != []
         for process in first:
             process.join(10)
             assert process.exitcode == 0  # asked, not killed
-        assert workers.run_jobs(_square, [(4,), (5,)], 2, shared=shared) == [16, 25]
-        assert {w.process.pid for w in shared.pool.workers}.isdisjoint({p.pid for p in first})
-    assert shared.pool is None
+        assert pool.run(_square, [(4,), (5,)]) == [16, 25]
+        assert {w.process.pid for w in pool.workers}.isdisjoint({p.pid for p in first})
+    assert pool.workers == []
     _no_children_left()
 
-
-def _pid(n: int) -> int:
-    time.sleep(0.3)
-    return os.getpid()
-
-
-def test_a_worker_left_idle_by_a_phase_gets_ready_for_the_next():
-    """One job on two workers: the other worker makes `ready` ready meanwhile (a campaign's
-    record is laid out on one; the other imports the stamper), and the job's result is not held
-    up by it."""
-    with workers.Workers(2) as shared:
-        [busy] = workers.run_jobs(_pid, [(1,)], 2, shared=shared, idle=lambda: False, ready=workers.STAMPER)
-        pids = {w.process.pid for w in shared.pool.workers}
-        assert {w.process.pid for w in shared.pool.workers if workers.STAMPER in w.prepared} == pids - {busy}
-        # the stamper's modules are in the idle one only
-        ready = {pid: stamper for pid, _, stamper in workers.run_jobs(_what_is_ready, [(1,), (2,)], shared=shared)}
-        assert ready == {busy: False, (pids - {busy}).pop(): True}
-    _no_children_left()
-
-
-def test_a_batch_starts_its_workers_before_it_is_rolled_and_ends_them_with_the_block():
-    """`started_for`: no pool for one part (or one core), else workers running at once (they
-    start Python while the batch is rolled), used by the jobs, and gone when the block ends,
-    even when it ends in an error."""
-    with workers.started_for(1) as none:
-        assert none is None
-    with workers.started_for(100) as pool:
-        if workers.cores() < 2:
-            assert pool is None
-            return
-        running = [w.process for w in pool.pool.workers]
-        assert len(running) == pool.workers and all(p.is_alive() for p in running)
-        assert workers.run_jobs(_square, [(2,), (3,)], shared=pool) == [4, 9]
-        assert [w.process for w in pool.pool.workers] == running  # the same workers
-    assert pool.pool is None
-    with pytest.raises(SheetsError):
-        with workers.started_for(100) as pool:
-            raise SheetsError("bad input found while rolling")
-    assert pool.pool is None
-    _no_children_left()
-
-
-def _what_is_ready(n: int) -> tuple[int, bool, bool]:
-    time.sleep(0.3)  # each worker takes one
-    return os.getpid(), "weasyprint" in sys.modules, "sheets.pipeline.stamp.chunk" in sys.modules
-
-
-def test_a_layout_goes_to_the_worker_that_made_the_layout_engine_ready():
-    """`started_for(n, prepare)`: the workers make ready what the batch will need before its
-    first job; a layout goes to the worker that readied the layout engine, even while it is
-    still importing it (behind that warm-up, in its pipe), not to the other, which would import
-    it all over again. A `started_for` inside the block (the game's command, inside the CLI's)
-    takes the same pool."""
-    if workers.cores() < 2:
-        pytest.skip("one core: no pool")
-    with workers.started_for(2, (workers.STAMPER, workers.LAYOUT)) as pool:
-        with workers.started_for(2, workers.SQUAD) as inner:
-            assert inner is pool
-        other: list = []  # another thread's command (the desk's) starts its own
-
-        def elsewhere():
-            with workers.started_for(2) as theirs:
-                other.append(theirs)
-
-        import threading
-        thread = threading.Thread(target=elsewhere)
-        thread.start()
-        thread.join()
-        assert isinstance(other[0], workers.Workers) and other[0] is not pool
-        first, second = pool.pool.workers
-        assert (first.prepared, second.prepared) == ({workers.STAMPER}, {workers.LAYOUT})
-        [pid] = workers.run_jobs(_pid, [(1,)], shared=pool, layout=True, idle=lambda: False)
-        assert pid == second.process.pid
-        # each made ready what it was asked to: the stamper's modules, and WeasyPrint
-        ready = {pid: (layout, stamper) for pid, layout, stamper in
-                 workers.run_jobs(_what_is_ready, [(1,), (2,)], shared=pool)}
-        assert ready == {first.process.pid: (False, True), second.process.pid: (True, False)}
-    assert getattr(workers._COMMAND, "pool", None) is None  # noqa: SLF001
-    _no_children_left()

@@ -51,16 +51,11 @@ def playbook(
             raise SheetsError("--json prints a character file resolved: use it with --character FILE only")
         typer.echo(commands.playbook_json(character, content))
         return
-    # a squad's workers start first, while this process imports and rolls (make_playbook takes them)
-    from sheets.pipeline.workers import SQUAD, started_for  # noqa: PLC0415 - not for --help
+    from sheets.games.regiment import commands  # noqa: PLC0415 - content models and Jinja: not for --help
 
-    with started_for(count, SQUAD):
-        from sheets.games.regiment import commands  # noqa: PLC0415 - content models and Jinja: not for --help
-
-        paths, note = commands.make_playbook(name, print_options(paper, ink_saver, output, content, large_print),
-                                             character=character,
-                                             random=random, count=count, seed=seed, dice=dice,
-                                             fillable=fillable, save=save)
+    paths, note = commands.make_playbook(name, print_options(paper, ink_saver, output, content, large_print),
+                                         character=character, random=random, count=count, seed=seed, dice=dice,
+                                         fillable=fillable, save=save)
     report(paths, note)
     write_previews([p for p in paths if p.suffix == ".pdf"], preview)
 

@@ -16,7 +16,6 @@ from sheets.games.regiment.starter import write_starter
 from sheets.library.access import game_with_plugin, library, make_dice, slug
 from sheets.library.yaml_source import load_yaml
 from sheets.kinds import style
-from sheets.pipeline.workers import SQUAD, started_for
 from sheets.pipeline.write import write
 
 
@@ -27,11 +26,6 @@ def make_playbook(name: str | None, options: PrintOptions = PrintOptions(), *, c
 
     Returns the paths written (the PDF first) and a note for the user.
     """
-    with started_for(count, SQUAD) as pool:  # a squad's workers start while it is rolled
-        return _make_playbook(name, options, character, random, count, seed, dice, fillable, save, pool)
-
-
-def _make_playbook(name, options, character, random, count, seed, dice, fillable, save, pool) -> tuple[list[Path], str]:
     paper = options.paper
     lib = library(options.content)
     game = game_with_plugin(lib, "regiment")
@@ -67,14 +61,14 @@ def _make_playbook(name, options, character, random, count, seed, dice, fillable
         sheet = blank_playbook(game, game.data.playbook(name), paper, fillable)
     options.target(sheet.filename)  # a wrong -o is refused before anything is written
     if save is None:
-        return write(style.large_print([sheet], options.large_print), options, workers=pool), note
+        return write(style.large_print([sheet], options.large_print), options), note
     command = "sheets playbook" + (f" {name}" if name else "") + " --random"
     command += f" --count {count}" if count > 1 else ""
     command += f" --seed {rolled.seed}" if rolled.seed is not None else f" --dice {dice}"
     output.ensure_dir(Path(save))
     with output.locked(Path(save) / SQUAD_FILE):  # one writer at a time adds to the folder's squad
         planned = plan_save(squad, Path(save), rolled.describe, command, game.data)  # checked before any write
-        return write(style.large_print([sheet], options.large_print), options, workers=pool) + write_planned(planned), note
+        return write(style.large_print([sheet], options.large_print), options) + write_planned(planned), note
 
 
 def playbook_json(character: Path, content: Path | None = None) -> str:

@@ -92,24 +92,20 @@ def mission(
     content: Content = None,
 ) -> None:
     """Way of the Warrior: roll a mission briefing and print its log sheet."""
-    # a campaign's workers start first, while this process imports and rolls (make_mission takes them)
-    from sheets.pipeline.workers import CAMPAIGN, started_for  # noqa: PLC0415 - not for --help
+    # the pre-roller alone: --json must not import Jinja or WeasyPrint (a measured fast path)
+    from sheets.games.wotw.preroll import MissionRequest, mission_json  # noqa: PLC0415
 
-    with started_for(0 if as_json or count > limits.MAX_MISSIONS else count, CAMPAIGN):
-        # the pre-roller alone: --json must not import Jinja or WeasyPrint (a measured fast path)
-        from sheets.games.wotw.preroll import MissionRequest, mission_json  # noqa: PLC0415
+    req = MissionRequest(theatre=theatre, nation=nation, airborne=airborne, beachhead=beachhead,
+                         engineers=engineers, strike_step=strike_step, count=count, seed=seed, dice=dice, team=team)
+    if as_json:
+        typer.echo(mission_json(req, content))
+        return
+    if count > limits.MAX_MISSIONS:
+        raise SheetsError(f"--count {count}: at most {limits.MAX_MISSIONS} missions go into one PDF "
+                          f"(up to {limits.MAX_MISSIONS_JSON} with --json)")
+    from sheets.games.wotw.commands import make_mission  # noqa: PLC0415 - Jinja and the pipeline: not for --help
 
-        req = MissionRequest(theatre=theatre, nation=nation, airborne=airborne, beachhead=beachhead,
-                             engineers=engineers, strike_step=strike_step, count=count, seed=seed, dice=dice, team=team)
-        if as_json:
-            typer.echo(mission_json(req, content))
-            return
-        if count > limits.MAX_MISSIONS:
-            raise SheetsError(f"--count {count}: at most {limits.MAX_MISSIONS} missions go into one PDF "
-                              f"(up to {limits.MAX_MISSIONS_JSON} with --json)")
-        from sheets.games.wotw.commands import make_mission  # noqa: PLC0415 - Jinja and the pipeline: not for --help
-
-        path, note = make_mission(req, print_options(paper, ink_saver, output, content, large_print))
+    path, note = make_mission(req, print_options(paper, ink_saver, output, content, large_print))
     report([path], note, preview)
 
 

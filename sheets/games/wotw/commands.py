@@ -24,7 +24,6 @@ from sheets.kinds import style
 from sheets.pipeline import cache
 from sheets.pipeline.build import sheet_pdf
 from sheets.pipeline.sheet import Sheet
-from sheets.pipeline.workers import CAMPAIGN, started_for
 from sheets.pipeline.write import write
 
 with interrupts.held():  # a Ctrl-C while pikepdf registers its C++ types aborts the process
@@ -32,11 +31,6 @@ with interrupts.held():  # a Ctrl-C while pikepdf registers its C++ types aborts
 
 
 def make_mission(req: MissionRequest, options: PrintOptions = PrintOptions()) -> tuple[Path, str]:
-    with started_for(req.count, CAMPAIGN) as pool:  # a campaign's workers start while its missions are rolled
-        return _make_mission(req, options, pool)
-
-
-def _make_mission(req: MissionRequest, options: PrintOptions, pool) -> tuple[Path, str]:
     game, missions = roll_missions(req, options.content)
     team = None
     if req.team is not None:
@@ -48,7 +42,7 @@ def _make_mission(req: MissionRequest, options: PrintOptions, pool) -> tuple[Pat
     stem += f"-seed{first.seed}" if first.seed is not None else "-dice"
     note = f"rolled with {first.dice if first.seed is None else 'seed ' + str(first.seed)}"
     sheets = style.large_print([log_sheet(game, missions, f"{stem}.pdf", options.paper, team)], options.large_print)
-    return write(sheets, options, workers=pool)[0], note
+    return write(sheets, options)[0], note
 
 
 def _log_sheet(game, campaign, mission, options: PrintOptions) -> Path:

@@ -18,6 +18,11 @@ from sheets.pipeline.stamp.overlay import Op, draw_overlay, footers_drawable, gr
 from sheets.pdf.marking import marked_pages
 
 
+def warm_up() -> None:
+    """Nothing to run: a stamping worker's warm-up is this module's import (reportlab, pikepdf),
+    done as the function is unpickled in the worker (sheets.pipeline.workers.Pool)."""
+
+
 @dataclass
 class Plan:
     key: str  # the base (blank) the part is drawn on
@@ -29,7 +34,7 @@ class Plan:
     grown_from: str | None = None  # planned on a blank made taller (`grow`): the blank it was made from
 
 
-def _plan_chunk(blanks: dict, items: list, forms: bool = False, taller: "Taller | None" = None) -> list[Plan]:
+def plan_chunk(blanks: dict, items: list, forms: bool = False, taller: "Taller | None" = None) -> list[Plan]:
     """Jinja-render each filled part and plan what to draw (runs in a worker for big jobs).
     For a fillable sheet, a value that goes in a form field (text, a tick) is not drawn.
     A part whose growing box is too short is planned on the blank with that box taller when
@@ -45,14 +50,14 @@ def _plan_chunk(blanks: dict, items: list, forms: bool = False, taller: "Taller 
             filled.html = None
             continue
         fields, layout = blanks[key]
-        plan = _plan_on(key, fields, layout, html, forms)
+        plan = plan_on(key, fields, layout, html, forms)
         filled_fields = fields_of(html) if plan.ops is None else None
         if filled_fields is not None and plan_part(fields, layout, filled_fields) is None:  # not its footer
             plan.grow = growth(fields, layout, filled_fields)
             if plan.grow and taller is not None:
                 found = taller.find(key, plan.grow, len(layout["pages"]))
                 if found is not None:
-                    grown = _plan_on(found[0], found[1], found[2], html, forms)
+                    grown = plan_on(found[0], found[1], found[2], html, forms)
                     if grown.ops is not None:
                         grown.grow, grown.grown_from = plan.grow, key
                         blanks[found[0]] = (found[1], found[2])  # its overlay pages are drawn on it
@@ -82,7 +87,7 @@ class Taller:
         return self.found[taller]
 
 
-def _plan_on(key: str, fields: Fields, layout: dict, html: str, forms: bool, read: Fields | None = None) -> Plan:
+def plan_on(key: str, fields: Fields, layout: dict, html: str, forms: bool, read: Fields | None = None) -> Plan:
     """A filled part's plan on the base `key` (its fields and layout); `read`: the part's fields,
     when they were read already."""
     f = read if read is not None else fields_of(html)
@@ -95,7 +100,7 @@ def _plan_on(key: str, fields: Fields, layout: dict, html: str, forms: bool, rea
     return Plan(key, ops, f.footer, html if ops is None else None, f.values if forms else None)
 
 
-def _overlay_pages(plans: list[Plan], bases: dict, first: int, total: int) -> list:
+def overlay_pages(plans: list[Plan], bases: dict, first: int, total: int) -> list:
     pages, number = [], first
     for plan in plans:
         base = bases[plan.key]
@@ -137,18 +142,18 @@ def _unpacked(blanks: dict) -> dict:
     return found
 
 
-def _stamp_chunk(blanks: dict, items: list, first: int, total: int,
+def stamp_chunk(blanks: dict, items: list, first: int, total: int,
                  forms: bool = False, taller: Taller | None = None, marked: bool = False) -> tuple[list[Plan], object]:
     """Plan a chunk of parts and draw its overlay (None when a part must be laid out in full).
     `blanks`: key -> (fields, layout), or that `packed`. `marked` (a tagged file): the overlay
     comes with each page's content marked for the structure tree (`marking.marked_pages`), so
     that the process writing the file does not."""
     blanks = _unpacked(blanks)
-    plans = _plan_chunk(blanks, items, forms, taller)
+    plans = plan_chunk(blanks, items, forms, taller)
     if any(p.ops is None for p in plans):
         return plans, None
     bases = {k: {"layout": lay, "footer": f.footer} for k, (f, lay) in blanks.items()}
-    overlay = draw_overlay(_overlay_pages(plans, bases, first, total))
+    overlay = draw_overlay(overlay_pages(plans, bases, first, total))
     return plans, Drawn(overlay, marked_pages(overlay)) if marked else overlay
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import tempfile
 from contextlib import contextmanager
+from typing import Callable
 
 from sheets.base import interrupts, output
 from sheets.pdf.stream import StreamingPdf, open_source
@@ -33,7 +34,6 @@ class Out:
         self._target = self.job.target
         self._handle = None
         self._pdf = None
-        self._writing = None  # the chunk being written a page at a time (`write_a_page`)
 
     # -- the temporary file ------------------------------------------------------
     @contextmanager
@@ -61,7 +61,7 @@ class Out:
         """Nothing written is kept (see the module)."""
         self.live = False
         self.written = self.number = 0
-        self._pdf = self._writing = None
+        self._pdf = None
         self._later = []  # drawn again from the start: kept
         self._drop()
 
@@ -82,38 +82,11 @@ class Out:
                 os.unlink(tmp)
 
     # -- the pages ---------------------------------------------------------------
-    def write_a_page(self, results: list) -> bool:
-        """One page more of the chunks drawn so far, in order (`results`: per chunk, its plans
-        and overlay, or None while it is drawn); False when none can be written now. A chunk
-        with a part to lay out in full (no overlay) discards the file: the page count may change."""
-        if self._writing is not None:
-            if next(self._writing, self) is None:
-                return True
-            self._writing = None
-            results[self.written - 1] = (results[self.written - 1][0], None)  # written: let the overlay go
-        if not self.live or self.written >= len(results) or results[self.written] is None:
-            return False
-        chunk, data = results[self.written]
-        if data is None:
-            self.discard()
-            return False
-        self._writing = self.writing(chunk, data)
-        return True
-
-    def waiting(self, results: list) -> int:
-        """Chunks drawn (`results`) and not yet written."""
-        return sum(1 for r in results[self.written:] if r is not None and r[1] is not None)
-
-    def write(self, chunk: list, data) -> None:
+    def write(self, chunk: list, data, between: Callable[[], None] | None = None) -> None:
         """One chunk's parts: each page its base's page with the chunk's overlay page on top.
         `data`: the overlay PDF, or a worker's `Drawn` (the overlay with its pages' content
-        marked already, for a tagged file)."""
-        for _ in self.writing(chunk, data):
-            pass
-
-    def writing(self, chunk: list, data):
-        """`write`, a page at a time: the caller does other work between pages (answers its
-        workers: sheets.pipeline.stamp.write). The chunk counts as written at the end."""
+        marked already, for a tagged file). `between`: called after each page (the workers'
+        next chunks handed out while this process writes: sheets.pipeline.stamp.write)."""
         if self._pdf is None:
             self._open()
         pdf, bases = self._pdf, self.job.bases
@@ -132,7 +105,8 @@ class Out:
                         pdf.add_page(form, size, source, overlay.pages[n])
                     n += 1
                     self.number += 1
-                    yield
+                    if between is not None:
+                        between()
                 if plan.key.startswith("part-"):  # laid out in full: drawn here only
                     if self.job.finished:
                         pdf.forget(plan.key)

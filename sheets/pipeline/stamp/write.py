@@ -8,34 +8,35 @@
      cannot be stamped exactly (a value the stamp font cannot draw, or that does not fit
      its box at the smallest type) is laid out in full instead, its values in flow;
   3. the pages are streamed into the target, chunk by chunk (temporary file, then rename),
-     each chunk as soon as it and those before it are drawn, while the workers draw the
-     rest (sheets.pipeline.stamp.out).
+     each chunk as it is taken from the workers, in order, while they draw the next ones
+     (at most AHEAD chunks out at once: sheets.pipeline.workers; sheets.pipeline.stamp.out).
+The workers are let go once the last chunk is drawn (when no part needs laying out in full):
+they leave while the file is written.
 """
 from __future__ import annotations
 
 import json
 import time
-from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
 from sheets.base import interrupts, output
 from sheets.pdf.stream import open_source, read_ahead
+from sheets.pipeline.workers import Pool
 from sheets.pipeline import cache
 from sheets.pipeline.sheet import Sheet, render_html
 from sheets.pipeline.stamp.fields import Fields, fields_of
 from sheets.pipeline.stamp.layout import render_base
 from sheets.pipeline.stamp.out import CHUNK, Out as _Out
 from sheets.pipeline.stamp.widgets import add_form, widgets_of
-from sheets.pipeline.stamp.chunk import Plan, Taller, _overlay_pages, _plan_chunk, _plan_on, _stamp_chunk, packed
+from sheets.pipeline.stamp import chunk
+from sheets.pipeline.stamp.chunk import Plan, Taller, overlay_pages, plan_chunk, plan_on, stamp_chunk, packed
 from sheets.pipeline.stamp.overlay import draw_overlay, grown_html
-from sheets.pipeline.workers import STAMPER, Workers, run_jobs
 
 StampPart = tuple  # (blank Sheet or None, filled Sheet)
-EARLY = 8  # parts to lay out in full parsed while the workers still draw, at most (bounds memory)
 PLAN_AHEAD = 8 * CHUNK  # parts planned while the blanks are laid out, at most (bounds memory)
-BACKLOG = 4  # chunks drawn, not yet written, at most before the workers wait (bounds memory)
+AHEAD = 2  # chunks drawn and not yet written, at most, beyond one a worker (bounds memory)
 
 
 @dataclass
@@ -89,11 +90,10 @@ class StampJob:
     target: Path
     title: str
     cache_dir: Path | None
-    workers: int | None
-    shared: Workers
+    pool: Pool
     progress: Callable[[str], None] | None = None
     stats: dict | None = None
-    own_pool: bool = True  # False: the caller's pool (a kit's), which the caller closes
+    own_pool: bool = True  # False: the caller's pool (a kit's), which the caller ends
     blank_html: dict[str, str] = field(default_factory=dict)  # key -> HTML of every base
     part_keys: list[str | None] = field(default_factory=list)  # each part's base (None: none yet)
     bases: dict[str, Base] = field(default_factory=dict)
@@ -129,9 +129,8 @@ class StampJob:
         direct = [i for i, k in enumerate(self.part_keys) if k is None]
         direct_html = {i: render_html(self.parts[i][1]) for i in direct}
         jobs = [(self.blank_html[k],) for k in self.todo] + [(direct_html[i],) for i in direct]
-        steps = self._work_ahead()  # this process's own work meanwhile
         interrupts.phase("laying out blanks")
-        made = self.laid_out(jobs, idle=lambda: next(steps, False))
+        made = self.laid_out(jobs, meanwhile=self._work_ahead())  # this process's own work meanwhile
         for key, (pdf, layout) in zip(self.todo, made):
             self.bases[key] = Base(key, pdf, layout)
         for i, (pdf, layout) in zip(direct, made[len(self.todo):]):
@@ -146,7 +145,7 @@ class StampJob:
     def _work_ahead(self):
         """What this process does while the workers lay out, a step at a time: each filled part
         rendered (Jinja) and, when this process has its blank, planned as a worker would
-        (`_plan_chunk`, PLAN_AHEAD parts at most), so that the stamping only draws it; then the
+        (`plan_chunk`, PLAN_AHEAD parts at most), so that the stamping only draws it; then the
         pages of the blanks those plans go on parsed (sheets.pdf.stream.read_ahead)."""
         planning = self.planned_on  # key -> (fields, layout): the cached blanks, and taller ones found
         taller = Taller({}, self.cache_dir)
@@ -158,7 +157,7 @@ class StampJob:
                     planning[key] = (base.fields, base.layout)
                     if "data-grow" in self.blank_html[key]:
                         taller.html[key] = self.blank_html[key]
-                self.planned[i] = _plan_chunk(planning, [(key, filled)], self.forms, taller)[0]
+                self.planned[i] = plan_chunk(planning, [(key, filled)], self.forms, taller)[0]
             elif key is not None:
                 render_html(filled)
             yield True
@@ -166,15 +165,20 @@ class StampJob:
         self._load_taller(plans)
         yield from self._read_ahead(dict.fromkeys(p.key for p in plans if p.key in self.bases))
 
-    def laid_out(self, jobs: list[tuple[str]], idle: Callable[[], bool] | None = None) -> list[tuple[bytes, dict]]:
+    def laid_out(self, jobs: list[tuple[str]], meanwhile=()) -> list[tuple[bytes, dict]]:
         """Each HTML laid out in full (render_base), taken from the cache when it holds it (a
         blank, a part with no blank, a part that could not be stamped: the same HTML gives the
-        same bytes), the rest laid out on the workers and cached."""
+        same bytes), the rest laid out on the workers and cached. `meanwhile`: this process's
+        own steps, taken while the workers lay out (each followed by handing out their next job),
+        and only while they do."""
         keys = [cache.blank_key(html) for html, in jobs]
         made: list = [cache.read_blank(self.cache_dir, key) for key in keys]
         todo = [i for i, hit in enumerate(made) if hit is None]
-        fresh = run_jobs(render_base, [jobs[i] for i in todo], self.workers, shared=self.shared,
-                         weight=lambda job: len(job[0]), idle=idle, layout=True, ready=STAMPER)
+        fresh = self.pool.map(render_base, [jobs[i] for i in todo], weight=lambda job: len(job[0]))
+        for _ in meanwhile:
+            fresh.poll()
+            if not fresh.out:  # the workers are done: what is left is the stamping's (on every core)
+                break
         for i, (pdf, layout) in zip(todo, fresh):
             layout = _same_shape_as_cached(layout)
             cache.write_blank(self.cache_dir, keys[i], pdf, layout)
@@ -182,76 +186,56 @@ class StampJob:
         return made
 
     # -- phase 2: plans and overlays ------------------------------------------------
-    def plan_and_draw(self, out: "_Out") -> tuple[list[Plan], list, int, list[int]]:
-        """Every chunk planned and drawn on the workers, and written into `out` as soon as it
-        and those before it are back (the file grows while later chunks are drawn). A part
+    def plan_and_draw(self, out: "_Out") -> tuple[list[Plan], list[int]]:
+        """Every chunk planned and drawn on the workers, and written into `out` as it is taken,
+        in order, while they draw the next (the file grows while later chunks are drawn). A part
         that must be laid out in full changes the page count: then nothing is kept of `out`
         and the file is written after (`out.written` is 0)."""
         total = out.total = sum(self.bases[k].pages for k in self.part_keys if k is not None)
         chunks = -(-len(self.parts) // CHUNK)
-        stamp_workers = self.workers if chunks > 1 and any(k is not None for k in self.part_keys) else 1
+        parallel = chunks > 1 and any(k is not None for k in self.part_keys) and self.pool.parallel(chunks)
         # on the workers, a tagged file's pages come marked (marking.marked_pages): that work is
         # theirs, not this process's, which writes every page (in one process it gains nothing)
-        jobs = self._chunk_jobs(total, self.finished and stamp_workers != 1 and self.shared.workers > 1)
-        results: list = [None] * len(jobs)
-        early: dict[int, Base] = {}  # parts to lay out in full, their cached PDF parsed meanwhile
-        found: deque = deque()  # (part index, filled HTML) of those not parsed yet
-
-        def done(i: int) -> None:
-            if self.progress:
-                for _ in jobs[i][1]:
-                    self.progress(self.title)
-            chunk_plans, data = results[i]
-            if data is None:  # parts to lay out in full: parse their cached PDF while the workers draw
-                found.extend((i * CHUNK + j, p.html) for j, p in enumerate(chunk_plans) if p.ops is None)
-            self._load_taller(results[i][0])
-            # at once in one process or past BACKLOG waiting chunks (memory bound), else in idle steps
-            while (stamp_workers == 1 or out.waiting(results) > BACKLOG) and out.write_a_page(results):
-                pass
-
+        jobs = self._chunk_jobs(total, self.finished and parallel)
         interrupts.phase("stamping")
-        ahead = self._read_ahead()  # while the workers start and draw the first chunks
-
-        def idle() -> bool:  # the bases parsed (a tenth of a second each), then a page written a
-            # step: a worker's result is taken, and its next chunk sent, between two pages
-            if next(ahead, None) is not None or out.write_a_page(results):
-                return True
-            if not found or len(early) >= EARLY:
-                return False
-            j, html = found.popleft()
-            hit = cache.read_blank(self.cache_dir, cache.blank_key(html))
-            if hit is not None:
-                base = early[j] = Base(f"part-{j}", hit[0], hit[1])
-                for p in range(base.pages):
-                    read_ahead(base.reader, p)
-            return True
-
-        run_jobs(_stamp_chunk, jobs, stamp_workers, done, shared=self.shared, results=results,
-                 idle=idle if stamp_workers != 1 else None)
-        while out.write_a_page(results):  # what came back last
-            pass
-        plans = [p for chunk_plans, _ in results for p in chunk_plans]
-        overlays: list = [o for _, o in results]  # Drawn, bytes or None
+        if parallel:
+            drawn = self.pool.map(stamp_chunk, jobs, ahead=self.pool.size + AHEAD)
+            for _ in self._read_ahead():  # the bases parsed while the workers draw the first chunks
+                drawn.poll()
+            between = drawn.poll  # their next chunks handed out between two pages written
+        else:
+            if self.own_pool:
+                self.pool.close()  # the workers laid out the blanks; the stamping is done here
+            drawn = (stamp_chunk(*job) for job in jobs)  # type: ignore[assignment]
+            between = None
+        plans: list[Plan] = []
+        for chunk_plans, data in drawn:
+            if self.progress:
+                for _ in chunk_plans:
+                    self.progress(self.title)
+            self._load_taller(chunk_plans)
+            plans += chunk_plans
+            if data is None:  # a part to lay out in full: the page count may change
+                out.discard()
+            elif out.live:
+                if self.own_pool and parallel and drawn.back:  # type: ignore[union-attr]
+                    self.pool.close()  # all drawn, none to lay out: the workers go while the rest is written
+                    between = None
+                out.write(chunk_plans, data, between)
         fallback = [i for i, p in enumerate(plans) if p.ops is None]
         if fallback:  # lay those parts out in full; the page count may change, so draw again
-            out.discard()
             grown = self.grow(plans, fallback)
             fallback = [i for i in fallback if i not in grown]
             laid = self.laid_out([(plans[i].html,) for i in fallback])
             for i, (pdf, layout) in zip(fallback, laid):
                 key = f"part-{i}"
                 self.bases[key] = Base(key, pdf, _same_shape_as_cached(layout))
-                parsed = early.pop(i, None)
-                if parsed is not None and parsed.pdf == pdf:  # the same bytes, parsed already
-                    self.bases[key]._reader = parsed.reader  # noqa: SLF001
                 plans[i] = Plan(key, [[] for _ in layout["pages"]], plans[i].footer)
-            early.clear()
-            overlays = [None] * len(jobs)
-            total = out.total = sum(self.bases[p.key].pages for p in plans)
-        return plans, overlays, total, fallback
+            out.total = sum(self.bases[p.key].pages for p in plans)
+        return plans, fallback
 
     def _chunk_jobs(self, total: int, marked: bool) -> list[tuple]:
-        """`_stamp_chunk`'s arguments for each chunk: its blanks (each pickled once), its parts
+        """`stamp_chunk`'s arguments for each chunk: its blanks (each pickled once), its parts
         (a part planned already as its plan), its first page number and the page count."""
         blanks = {k: packed(k, b.fields, b.layout) for k, b in self.bases.items()}
         jobs, first = [], 0
@@ -273,7 +257,7 @@ class StampJob:
         if key is None or not key.startswith("part-"):
             return filled
         base = self.bases[key]
-        return _plan_on(key, base.fields, base.layout, self.blank_html[key], self.forms, base.fields)
+        return plan_on(key, base.fields, base.layout, self.blank_html[key], self.forms, base.fields)
 
     def _load_taller(self, plans: list[Plan]) -> None:
         """The taller blanks (`Taller`) a worker planned these parts on, read from the cache."""
@@ -310,7 +294,7 @@ class StampJob:
         grown = set()
         for i, key in wanted.items():
             base = self.bases[key]
-            plan = _plan_on(key, base.fields, base.layout, plans[i].html, self.forms)
+            plan = plan_on(key, base.fields, base.layout, plans[i].html, self.forms)
             if plan.ops is not None:
                 plan.grow, plan.grown_from = plans[i].grow, self.part_keys[i]
                 plans[i] = plan
@@ -327,17 +311,14 @@ class StampJob:
                 yield True
 
     # -- phase 3: the file --------------------------------------------------------
-    def stream(self, plans: list[Plan], overlays: list, out: "_Out") -> None:
-        """The chunks not written yet (all of them after a fallback), then the file closed."""
+    def stream(self, plans: list[Plan], out: "_Out") -> None:
+        """The chunks not written yet (all of them after a fallback: drawn again here, on the
+        final page count), then the file closed."""
         out.settle()
         for c in range(out.written, -(-len(plans) // CHUNK)):
             chunk = plans[c * CHUNK:(c + 1) * CHUNK]
-            data = overlays[c]
-            if data is None:
-                self.redrawn += 1
-                data = draw_overlay(_overlay_pages(chunk, self.bases, out.number, out.total))
-            overlays[c] = None
-            out.write(chunk, data)
+            self.redrawn += 1
+            out.write(chunk, draw_overlay(overlay_pages(chunk, self.bases, out.number, out.total)))
         out.commit()
 
     def add_form(self, plans: list[Plan]) -> None:
@@ -357,16 +338,16 @@ class StampJob:
         direct = self.lay_out_bases()
         t0 = time.perf_counter()
         with _Out(self) as out:
-            plans, overlays, total, fallback = self.plan_and_draw(out)
+            plans, fallback = self.plan_and_draw(out)
             t1 = time.perf_counter()
-            if self.own_pool or self.shared.batch:
-                self.shared.let_go()  # the workers' part is done: they go while the rest is written
+            if self.own_pool:
+                self.pool.close()  # the workers' part is done (after a fallback too): they go
             if self.stats is not None:
                 self.stats.update(stamped=len(self.parts) - len(fallback) - len(direct), no_blank=len(direct),
                                   grown=sum(1 for p in plans if p.grown_from),
                                   laid_out=len(fallback) + len(direct), blanks_rendered=len(self.todo),
                                   chunks=-(-len(self.parts) // CHUNK), plan_draw_s=round(t1 - t0, 3))
-            self.stream(plans, overlays, out)
+            self.stream(plans, out)
         if self.forms:
             self.add_form(plans)
         if self.stats is not None:
@@ -377,12 +358,13 @@ class StampJob:
 
 def write_stamped(parts: list[StampPart], target: Path, *, title: str = "", cache_dir: Path | None = None,
                   workers: int | None = None, progress: Callable[[str], None] | None = None,
-                  stats: dict | None = None, shared: Workers | None = None, finished: bool = False,
+                  stats: dict | None = None, pool: Pool | None = None, finished: bool = False,
                   forms: bool = False) -> Path:
     """Stamp every part onto its cached blank and stream the pages into `target` (atomic).
 
-    Big jobs are split in chunks of CHUNK parts, planned and drawn on every core; the
-    pages are then streamed to disk chunk by chunk. `finished`: tagged and described as they
+    Big jobs are split in chunks of CHUNK parts, planned and drawn on every core (`workers`
+    processes, or the caller's `pool`: a kit's, whose workers have WeasyPrint imported already);
+    the pages are streamed to disk chunk by chunk. `finished`: tagged and described as they
     are written (what `finish_pdf` does to the raw file, in the same pass: TaggedPdf).
     """
     where = cache_dir if cache_dir is not None else cache.default_dir()
@@ -390,13 +372,14 @@ def write_stamped(parts: list[StampPart], target: Path, *, title: str = "", cach
         where.mkdir(parents=True, exist_ok=True)
     except OSError:
         where = None  # a cache we cannot make is only slower
-    if shared is not None:  # the caller's pool (a kit's: its workers have WeasyPrint imported already)
-        written = StampJob(parts, target, title, where, workers, shared, progress, stats, own_pool=False,
+    if pool is not None:
+        written = StampJob(parts, target, title, where, pool, progress, stats, own_pool=False,
                            finished=finished, forms=forms).run()
     else:
-        with Workers(workers) as own:  # started once, for every phase that needs them
-            written = StampJob(parts, target, title, where, workers, own, progress, stats,
+        with Pool(workers, warm_up=chunk.warm_up) as own:  # started once, for every phase that needs them
+            if len(parts) > CHUNK:
+                own.start()  # its workers start Python while this process renders the blanks' HTML
+            written = StampJob(parts, target, title, where, own, progress, stats,
                                finished=finished, forms=forms).run()
     cache.trim(where)  # under its size bound
     return written
-
