@@ -445,11 +445,16 @@ def campaign_log_sheet(game: Game, campaign, mission: Mission, paper: str = "a4"
     return sheet
 
 
-#: the blank record's row counts: the largest team (9, Russian) with room for recruits
-#: and the fallen; a season of missions; the ledger lines of about five missions
+#: the blank record's row counts (7 mm pencil rows): the largest team (9, Russian) with room
+#: for a recruit; the missions and ledger lines its first page holds, and its continuation
+#: sheet's (a campaign of eleven missions wrote 26 ledger lines)
 RECORD_ROSTER_ROWS = 10
-RECORD_MISSION_ROWS = 7
-RECORD_LEDGER_ROWS = 11
+RECORD_MISSION_ROWS = 4
+RECORD_LEDGER_ROWS = 6
+RECORD_CONTINUED_MISSIONS = 6
+RECORD_CONTINUED_LEDGER = 20
+#: a printed record's roster: its men and a spare row for the next recruit
+RECORD_ROSTER_SPARE = 1
 
 
 def campaign_record(game: Game, campaign, filename: str, paper: str = "a4", spare: int | None = None,
@@ -474,7 +479,10 @@ def campaign_record(game: Game, campaign, filename: str, paper: str = "a4", spar
         "c": campaign, "nation": nation, "theatre": theatre, "enemy": enemy,
         "team": team, "missions": missions, "ledger": list(zip(ledger, balance)),
         "crew_short": crew_notes(campaign, nation) if campaign else {},
-        "roster_rows": max(RECORD_ROSTER_ROWS, len(team)),
+        "roster_rows": len(team) + RECORD_ROSTER_SPARE if campaign else RECORD_ROSTER_ROWS,
+        # the blank record runs on to a continuation sheet of missions and ledger lines
+        "continuation": None if campaign else {"mission_rows": RECORD_CONTINUED_MISSIONS,
+                                               "ledger_rows": RECORD_CONTINUED_LEDGER},
         "mission_rows": max(RECORD_MISSION_ROWS, len(missions)) if spare is None else len(missions) + spare,
         "ledger_rows": max(RECORD_LEDGER_ROWS, len(ledger)) if spare is None else len(ledger) + spare,
         "campaign_rules": data.rules.campaign, "skills": data.rules.skills,

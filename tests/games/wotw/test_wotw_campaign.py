@@ -258,7 +258,7 @@ def test_a_campaign_to_its_third_mission(cli, campaign, tmp_path):
     assert r.exit_code == 0, r
     flat = squash(pdf_text(tmp_path / "record.pdf"))
     for needle in ["CAMPAIGNRECORD", "2PLAYED·M3INPROGRESS", "WilliHaasGreenRifle-4killed", "joinedbeforeM1;killedM2",
-                   "seed11Controlroad", "success", "aborted", "killedWilliHaas", "mission1success:3XP(1d3),2CPreinforcements",
+                   "1Controlroad", "success", "aborted", "killedWilliHaas", "mission1success:3XP(1d3),2CPreinforcements",
                    "promotedOttoLenztoPrivate-12"]:
         assert needle in flat, needle
 
