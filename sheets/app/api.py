@@ -138,11 +138,12 @@ def make_cards(game_id: str, options: PrintOptions = PrintOptions(), *, which: s
 
 def make_card_images(game_id: str, options: PrintOptions = PrintOptions(), *, which: str = "all",
                      export: str | None = "png", dpi: float | None = None, bleed: float | None = None,
-                     backs: bool = False, shop: str | None = None) -> list[Path]:
+                     backs: bool = False, shop: str | None = None, skipped: list[str] | None = None) -> list[Path]:
     """`sheets cards GAME --export png|pdf|tts [--shop NAME] -o DIR`: for a print shop, one image per
     card face (and the back with `backs`), or one PDF per deck; for Tabletop Simulator, grid images
     per deck and its back. Into DIR (png: DIR/<set id>/ for several sets). Every option is checked
-    and every file made before the first is written."""
+    and every file made before the first is written. With a shop and every set (no --set), the
+    sets the shop prints are written and `skipped` gets a line for each other one."""
     lib = library(options.content)
     preset, export = card_export.find_shop(lib.shops().shops if shop else {}, shop, export, dpi, bleed)
     dpi = card_export.DPI if dpi is None else dpi
@@ -151,6 +152,10 @@ def make_card_images(game_id: str, options: PrintOptions = PrintOptions(), *, wh
     game = lib.game(game_id)
     geometry = lib.geometry()
     chosen = pick_sets(game, which)
+    if preset is not None and which == "all":
+        chosen, passed_over = card_export.shop_takes(chosen, shop or "", preset)
+        if skipped is not None:
+            skipped.extend(passed_over)
     if export == "tts":
         return _write_tts(game, chosen, geometry, options, folder)
     plans = [card_export.plan(s, shop, preset, dpi, bleed) for s in chosen]

@@ -191,8 +191,10 @@ def cards(
     options = print_options(paper, ink_saver, output, content, large_print)
     if export is not None or dpi is not None or bleed is not None or shop is not None:
         _card_export_only(export or shop, game, layout, fold, copies, crop_marks, preview)
-        report(api.make_card_images(game, options, which=card_set, export=export, dpi=dpi, bleed=bleed,
-                                    backs=backs, shop=shop))
+        skipped: list[str] = []  # with --shop and every set: the sets the shop does not print, and why
+        written = api.make_card_images(game, options, which=card_set, export=export, dpi=dpi, bleed=bleed,
+                                       backs=backs, shop=shop, skipped=skipped)
+        report(written, note="\n".join(skipped))
     elif game == "calibrate":  # the calibration sheet reads no content and has no ink to save
         report([api.make_calibration(options, duplex=duplex.value, back_offset=back_offset)], preview=preview)
     else:

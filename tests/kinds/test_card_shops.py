@@ -303,3 +303,33 @@ def test_a_preset_without_its_source_is_a_located_content_error(cli, fixture_con
     palette.write_text(palette.read_text().replace('cmyk: [45, 25, 35, 85]', 'cmyk: [45, 25, 35, 185]'))
     result = cli("validate", "--content", fixture_content)
     assert result.exit_code == 1 and "palette.yaml" in result.stdout + result.stderr, result
+
+
+def test_every_games_colours_have_their_cmyk_for_the_print_shop(library):
+    """A theme's accent, card frame and back (content/<game>/theme.yaml) are in the palette, so a
+    deck in any game's look goes to a CMYK-only shop (a colour without its CMYK stops the export)."""
+    known = {c.rgb.lower() for c in library.palette().colours.values()}
+    for gid in library.game_ids():
+        theme = library.game(gid).content["theme"]
+        for colour in (theme.look.accent, theme.frame, theme.back):
+            assert colour.lower() in known, (gid, colour)
+
+
+def test_a_shop_over_every_set_writes_those_it_prints_and_says_why_it_skips_the_others(cli, library, tmp_path):
+    """`--shop NAME` without --set: a deck for each set of a size the shop prints, one line for each
+    other set; a game with none the shop prints is one error line."""
+    name = "drivethrucards"
+    shop = library.shops().shops[name]
+    sets = {gid: list(library.game(gid).card_sets.values()) for gid in library.game_ids()}
+    mixed = next(g for g, s in sets.items() if any(c.size in shop.cards for c in s) and any(c.size not in shop.cards for c in s))
+    result = cli("cards", mixed, "--shop", name, "-o", tmp_path / "mixed")
+    assert result.exit_code == 0, result
+    assert sorted(p.stem for p in (tmp_path / "mixed").glob("*.pdf")) == sorted(c.id for c in sets[mixed] if c.size in shop.cards)
+    lines = [line for line in result.stdout.splitlines() if line.startswith("skipped card set")]
+    assert sorted(lines) == sorted(f"skipped card set {c.id!r}: {shop.title} prints {', '.join(shop.cards)} cards; it is {c.size}"
+                                   for c in sets[mixed] if c.size not in shop.cards)
+    none = next((g for g, s in sets.items() if s and all(c.size not in shop.cards for c in s)), None)
+    if none is not None:
+        result = cli("cards", none, "--shop", name, "-o", tmp_path / "none")
+        assert result.exit_code == 1 and result.stderr.count("\n") == 1 and "no card set" in result.stderr, result
+        assert not (tmp_path / "none").exists()

@@ -92,6 +92,18 @@ def find_shop(shops: dict, name: str | None, export: str | None, dpi: float | No
     return shop, shop.format
 
 
+def shop_takes(card_sets: list[CardSet], shop_name: str, shop) -> tuple[list[CardSet], list[str]]:
+    """Of every card set (no --set named), the ones `shop` prints, and a line for each it does not
+    (why: its card size); none it prints is the error a named set gives."""
+    taken = [s for s in card_sets if s.size in shop.cards]
+    skipped = [f"skipped card set {s.id!r}: {shop.title} prints {', '.join(shop.cards)} cards; it is {s.size}"
+               for s in card_sets if s.size not in shop.cards]
+    if not taken:
+        raise SheetsError(f"--shop {shop_name}: {shop.title} prints {', '.join(shop.cards)} cards; no card set "
+                          f"of this game is one ({', '.join(f'{s.id} is {s.size}' for s in card_sets)})")
+    return taken, skipped
+
+
 def plan(card_set: CardSet, shop_name: str | None, shop, dpi: float, bleed: float) -> Plan:
     """The export of `card_set`: the options, or `shop`'s preset (content/_print/shops.yaml)."""
     if shop is None:
