@@ -114,6 +114,26 @@ def test_the_live_preview_is_the_filled_page(desk):
     assert bad.status_code == 422 and "stat_set is missing: choose 1-4" in bad.text
 
 
+def test_a_new_characters_preview_is_the_blank_playbook_until_the_first_choice(desk, cli, tmp_path):
+    """Before any choice the preview is the blank playbook as `sheets playbook` prints it (not a 422
+    listing what is missing); the first choice makes it the character's (or what it lacks)."""
+    from sheets.games.regiment.web import PREVIEW_DPI
+    from sheets.library.content import Library
+    from sheets.pipeline.preview import render_pages
+
+    for pb in Library().game("regiment").data.playbooks.values():
+        got = desk.get(f"/regiment/character/preview.png?playbook={pb.id}")
+        assert got.status_code == 200 and got.headers["content-type"] == "image/png", (pb.id, got.text[:200])
+        printed = tmp_path / f"{pb.id}.pdf"
+        assert cli("playbook", pb.id, "-o", printed).exit_code == 0
+        pages = render_pages(printed, dpi=PREVIEW_DPI)
+        shown = Image.open(io.BytesIO(got.content)).convert("RGB")
+        assert shown.size == (sum(p.width for p in pages) + 8 * (len(pages) - 1), max(p.height for p in pages))
+        assert shown.crop((0, 0, pages[0].width, pages[0].height)).tobytes() == pages[0].convert("RGB").tobytes(), pb.id
+    first = desk.get(f"/regiment/character/preview.png?playbook={pb.id}&name=X")
+    assert first.status_code == 422  # a choice made: the preview is the character's, which lacks its stats
+
+
 def test_the_squad_page_rolls_a_squad_lists_it_and_prints_its_roster(desk):
     page = desk.post("/regiment/squad", {"count": "3", "seed": "5", "folder": "alpha"})
     assert page.status_code == 200, alerts(page.text)

@@ -14,6 +14,7 @@ from urllib.parse import urlencode
 
 from PIL import Image
 from starlette.exceptions import HTTPException
+from starlette.datastructures import QueryParams
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
@@ -24,7 +25,7 @@ from sheets.games.regiment import commands, webform
 from sheets.games.regiment.characters import resolve_character
 from sheets.games.regiment.improvements import improvement_options
 from sheets.games.regiment.saving import SQUAD_FILE
-from sheets.games.regiment.sheets import filled_playbooks
+from sheets.games.regiment.sheets import blank_playbook, filled_playbooks
 from sheets.library.access import game_with_plugin, slug
 from sheets.library.yaml_source import load_yaml, parse_yaml
 from sheets.pipeline.build import build_one
@@ -147,6 +148,10 @@ def _character_routes(desk: Desk) -> list[Route]:
     def preview(request: Request):
         fields = webform.fields_from_form(request.query_params)
         pb = _data(desk).playbook(fields["playbook"])
+        if fields == webform.fields_from_form(QueryParams({"playbook": pb.id})):
+            # a new character, no choice made yet: the blank playbook, not a list of what is missing
+            png = desk.read(_blank_png, pb.id, game_with_plugin(desk.library(), "regiment"))
+            return Response(png, media_type="image/png", headers={"cache-control": "no-store"})
         text = _text(desk, "", fields, pb)
         problems = _check(desk, "", text)
         if problems:
@@ -232,7 +237,16 @@ def _preview_png(text: str, game) -> bytes:
     build) with the desk's loaded content: a preview must not load the content again (≤ 300 ms).
     """
     char = resolve_character(parse_yaml(text, "character.yaml"), game.data)
-    sheet = filled_playbooks(game, [char], f"regiment-{char.playbook.id}-{slug(char.name)}.pdf", "a4", False)
+    return _side_by_side(filled_playbooks(game, [char], f"regiment-{char.playbook.id}-{slug(char.name)}.pdf", "a4", False))
+
+
+def _blank_png(playbook_id: str, game) -> bytes:
+    """The blank playbook's pages side by side: a new character's preview before its first choice."""
+    return _side_by_side(blank_playbook(game, game.data.playbook(playbook_id)))
+
+
+def _side_by_side(sheet) -> bytes:
+    """A sheet's pages built and drawn side by side, as one PNG."""
     with tempfile.TemporaryDirectory(prefix="sheets-preview-") as scratch:
         pages = render_pages(build_one(sheet, Path(scratch) / sheet.filename), dpi=PREVIEW_DPI)
     image = Image.new("RGB", (sum(p.width for p in pages) + 8 * (len(pages) - 1), max(p.height for p in pages)), "white")
