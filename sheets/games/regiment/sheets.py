@@ -7,7 +7,8 @@ from sheets.base.dice import Dice
 from sheets.base.errors import SheetsError
 from sheets.base.paper import page_size
 from sheets.games.regiment.characters import BOND_ROWS, Character, resolve_character, roll_character
-from sheets.games.regiment.improvements import CONDITIONS, PROTECTION, TRACKS, markable, protection_note, track_marks
+from sheets.games.regiment.improvements import (CONDITIONS, PROTECTION, TRACKS, TrackMarks, protection_note,
+                                                track_marks)
 from sheets.games.regiment.models import STATS, Playbook
 from sheets.games.regiment.squads import SquadRoster, bond_grid, is_squad, read_squad
 from sheets.kinds.trackers.builder import TrackerPage, trackers_of
@@ -128,30 +129,62 @@ def _stamped_parts(game: Game, chars: list[Character], entries: list[dict], file
 
 
 ROSTER_ROWS = 8  # a blank roster's rows; a larger squad gets one row per soldier
+ROSTER_TRACKS = ("wounds", "stress", "xp")
+TWO_LINE_ROWS = 8  # up to this many soldiers a row has its tracks on a line of their own, in 4 mm boxes
+CONDITION_HEADS = {"suppressed": "SUP", "pinned": "PIN", "critical": "CRIT", "stabilized": "STAB"}
+
+
+def _shape(pb: Playbook, track: str) -> tuple[int, tuple[int, ...], TrackMarks | None]:
+    """A track as a playbook draws it: its boxes, the grey ones, its recovery line and critical box."""
+    if track == "xp":
+        return pb.experience.boxes, tuple(pb.experience.premarked), None
+    t = pb.track(track)
+    return (0, (), None) if t is None else (t.boxes, tuple(t.premarked), track_marks(pb, track))
+
+
+def roster_track(pb: Playbook | None, track: str, count: int, playbooks: list[Playbook]) -> dict:
+    """One roster row's track, drawn as its soldier's playbook draws it (a blank row: as every
+    playbook draws it, or, should they differ, the most boxes with no grey one and no line)."""
+    shapes = {_shape(p, track) for p in playbooks}
+    if pb is not None:
+        boxes, premarked, marks = _shape(pb, track)
+    elif len(shapes) == 1:
+        boxes, premarked, marks = next(iter(shapes))
+    else:
+        boxes, premarked, marks = max(s[0] for s in shapes), (), None
+    ticked = marked_boxes(pb, track, count) if pb is not None else set()
+    states = ["marked" if i in ticked else "premarked" if i in premarked else "open" for i in range(1, boxes + 1)]
+    return {"boxes": states, "critical": marks.critical if marks else None,
+            "line_after": marks.line_after if marks else None}
 
 
 def roster_context(game: Game, roster: SquadRoster | None) -> dict:
     """The GM's squad roster: one row per soldier, and the bonds between them as a grid."""
     playbooks = list(game.data.playbooks.values())
-    widths = {t: max(markable(pb, t) for pb in playbooks) for t in ("wounds", "stress", "xp")}
     members = roster.members if roster else []
     rows = []
     for i in range(max(ROSTER_ROWS, len(members))):
         ch = members[i] if i < len(members) else None
-        marks = {}
-        for t, width in widths.items():
-            most = markable(ch.playbook, t) if ch else width
-            count = ch.marks(t) if ch else 0
-            marks[t] = [("marked" if n < count else ("open" if n < most else "none")) for n in range(width)]
+        marks = {t: roster_track(ch.playbook if ch else None, t, ch.marks(t) if ch else 0, playbooks)
+                 for t in ROSTER_TRACKS}
         rows.append({"n": i + 1, "char": ch, "marks": marks,
                      "stats": {s: ch.stats[s] for s in STATS} if ch else {},
                      "conditions": ch.all_conditions if ch else []})
+    widest = {t: max(len(row["marks"][t]["boxes"]) for row in rows) for t in ROSTER_TRACKS}
+    fields = game.data.lists.sheet_fields
     grid, others = bond_grid(members) if members else ([], [])
     return {
         "squad": {"designation": roster.designation if roster else None, "op": roster.op if roster else None,
                   "leader": roster.leader if roster else None},
         "rows": rows,
-        "widths": widths,
+        "tracks": ROSTER_TRACKS,
+        "track_heads": {t: next((p.track(t).label for p in playbooks if p.track(t)), t.upper()) if t != "xp" else "XP"
+                        for t in ROSTER_TRACKS},
+        # a one-line row's track column: 3.5 mm boxes 0.3 mm apart, the recovery line, the cell's padding
+        "track_mm": {t: round(3.8 * n + 3.2, 1) for t, n in widest.items()},
+        "two_line_rows": TWO_LINE_ROWS,
+        "condition_heads": CONDITION_HEADS,
+        "legend": fields.track_legend,
         "grid": grid,
         "other_bonds": others,
         "footer": f"{game.info.title} · squad roster" + (f" · {roster.origin}" if roster and roster.origin else "")

@@ -396,7 +396,7 @@ def make_squad(tmp_path: Path, joe: str = JOE, ada: str = ADA_INLINE) -> Path:
                            "  - chars/walter.yaml\n  - chars/joe.yaml\n" + ada, "squad.yaml")
 
 
-def test_squad_prints_roster_and_playbooks(cli, tmp_path):
+def test_squad_prints_roster_and_playbooks(cli, tmp_path, regiment):
     squad = make_squad(tmp_path)
     before = {p: hashlib.sha256(p.read_bytes()).hexdigest() for p in tmp_path.rglob("*.yaml")}
     result = cli("squad", squad, "-o", tmp_path / "s.pdf")
@@ -406,8 +406,12 @@ def test_squad_prints_roster_and_playbooks(cli, tmp_path):
     roster = page_lines(tmp_path / "s.pdf")[0]
     assert "SQUAD DESIGNATION 3rd Squad OP 1 SQUAD LEADER Sgt Walter Brzezinski" in roster
     assert "1 Walter Brzezinski Sniper Sgt +1 0 +1 -1 +2" in roster
-    assert "2 Joe Kowalski Soldier Cpl +3 +2 0 +1 -1 ✔ ✔ ✔ ✔ ✔ ✔ ✔ ✔" in roster  # 3 wounds, 1 stress, 2 xp, sup, crit
-    assert "3 Ada Mercer Operator S/Sgt +2 +1 0 0 +2 ✔ ✔ ✔ ✔ ✔" in roster  # 4 stress, critical
+    assert "2 Joe Kowalski Soldier Cpl +3 +2 0 +1 -1 ✔ ✔" in roster  # sup, crit (his marks on the line under it)
+    assert "3 Ada Mercer Operator S/Sgt +2 +1 0 0 +2 ✔" in roster  # critical (4 stress)
+    # every mark ticked once: wounds, stress and XP on each soldier's track line, and his conditions
+    from sheets.games.regiment.squads import load_squad
+    members = load_squad(squad, regiment.data).members
+    assert "".join(roster).count("✔") == sum(m.wounds + m.stress + m.xp + len(m.all_conditions) for m in members)
     # the bond grid: row = whose bond, column = with whom
     assert "2 Joe Kowalski +1 -1" in roster and "3 Ada Mercer +2" in roster
     assert any("Joe Kowalski → Doc Keller +2" in line for line in roster)
@@ -450,7 +454,8 @@ def test_kit_has_a_blank_squad_roster(whole_kit):
     assert pages(roster) == 1
     lines = page_lines(roster)[0]
     assert "SQUAD ROSTER" in lines[0] and "✔" not in "".join(lines)
-    assert "# NAME PLAYBOOK RANK BAT GUT LEA LUC TAC WOUNDS STRESS XP SUP PIN CRIT" in lines
+    assert "# NAME PLAYBOOK RANK BAT GUT LEA LUC TAC SUP PIN CRIT STAB" in lines
+    assert lines.count("WOUNDS STRESS XP") == 8  # each row's tracks on a line of their own
     assert "1 2 3 4 5 6 7 8" in lines
 
 
