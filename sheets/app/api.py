@@ -271,6 +271,9 @@ def make_trackers(game_id: str, options: PrintOptions = PrintOptions(), *, track
     return write(style.large_print([sheet], options.large_print), options)[0], note
 
 
-def make_tokens(game_id: str, options: PrintOptions = PrintOptions(), *, copies: int = 1) -> Path:
+def make_tokens(game_id: str, options: PrintOptions = PrintOptions(), *, copies: int = 1,
+                full_colour: bool = False) -> Path:
+    """A game's token sheet: ink-saver style, or solid colour discs with `full_colour`."""
     game = library(options.content).game(game_id)
-    return write(style.large_print([token_sheet(game, options.paper, copies)], options.large_print), options)[0]
+    sheet = token_sheet(game, options.paper, copies, full_colour=full_colour)
+    return write(style.large_print([sheet], options.large_print), options)[0]

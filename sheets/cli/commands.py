@@ -80,8 +80,8 @@ def kit(
                                                    help="A character file of your squad (repeat it): as --squad."),
     layout: Optional[str] = typer.Option(None, "--layout", help="Card layout (see `sheets layouts`) of the kit's "
                                          "card sets of its card size (or its US twin) and paper; the others keep their default."),
-    duplex: Duplex = typer.Option(Duplex.long, "--duplex", case_sensitive=False, help="Which edge your printer flips on: the commands "
-                                    "the contents page prints (the cards' backs) carry it."),
+    duplex: Duplex = typer.Option(Duplex.long, "--duplex", case_sensitive=False, help="Which edge your printer flips on: the cards' "
+                                    "backs are placed for it (landscape sheets: the short edge)."),
     preview: Preview = False,
     ink_saver: InkSaver = False,
     large_print: LargePrint = False,
@@ -259,6 +259,8 @@ def tokens(
     copies: int = typer.Option(1, "--copies", min=1, max=limits.MAX_COPIES,
                                help="Print every token N times as often as content says "
                                     f"(at most {limits.MAX_TOKENS} tokens in all)."),
+    full_colour: bool = typer.Option(False, "--full-colour", help="Solid colour discs with light text (the "
+                                     "default is ink-saver style: a light tint in a ring of each colour, for any printer)."),
     paper: PaperSize = Paper("a4"),
     preview: Preview = False,
     ink_saver: InkSaver = False,
@@ -269,7 +271,8 @@ def tokens(
     """A sheet of round counters to cut out."""
     from sheets.app import api  # noqa: PLC0415 - the pipeline: not for --help
 
-    report([api.make_tokens(game, print_options(paper, ink_saver, output, content, large_print), copies=copies)], preview=preview)
+    report([api.make_tokens(game, print_options(paper, ink_saver, output, content, large_print), copies=copies,
+                            full_colour=full_colour)], preview=preview)
 
 
 @user_errors

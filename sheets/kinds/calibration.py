@@ -32,6 +32,7 @@ AXES = ("X", "Y")
 SCALE_MM = 6          # each scale reads -6 .. +6 mm
 SCALE_FROM_CENTRE = 45  # mm from the sheet's centre to each scale
 TICK_ZERO, TICK_MM, TICK_HALF = 8.0, 5.0, 3.0  # tick lengths, mm
+TEXT_CLEAR_MM = 60  # the front's upright line ends this far from the top and foot: clear of both sides' text
 
 
 def behind(x: float, y: float, width: float, height: float, duplex: str) -> tuple[float, float]:
@@ -90,7 +91,9 @@ def calibration_pdf(paper: papers.Paper | str = "a4", duplex: str = "long", offs
 
     # -- front: the lines that show through -------------------------------------------
     c.setLineWidth(0.4)
-    c.line(cx * MM, 12 * MM, cx * MM, (h - 12) * MM)
+    # the upright line keeps clear of both sides' instructions, the back's seen through the sheet at the
+    # front's top (flipped on the long edge) or its foot (on the short edge): it crosses no text
+    c.line(cx * MM, TEXT_CLEAR_MM * MM, cx * MM, (h - TEXT_CLEAR_MM) * MM)
     c.line(12 * MM, cy * MM, (w - 12) * MM, cy * MM)
     c.setFont(_face(True), 14)
     c.drawString(15 * MM, (h - 20) * MM, "warsheets duplex calibration: FRONT")
@@ -117,10 +120,17 @@ def calibration_pdf(paper: papers.Paper | str = "a4", duplex: str = "long", offs
         c.line(y_scale_x * MM, (zy + t) * MM, (y_scale_x + length) * MM, (zy + t) * MM)
         if half % 4 == 0:  # a number every 2 mm (1 mm apart they would run into each other)
             label = "0" if half == 0 else f"{t:+g}"
-            c.drawCentredString((zx + t) * MM, (x_scale_y - 3.2) * MM, label)
-            c.drawString((y_scale_x + TICK_ZERO + 1.5) * MM, (zy + t - 0.7) * MM, label)
+            # along the X scale the numbers 2 mm apart take two rows, each 4 mm apart (side by side,
+            # they read as one number); their digits alone, the sides' signs at the scale's ends
+            row = 0 if half % 8 == 0 else 1
+            c.drawCentredString((zx + t) * MM, (x_scale_y - 3.2 - 2.6 * row) * MM, f"{abs(t):g}")
+            # and beside the Y scale in two columns, for the same reason
+            c.drawString((y_scale_x + TICK_ZERO + 1.5 + 4.5 * row) * MM, (zy + t - 0.7) * MM, label)
+    c.drawCentredString((zx - SCALE_MM - 2.5) * MM, (x_scale_y - 4.5) * MM, "\u2212")
+    c.drawCentredString((zx + SCALE_MM + 2.5) * MM, (x_scale_y - 4.5) * MM, "+")
     c.setFont(_face(True), 9)
-    c.drawCentredString(zx * MM, (x_scale_y + TICK_ZERO + 3) * MM, "X (mm)")
+    # beside the X scale, not above it: the front's upright line runs up through the scale's 0
+    c.drawRightString((zx - SCALE_MM - 5) * MM, (x_scale_y + 1) * MM, "X (mm)")
     c.drawString((y_scale_x - 2) * MM, (zy + SCALE_MM + 4) * MM, "Y (mm)")
     c.setFont(_face(True), 14)
     c.drawString(15 * MM, (h - 20) * MM, "warsheets duplex calibration: BACK")

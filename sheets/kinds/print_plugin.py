@@ -28,7 +28,7 @@ class KitOptions(PrintOptions):
     player packets from, one packet per character). A kit asked for with no seed rolls one before
     any sheet is made: a plug-in's kinds always have one in the kit. `layout`: the card layout of
     the kit's card sets of its card size and paper (None: each set's default); `duplex`: the edge
-    the user's printer flips on, which every command the contents page prints carries."""
+    the user's printer flips on, which the cards' backs are placed for (and the contents page says)."""
 
     seed: int | None = None
     players: int = 0

@@ -111,6 +111,12 @@ def frame_of(game) -> str:
     return theme.frame if theme else DEFAULT_LOOK.accent
 
 
+def back_of(game) -> str:
+    """The game's card back colour (its accent without a theme of its own)."""
+    theme: Theme | None = game.content.get("theme")
+    return theme.back if theme else DEFAULT_LOOK.accent
+
+
 def band_of(game) -> str:
     """The words of the game's header band."""
     theme: Theme | None = game.content.get("theme")

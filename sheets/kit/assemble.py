@@ -55,6 +55,8 @@ class PrintHow(Strict):
     # a command that prints what goes with the part but is not in the kit (a card set's backs):
     # the contents page lists it in its colophon, not in the part's row a person reads
     command: str | None = None
+    #: what prints on the reverse, said with the flip edge (cards: each page of backs behind its fronts)
+    reverse: str | None = None
 
     def command_for(self, game: str | None = None, paper: str | None = None,
                     options: dict[str, str] | None = None, run: dict[str, str] | None = None) -> str | None:
@@ -70,7 +72,8 @@ class PrintHow(Strict):
         A command they name (`sheets ...`) carries the paper the part is printed on (`--paper letter`)
         and `options` (the part's own, such as a card set's --set and --layout, and the run's, such as
         its --duplex edge), so that what it prints matches the part whatever sheets.toml says."""
-        out = ["two-sided, flip on the " + (self.flip or "long") + " edge" if self.sides == "two" else "one-sided"]
+        reverse = f" ({self.reverse})" if self.reverse else ""
+        out = [f"two-sided{reverse}, flip on the " + (self.flip or "long") + " edge" if self.sides == "two" else "one-sided"]
         if self.cut:
             out.append("cut " + self.cut)
         if self.fold:
@@ -176,6 +179,8 @@ def describe(path: Path, *, title: str, game: str | None, game_title: str, templ
     if copies:  # this sheet's own (e.g. one squad of filled playbooks, shared out among the players)
         how = how.model_copy(update={"copies": copies})
     landscape = width > height
+    if how.sides == "two" and (options or {}).get("--duplex") in ("long", "short"):
+        how = how.model_copy(update={"flip": (options or {})["--duplex"]})  # the edge its backs are placed for
     if how.sides == "two" and pages == 1:
         how = how.model_copy(update={"sides": "one", "flip": None})  # nothing to print on the back
     elif how.sides == "two" and landscape:

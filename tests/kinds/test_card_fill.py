@@ -34,13 +34,14 @@ def _games():
     return [g for g in bundled_games() if Library().game(g).card_sets]
 
 
+@pytest.mark.parametrize("paper", ["a4", "letter"])
 @pytest.mark.parametrize("game_id", _games())
-def test_every_set_s_median_card_fills_its_card_and_keeps_its_text_inside_the_cut(library, game_id):
+def test_every_set_s_median_card_fills_its_card_and_keeps_its_text_inside_the_cut(library, game_id, paper):
     game = library.game(game_id)
     footer = library.theme().colours.footer
     short, loose = {}, {}
     for card_set in game.card_sets.values():
-        faces = _faces(library, game, card_set)
+        faces = _faces(library, game, card_set, paper)
         assert len(faces) == len(card_set.cards), card_set.id  # every card placed once, none lost
         counted = [f for f, c in zip(faces, card_set.cards) if not c.short]
         if counted and median_fill(counted, footer) < LEAST_FILL:

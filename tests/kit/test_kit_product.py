@@ -121,11 +121,12 @@ def test_contact_sheet_has_one_thumbnail_per_page(platoon_kit):
     rows = -(-n // COLUMNS)
     assert sheet.size == (min(n, COLUMNS) * CELL_W, HEADER_H + rows * CELL_H)
     background = sheet.getpixel((sheet.width - 2, sheet.height - 2)) if n > COLUMNS and n % COLUMNS else None
-    for i in range(n):  # each cell holds a white page thumbnail
+    for i in range(n):  # each cell holds a page thumbnail: white paper, or a deck's back to its edges
         left, top, right, bottom = cell_box(i)
         cell = sheet.crop((left, top, right, bottom))
-        whites = sum(1 for px in cell.get_flattened_data() if px == (255, 255, 255))
-        assert whites > 0.08 * cell.width * cell.height, i
+        corner = cell.getpixel((0, 0))  # the sheet's background round the thumbnail
+        page = sum(1 for px in cell.get_flattened_data() if px != corner)
+        assert page > 0.3 * cell.width * cell.height, i
     if background is not None:  # the cells after the last page are empty
         left, top, right, bottom = cell_box(n)
         assert set(sheet.crop((left, top, right, bottom)).get_flattened_data()) == {background}
@@ -316,11 +317,13 @@ def test_cards_help_explains_calibrate(cli):
 
 
 # -- ink saver ------------------------------------------------------------------------
-@pytest.mark.parametrize("command", [("cards", "masscombat", "--set", "strategies"), ("tokens", "downrange"),
-                                     ("reference", "regiment"), ("mission", "--seed", "3")])
-def test_ink_saver_has_no_large_solid_fill(cli, tmp_path, command):
-    assert cli(*command, "-o", tmp_path / "normal.pdf").exit_code == 0
-    assert cli(*command, "--ink-saver", "-o", tmp_path / "ink.pdf").exit_code == 0
+@pytest.mark.parametrize(("command", "full", "saver"), [
+    (("cards", "masscombat", "--set", "strategies"), (), ("--ink-saver",)),
+    (("tokens", "downrange"), ("--full-colour",), ()),  # tokens are ink-saver unless full colour is asked for
+    (("reference", "regiment"), (), ("--ink-saver",)), (("mission", "--seed", "3"), (), ("--ink-saver",))])
+def test_ink_saver_has_no_large_solid_fill(cli, tmp_path, command, full, saver):
+    assert cli(*command, *full, "-o", tmp_path / "normal.pdf").exit_code == 0
+    assert cli(*command, *saver, "-o", tmp_path / "ink.pdf").exit_code == 0
     assert largest_solid_fill(tmp_path / "normal.pdf") > INK_LIMIT_MM2  # the check can fail
     assert largest_solid_fill(tmp_path / "ink.pdf") < INK_LIMIT_MM2
     # the same information is there
@@ -411,3 +414,57 @@ def test_page_labels_follow_a_contents_that_runs_over_a_page(tmp_path):
     labels = page_labels(parts)
     assert labels == ["Contents", "Contents"] + ["Game: Reference"] * 3 + ["Game: Tokens"] * 2
     assert labels[parts[1].first_page - 1] == "Game: Tokens"
+
+
+def _char_boxes(page, least_pt: float = 0) -> list[tuple[float, float, float, float]]:
+    """Every printed character's box on a PyMuPDF page (of spans of `least_pt` or more), in mm from
+    the bottom left (as `segments`)."""
+    height = page.rect.height
+    return [(c["bbox"][0] / MM, (height - c["bbox"][3]) / MM, c["bbox"][2] / MM, (height - c["bbox"][1]) / MM)
+            for block in page.get_text("rawdict")["blocks"] for line in block.get("lines", [])
+            for span in line["spans"] if span["size"] >= least_pt for c in span["chars"] if c["c"].strip()]
+
+
+def _crosses(seg, box, pad: float = 0.3) -> bool:
+    """Whether an upright or level segment runs through a box (grown by `pad` mm)."""
+    x1, y1, x2, y2 = seg
+    bx0, by0, bx1, by1 = box[0] - pad, box[1] - pad, box[2] + pad, box[3] + pad
+    if abs(x1 - x2) < 0.01:
+        return bx0 <= x1 <= bx1 and min(y1, y2) <= by1 and max(y1, y2) >= by0
+    return by0 <= y1 <= by1 and min(x1, x2) <= bx1 and max(x1, x2) >= bx0
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("duplex", ["long", "short"])
+def test_calibration_scales_read_to_half_a_millimetre_with_no_label_over_another(cli, tmp_path, paper, duplex):
+    """Issue 47 item 7: a tick every 0.5 mm on both scales, no two characters over each other, and
+    the front's lines cross no text, of the front or (seen through the sheet) of the back."""
+    import pymupdf
+
+    from sheets.kinds.calibration import SCALE_MM, behind
+
+    result = cli("cards", "calibrate", "--paper", paper, "--duplex", duplex, "-o", tmp_path / "cal.pdf")
+    assert result.exit_code == 0, result
+    reader = pypdf.PdfReader(str(tmp_path / "cal.pdf"))
+    w, h = (float(v) / MM for v in (reader.pages[0].mediabox.width, reader.pages[0].mediabox.height))
+    back = segments(reader, 1)
+    for upright in (True, False):
+        ticks = sorted(s[0] if upright else s[1] for s in back
+                       if (abs(s[0] - s[2]) < 0.01) == upright and max(abs(s[2] - s[0]), abs(s[3] - s[1])) < 10)
+        steps = {round(b - a, 2) for a, b in zip(ticks, ticks[1:])}
+        assert len(ticks) == 4 * SCALE_MM + 1 and steps == {0.5}, (upright, steps)
+    with pymupdf.open(tmp_path / "cal.pdf") as doc:
+        front_chars, back_chars = _char_boxes(doc[0]), _char_boxes(doc[1])
+        words = _char_boxes(doc[0], 8), _char_boxes(doc[1], 8)  # the instructions and headings, not the scales' digits
+    for chars in (front_chars, back_chars):
+        shrunk = [(x0 + 0.05, y0 + 0.05, x1 - 0.05, y1 - 0.05) for x0, y0, x1, y1 in chars]
+        over = [(a, b) for i, a in enumerate(shrunk) for b in shrunk[i + 1:]
+                if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]]
+        assert over == []
+    seen_through = []
+    for x0, y0, x1, y1 in words[1]:  # a back character where it lies behind the front
+        (ax, ay), (bx, by) = behind(x0, y0, w, h, duplex), behind(x1, y1, w, h, duplex)
+        seen_through.append((min(ax, bx), min(ay, by), max(ax, bx), max(ay, by)))
+    lines = [s for s in segments(reader, 0) if max(abs(s[2] - s[0]), abs(s[3] - s[1])) > 100]
+    assert len(lines) == 2
+    assert [(s, c) for s in lines for c in words[0] + seen_through if _crosses(s, c)] == []

@@ -34,7 +34,7 @@ from sheets.pipeline.sheet import Sheet
 
 
 def _make(lib: Library, game: Game, options: PrintOptions, which: str | None) -> list[Sheet]:
-    """The game's card sets on the options' paper; in a kit with a layout (`sheets kit --layout`, or
+    """The game's card sets on the options' paper, each with its backs; in a kit with a layout (`sheets kit --layout`, or
     sheets.toml's), the sets of that layout's paper and card size take it (a size and its US twin
     alike: poker-us-letter prints poker sets at 2.5x3.5 in), the others their size's default."""
     geometry = lib.geometry()
@@ -45,8 +45,19 @@ def _make(lib: Library, game: Game, options: PrintOptions, which: str | None) ->
     def fits(card_set) -> bool:
         return (layout is not None and layout.card.removesuffix("-us") == card_set.size.removesuffix("-us")
                 and layout.paper.removesuffix("-landscape") == paper)
-    return [card_sheet(game, s, geometry, paper=options.paper, layout=layout if fits(s) else None)
-            for s in pick_sets(game, which or "all")]
+
+    def sheet(card_set) -> Sheet:
+        # the deck with its backs (issue 47: backs inside the kit, no terminal needed): each page of
+        # backs right after its page of fronts, placed for the run's duplex edge; a landscape sheet
+        # turns about its short edge, as the contents page says of every landscape part
+        chosen_layout = layout if layout is not None and fits(card_set) else geometry.default_layout(card_set.size, paper)
+        landscape = chosen_layout.paper.endswith("-landscape")
+        duplex = "short" if landscape else getattr(options, "duplex", "long")
+        made = card_sheet(game, card_set, geometry, paper=options.paper, layout=chosen_layout, backs=True,
+                          duplex=duplex, filename=f"{game.id}-cards-{card_set.id}.pdf")
+        made.reprint["--duplex"] = duplex
+        return made
+    return [sheet(s) for s in pick_sets(game, which or "all")]
 
 
 KIND = Kind("cards", "the game's card sets", ("card.html.j2",), "cards",

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from sheets.library.content import Game
 
 DUPLEX = ("long", "short")
+BACK_ANGLES = (45, -45, 0, 90, 22.5, -67.5)  # the hatching of a game's decks' backs, one each
 MAX_BACK_OFFSET_MM = 20.0
 
 
@@ -100,6 +101,10 @@ def card_sheet(game: "Game", card_set: CardSet, geometry: PrintGeometry, *, layo
         "colours": card_colours(game, cmyk),
         "themed": not cmyk,  # the game's accent and frame (a print shop's CMYK file keeps the palette's)
         "theme_frame_tint": tint(style.frame_of(game), 0.35), "band": style.band_of(game), "set_title": card_set.title,
+        # each deck of a game its own hatching on its backs (the angle by the deck's place in the game)
+        "back_angle": BACK_ANGLES[list(game.card_sets).index(card_set.id) % len(BACK_ANGLES)]
+        if card_set.id in game.card_sets else BACK_ANGLES[0],
+        "back_hatch": tint(style.back_of(game), 0.78),  # the back's colour a little lighter
         "page_size": f"{grid.cell_w:g}mm {grid.cell_h:g}mm", "cell_mm": (grid.cell_w, grid.cell_h),
         "inset_mm": round(layout.bleed_mm + size.margin_mm, 3),
         "margin_mm": size.margin_mm,

@@ -19,6 +19,8 @@ from sheets.library.kinds.tokens import Token, TokenSheet
 from sheets.pipeline.rendering import game_titled
 from sheets.pipeline.sheet import Sheet
 from sheets.kinds import style
+from sheets.kinds.tokens import shapes
+from sheets.base.colors import text_on
 
 if TYPE_CHECKING:
     from sheets.library.content import Game
@@ -97,14 +99,27 @@ def detail_size_pt(diameter: float) -> float:  # noqa: ARG001 - asked as label_s
     return MIN_TEXT_PT  # the smallest type a token may carry (sheets/base/colors.py)
 
 
-def token_sheet(game: "Game", paper: Paper, copies: int = 1, filename: str | None = None) -> Sheet:
-    """The game's token sheet (phase one: nothing is rendered here)."""
+MARK_SCALE = 0.17  # a token's mark, of its diameter
+
+
+def token_sheet(game: "Game", paper: Paper, copies: int = 1, filename: str | None = None,
+                full_colour: bool = False) -> Sheet:
+    """The game's token sheet (phase one: nothing is rendered here). Ink-saver style unless
+    `full_colour` (issue 47: tokens for any printer): a light tint of each type's colour inside a
+    ring of it, dark text, and each type's mark (sheets/kinds/tokens/shapes.py)."""
     if game.content["tokens"] is None:
         raise SheetsError(f"{game.info.title} has no tokens (no tokens.yaml)")
     sheet = game.content["tokens"]
     pages = layout_tokens(sheet, paper, copies)
     d = sheet.diameter_mm
-    styles = {t.id: {"label_pt": label_size_pt(t.label, d)} for t in sheet.tokens}
+    marks = shapes.marks_of(sheet)
+
+    def mark_colour(token) -> str:
+        if not token.color:
+            return "#111111"
+        return text_on(token.color) if full_colour else token.color
+    styles = {t.id: {"label_pt": label_size_pt(t.label, d),
+                     "mark": shapes.svg(marks[t.id], round(d * MARK_SCALE, 2), mark_colour(t))} for t in sheet.tokens}
     total = sum(len(p) for p in pages)
     context = {**style.of(game, band=False), 
         "title": sheet.title,
@@ -114,6 +129,7 @@ def token_sheet(game: "Game", paper: Paper, copies: int = 1, filename: str | Non
         "diameter": d,
         "detail_pt": detail_size_pt(d),
         "styles": styles,
+        "full_colour": full_colour,
         "margin": MARGIN_MM,
         "footer": f"{game_titled(game.info.title, sheet.title)} · {total} tokens"
                   + (f" ({copies} copies)" if copies > 1 else "") + " · cut along the circles · warsheets",
