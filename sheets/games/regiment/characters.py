@@ -67,7 +67,8 @@ class CharacterFile(Strict):
     loadout: str
     squad: Squad | None = None
     deployment: Written = Field("", description="Where the soldier is deployed (printed on the playbook's DEPLOYMENT line).")
-    bonds: dict[str, Whole] = {}
+    bonds: dict[str, Whole | None] = {}  # None: the bond is there, its value not yet chosen
+    smokes: Whole | None = Field(None, description="The SMOKES box: barter smokes held (a new soldier: the playbook's).")
     notes: str = ""
     # campaign state: marks on the sheet and improvements, in the order taken
     xp: Whole = Field(0, ge=0)
@@ -99,7 +100,8 @@ class Character:
     stat_set: int | None = None
     squad: Squad = field(default_factory=Squad)
     write_ins: dict[str, str] = field(default_factory=_no_write_ins)  # every write-in, "" when not written
-    bonds: dict[str, int] = field(default_factory=dict)
+    bonds: dict[str, int | None] = field(default_factory=dict)  # None: a bond whose value is not chosen yet
+    smokes: int | None = None
     notes: str = ""
     origin: str = ""  # "seed 7", "dice 3,5,1", "walter.yaml" (the file's name, never its folder: it prints)
     base_stats: dict[str, int] = field(default_factory=dict)  # as chosen at creation
@@ -312,7 +314,7 @@ def resolve_character(doc: YamlDocument, data: RegimentData) -> Character:
         playbook=pb, name=sheet.name, rank=rank, profile=profile, background=background,
         stats=effective_stats(stats, chosen, improvements), moves=chosen, loadout=loadout,
         stat_set=sheet.stat_set, squad=sheet.squad or Squad(), write_ins={key: getattr(sheet, key) for key in WRITE_INS},
-        bonds=dict(sheet.bonds), notes=sheet.notes,
+        bonds=dict(sheet.bonds), notes=sheet.notes, smokes=sheet.smokes,
         origin=PurePath(doc.name).name, base_stats=stats, xp=sheet.xp, gear=sheet.gear, wounds=sheet.wounds,
         stress=sheet.stress, conditions=[norm(c) for c in sheet.conditions], improvements=improvements,
     )
@@ -341,7 +343,7 @@ def roll_character(data: RegimentData, playbook: Playbook, dice: Dice) -> Charac
     return Character(
         playbook=playbook, name=name, rank=rank, profile=profile, background=background,
         stats=effective_stats(stats, moves), moves=moves, loadout=loadout, stat_set=stat_set,
-        origin=dice.describe, base_stats=stats,
+        origin=dice.describe, base_stats=stats, smokes=playbook.smokes,
     )
 
 
@@ -363,6 +365,8 @@ def character_file_data(ch: Character) -> dict:
         out["bonds"] = dict(ch.bonds)
     if ch.notes:
         out["notes"] = ch.notes
+    if ch.smokes is not None:
+        out["smokes"] = ch.smokes
     for key in ("xp", *TRACKS):
         out[key] = ch.marks(key)
     out["conditions"] = list(ch.conditions)
@@ -385,6 +389,7 @@ def character_json(ch: Character) -> dict:
         "loadout": ch.loadout.name,
         "xp": ch.xp,
         "gear": ch.gear,
+        "smokes": ch.smokes,
         "wounds": ch.wounds,
         "stress": ch.stress,
         "conditions": ch.all_conditions,

@@ -137,6 +137,8 @@ class Playbook(Strict):
     armor: str | None = None
     armor_gives: Protection | None = None  # what the armour gives (source: its name)
     also: str
+    # the barter smokes a new soldier starts with, from `also` ("barter worth 3-smokes"): the SMOKES box
+    smokes: int | None = Field(None, ge=0, le=12)
 
     @model_validator(mode="after")
     def _enough_moves(self):

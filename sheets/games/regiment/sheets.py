@@ -38,6 +38,7 @@ def playbook_entry(game: Game, pb: Playbook, char: Character | None, index: int,
         "footer": f"{title} · warsheets",
         "move_names": char.move_names if char else {pb.own_move.name},
         "bonds": sorted(char.bonds.items()) if char else [],
+        "smokes": "" if char is None or char.smokes is None else str(char.smokes),
         "bond_rows": BOND_ROWS,
         "marked": {t: marked_boxes(pb, t, char.marks(t) if char else 0) for t in ("xp", *TRACKS)},
         # box -> what to write beside it ("guts" for a +1 STAT box, "" otherwise)
@@ -162,15 +163,16 @@ def roster_context(game: Game, roster: SquadRoster | None) -> dict:
     """The GM's squad roster: one row per soldier, and the bonds between them as a grid."""
     playbooks = list(game.data.playbooks.values())
     members = roster.members if roster else []
-    rows = []
+    rows: list[dict] = []
+    widest = dict.fromkeys(ROSTER_TRACKS, 0)
     for i in range(max(ROSTER_ROWS, len(members))):
         ch = members[i] if i < len(members) else None
         marks = {t: roster_track(ch.playbook if ch else None, t, ch.marks(t) if ch else 0, playbooks)
                  for t in ROSTER_TRACKS}
+        widest = {t: max(widest[t], len(marks[t]["boxes"])) for t in ROSTER_TRACKS}
         rows.append({"n": i + 1, "char": ch, "marks": marks,
                      "stats": {s: ch.stats[s] for s in STATS} if ch else {},
                      "conditions": ch.all_conditions if ch else []})
-    widest = {t: max(len(row["marks"][t]["boxes"]) for row in rows) for t in ROSTER_TRACKS}
     fields = game.data.lists.sheet_fields
     grid, others = bond_grid(members) if members else ([], [])
     return {
@@ -227,6 +229,15 @@ def roll_squad(game: Game, dice: Dice, count: int, playbook: Playbook | None = N
             deck.remove(pb)
         ch = roll_character(game.data, pb, dice)
         squad.append(ch)
+    return with_squad_bonds(squad)
+
+
+def with_squad_bonds(squad: list[Character]) -> list[Character]:
+    """A rolled squad's soldiers, each with a BOND WITH row per squad mate (as many as the page
+    has rows), the bond's value left for the player: the rules say to create bonds, not at what."""
+    for ch in squad:
+        mates = [m.name for m in squad if m is not ch and m.name != ch.name]
+        ch.bonds = dict.fromkeys(list(dict.fromkeys(mates))[:BOND_ROWS])
     return squad
 
 

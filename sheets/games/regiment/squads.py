@@ -116,5 +116,5 @@ def bond_grid(members: list[Character]) -> tuple[list[list[int | None]], list[st
             if key in keys:
                 grid[r][keys.index(key)] = value
             else:
-                others.append(f"{m.name} → {who} {value:+d}")
+                others.append(f"{m.name} → {who}" + (f" {value:+d}" if value is not None else ""))
     return grid, others

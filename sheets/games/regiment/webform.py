@@ -128,7 +128,7 @@ def fields_of(doc: CommentedMap) -> dict:
             "moves": [str(m) for m in (get("moves") or [])], "loadout": str(get("loadout", "") or ""),
             **{m: str(get(m, 0) or 0) for m in MARKS},
             "conditions": [str(c) for c in (get("conditions") or [])], "notes": str(get("notes", "") or ""),
-            "bonds": [(str(k), str(v)) for k, v in dict(get("bonds") or {}).items()],
+            "bonds": [(str(k), "" if v is None else str(v)) for k, v in dict(get("bonds") or {}).items()],
             "improvements": [str(i) for i in (get("improvements") or [])], "take": ""}
 
 

@@ -63,7 +63,7 @@ def test_an_unknown_background_lists_the_backgrounds_and_an_unknown_key_lists_th
     assert any(p.startswith("walter.yaml:5: background: unknown background 'Plumbr'; choose one of: ")
                and "Plumber" in p for p in found)
     assert ("walter.yaml:9: colour: unknown key; the keys here are: background, bonds, conditions, deployment, gear, improvements, "
-            "loadout, moves, name, notes, playbook, profile, rank, squad, stat_set, stats, stress, wounds, xp") in found
+            "loadout, moves, name, notes, playbook, profile, rank, smokes, squad, stat_set, stats, stress, wounds, xp") in found
 
 
 def test_playbook_and_validate_report_all_five(cli):
