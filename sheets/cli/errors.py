@@ -15,7 +15,7 @@ import time
 
 import typer
 
-from sheets.base import fonts
+from sheets.base import fonts, scratch
 from sheets.base.dice import forget_scripted, unused_dice
 from sheets.base.errors import SheetsError, os_error_message, shown_path
 
@@ -181,6 +181,9 @@ def run(app: typer.Typer) -> None:
         _err(f"HOME is {shown_path(home)}, which is not a folder: the tool keeps its cache and your "
              "settings in your home folder; set HOME to it (export HOME=/path/to/your/folder)")
         raise SystemExit(USER_ERROR)
+    # the command's temporary files (WeasyPrint's, its workers') in a folder that goes with it; a
+    # killed command's folder is swept here, whatever the next command is
+    scratch.use()
     try:
         app()
     except KeyboardInterrupt as exc:  # outside a command (the command wrapper handles its own)

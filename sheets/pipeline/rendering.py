@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextvars
 import logging
 import os
+import pickle
 import re
 import unicodedata
 import warnings
@@ -25,7 +26,7 @@ import jinja2
 import jinja2.sandbox
 from markupsafe import Markup, escape
 
-from sheets.base import cachedir, colors, fonts, interrupts, libraries, paths
+from sheets.base import cachedir, colors, fonts, libraries, output, paths, scratch
 from sheets.base.errors import SheetsError
 from sheets.base.formats import signed
 from sheets.base.overflow import find_overflows
@@ -224,22 +225,28 @@ def template_search_path(plugin: str | None, override: Path | None = None) -> li
 class _Bytecode(jinja2.FileSystemBytecodeCache):
     """Compiled templates kept in the cache folder (`jinja-SHA1.cache`, keyed by the template's
     name, file and source): a worker process starts with empty Jinja caches, and compiling the
-    templates again cost it most of a second. A folder it cannot write is only slower."""
+    templates again cost it most of a second. A folder it cannot write is only slower.
+
+    Sealed as every cache entry is (cachedir.sealed): Jinja's own file checks only its magic and
+    the source's checksum, so 20 flipped bytes in the marshalled code made every later command
+    that rendered the template fail until `sheets cache clear`. A file whose seal does not match
+    is no entry: the template is compiled again and the file written anew."""
 
     def dump_bytecode(self, bucket) -> None:
         try:
-            Path(self.directory).mkdir(parents=True, exist_ok=True)
-            # Jinja writes a temporary file and renames it: a Ctrl-C or SIGTERM in between would
-            # leave the temporary file, so the signal waits the few milliseconds it takes
-            with interrupts.held():
-                super().dump_bytecode(bucket)
-        except OSError:
+            # written whole, then renamed, a Ctrl-C waiting the few milliseconds (output.write_atomic)
+            output.write_atomic(Path(self._get_cache_filename(bucket)), cachedir.sealed(bucket.bytecode_to_string()))
+        except (OSError, SheetsError):
             pass
 
     def load_bytecode(self, bucket) -> None:
         try:
-            super().load_bytecode(bucket)
-        except (OSError, EOFError, ValueError):
+            data = cachedir.unsealed(Path(self._get_cache_filename(bucket)).read_bytes())
+            if data is None:
+                bucket.reset()  # none, cut short or altered: compiled again, and dumped sealed
+                return
+            bucket.bytecode_from_string(data)
+        except (OSError, EOFError, ValueError, TypeError, pickle.UnpicklingError):
             bucket.reset()
 
 
@@ -364,6 +371,9 @@ def render_warnings() -> list[str]:
 @lru_cache(maxsize=1)
 def _weasy():
     os.environ.setdefault("SOURCE_DATE_EPOCH", FIXED_EPOCH)
+    # WeasyPrint's folder of @font-face fonts (mkdtemp, never removed by a process that exits or is
+    # killed) goes in the command's scratch folder, which goes when the command does
+    scratch.use()
     # the sheets bring their own fonts: a machine with none installed is not "ugly output"
     warnings.filterwarnings("ignore", message="No fonts configured in FontConfig")
     # lazy: importing WeasyPrint costs ~1 s; only the processes that lay out pages pay it

@@ -31,7 +31,7 @@ from multiprocessing import get_context, resource_tracker
 from multiprocessing.connection import Connection, wait
 from typing import Any, Callable, Iterator
 
-from sheets.base import interrupts
+from sheets.base import interrupts, scratch
 from sheets.base.errors import SheetsError
 from sheets.base.paths import FIXED_EPOCH
 
@@ -125,6 +125,7 @@ class Pool:
         if self.size < 2:
             return
         os.environ.setdefault("SOURCE_DATE_EPOCH", FIXED_EPOCH)
+        scratch.use()  # the workers' temporary files (WeasyPrint's fonts) in the command's folder: TMPDIR
         while len(self.workers) < self.size:
             interrupts.phase("workers starting")
             # multiprocessing's resource tracker, started with the first spawned process, blocks

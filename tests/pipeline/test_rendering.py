@@ -102,14 +102,16 @@ class Stopped(Exception):
 def stop(signum, frame):
     raise Stopped()
 
-made = tempfile.NamedTemporaryFile
+from sheets.base import output
+
+made = tempfile.mkstemp
 
 def made_then_signalled(*args, **kwargs):
     f = made(*args, **kwargs)
     os.kill(os.getpid(), signal.SIGTERM)  # its handler runs at the next bytecode, unless held
     return f
 
-jinja2.bccache.tempfile.NamedTemporaryFile = made_then_signalled
+output.tempfile.mkstemp = made_then_signalled  # the sealed entry's temporary file (output.write_atomic)
 bucket = jinja2.bccache.Bucket(jinja2.Environment(), "k", "checksum")
 bucket.code = compile("x = 1", "t", "exec")
 signal.signal(signal.SIGTERM, stop)
@@ -122,14 +124,19 @@ print(sorted(p.name for p in Path(sys.argv[1]).iterdir()))
 
 
 def test_a_signal_while_a_compiled_template_is_written_leaves_no_temporary_file(tmp_path):
-    """A SIGTERM while Jinja writes a compiled template (a temporary file, then a rename) waits
-    the moment it takes, so that the file is whole and no temporary file is left (an interrupt
+    """A SIGTERM while a compiled template is written (a temporary file, then a rename: the sealed
+    entry, output.write_atomic) leaves no temporary file, and no entry but a whole one (an interrupt
     sweep found one, `jinja-...cache...tmp`: the signal fell just after Jinja made the file).
     In a process of its own: one thread, as the command's (a signal blocked in one thread of
     several is handled by another)."""
     done = subprocess.run([sys.executable, "-c", _SIGNALLED_WHILE_COMPILED_IS_WRITTEN, str(tmp_path)],
                           capture_output=True, text=True, timeout=60)
-    assert done.stdout.split("\n")[:2] == ["stopped", "['jinja-k.cache']"], (done.stdout, done.stderr)
+    # stopped once the temporary file's name is known: it is removed (the template is compiled again
+    # next time), and whatever is left is a whole, sealed entry
+    assert done.stdout.split("\n")[0] == "stopped", (done.stdout, done.stderr)
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")], list(tmp_path.iterdir())
+    from sheets.base.cachedir import unsealed
+    assert all(unsealed(p.read_bytes()) is not None for p in tmp_path.glob("jinja-*.cache"))
 
 
 #: the fields as they were Jinja macros (templates/_base/macros.html.j2 before issue 38): the
