@@ -203,5 +203,7 @@ def _own_templates(lib: Library, game: Game) -> list[Problem]:
             for sheet in kind.make(lib, game, options, None):
                 render_html(sheet)
         except SheetsError as exc:
-            out.append(Problem(str(game.folder.relative_to(lib.root.parent) / "templates"), None, "", str(exc)))
+            located = re.match(r"^(\S+?):(\d+): (.*)$", str(exc), re.S)  # a template error: FILE:LINE: what
+            out.append(Problem(located[1], int(located[2]), "", located[3]) if located else
+                       Problem(str(game.folder.relative_to(lib.root.parent) / "templates"), None, "", str(exc)))
     return out

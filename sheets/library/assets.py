@@ -63,7 +63,9 @@ def in_asset_folder(rel: PurePosixPath) -> bool:
 
 def own_templates(folder: Path) -> Path | None:
     """The game's own templates folder (searched before the bundled ones), if it has one."""
-    path = folder / "templates"
+    # absolute: the layout side keeps one template environment per search path, and a relative
+    # path would name another game's folder once the working folder changes (the desk, the tests)
+    path = (folder / "templates").resolve()
     return path if path.is_dir() else None
 
 

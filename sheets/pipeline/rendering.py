@@ -306,10 +306,11 @@ def environment(plugin: str | None, override: Path | None = None) -> jinja2.Envi
 def _display(path: str | None) -> str:
     if not path:
         return "<template>"
-    try:
-        return str(Path(path).resolve().relative_to(paths.templates_dir().parent))
-    except ValueError:
-        return path
+    resolved = Path(path).resolve()
+    for base in (paths.templates_dir().parent, Path.cwd()):  # a bundled template; a game's own, from here
+        if resolved.is_relative_to(base.resolve()):
+            return str(resolved.relative_to(base.resolve()))
+    return path
 
 
 def render_html(template: str, context: dict, plugin: str | None = None, override: Path | None = None) -> str:
