@@ -83,7 +83,8 @@ def calibration_pdf(paper: papers.Paper | str = "a4", duplex: str = "long", offs
         raise SheetsError(f"unknown duplex {duplex!r}; choose long or short")
     w, h = paper.width_mm, paper.height_mm
     buf = io.BytesIO()
-    c = canvas.Canvas(buf, pagesize=(w * MM, h * MM), invariant=1, pageCompression=0)
+    # a TTF as the initial font: no page starts by selecting an unembedded Helvetica
+    c = canvas.Canvas(buf, pagesize=(w * MM, h * MM), invariant=1, pageCompression=0, initialFontName=_face(False))
     c.setTitle(f"Duplex calibration ({paper}, flip on the {duplex} edge)")
     c.setAuthor("warsheets")
     c.setCreator("warsheets")

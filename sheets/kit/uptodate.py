@@ -30,7 +30,7 @@ from sheets.base.userfiles import content_files
 STATE_FILE = "build-state.json"
 STATE_VERSION = 1
 #: distributions whose version changes the bytes of a PDF
-ENGINES = ("weasyprint", "pydyf", "pypdf", "pypdfium2", "reportlab", "fonttools", "jinja2", "pillow", "pikepdf")
+ENGINES = ("weasyprint", "pydyf", "pypdfium2", "reportlab", "fonttools", "jinja2", "pillow", "pikepdf")
 #: environment variables that change the bytes of a PDF
 ENVIRONMENT = ("SOURCE_DATE_EPOCH", "SHEETS_NO_HB_SUBSET")
 

@@ -75,10 +75,10 @@ class _Tree:
         if _STRUCT_KEY in form:
             del form[_STRUCT_KEY]
         if owners:
-            form.StructParents = self._entry([owners.get(i) for i in range(max(owners) + 1)])
+            form.StructParents = self.entry([owners.get(i) for i in range(max(owners) + 1)])
         return elems
 
-    def _entry_value(self, elem) -> int:
+    def entry_value(self, elem) -> int:
         """A parent-tree key for one annotation's element."""
         key = self.key
         self.nums.append(key)
@@ -86,7 +86,7 @@ class _Tree:
         self.key += 1
         return key
 
-    def _entry(self, owners: list) -> int:
+    def entry(self, owners: list) -> int:
         key = self.key
         self.nums.append(key)
         self.nums.append(self.pdf.make_indirect(Array([o if o is not None else pikepdf.Object.parse(b"null")
@@ -197,7 +197,7 @@ def _tag_page(tree: _Tree, page: pikepdf.Page, unit_forms: tuple[str, ...]) -> N
             out.append(([], Operator("EMC")))
     _tag_links(tree, page, first)
     page.obj.Contents = tree.pdf.make_stream(pikepdf.unparse_content_stream(out))
-    page.obj.StructParents = tree._entry(owners)  # noqa: SLF001
+    page.obj.StructParents = tree.entry(owners)
     page.obj.Tabs = Name.S
 
 
@@ -223,7 +223,7 @@ def _tag_links(tree: _Tree, page: pikepdf.Page, first: int) -> None:
             elem = tree.pdf.make_indirect(Dictionary(Type=Name.StructElem, S=Name.Link, P=tree.document,
                                                      Pg=page.obj, K=Array()))
             tree.kids.append(elem)
-        annot.StructParent = tree._entry_value(elem)  # noqa: SLF001
+        annot.StructParent = tree.entry_value(elem)
         annot.P = page.obj
         elem.K.append(Dictionary(Type=Name.OBJR, Obj=annot, Pg=page.obj))
 

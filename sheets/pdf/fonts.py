@@ -1,9 +1,8 @@
 """Every font of a PDF the tool writes embedded, and every subset named by what it holds.
 
 Two things readers, preflight and PDF/A or PDF/X checks care about:
-  - no font left to the reader: reportlab starts every page by selecting Helvetica
-    ("BT /F1 12 Tf 14.4 TL ET"), naming it on the page without embedding it, though no
-    value is ever drawn in it. That preamble and the font go (`drop_unused_base14`).
+  - no font left to the reader: every font is embedded (reportlab's canvases start with a TTF,
+    `initialFontName`, so that no page selects an unembedded Helvetica it never draws in).
   - a subset's tag (the six letters before "+") names that subset alone: reportlab tags
     every subset `AAAAAA+` and WeasyPrint tags a face by its description, so kit.pdf held
     different subsets under one name, and software that merges fonts by name drew the
@@ -74,48 +73,6 @@ def tag_subsets(pdf) -> None:
         descriptor.FontName = name
 
 
-def _embedded(descriptor) -> bool:
-    """Whether a font descriptor holds its font program (`_program` is not None), without
-    reading (inflating) the program: one check per font per page is cheap."""
-    return any(key in descriptor for key in _FONT_FILES)
-
-
-def _loose(fonts) -> list[str]:
-    """The keys of a font dictionary naming an unembedded font."""
-    return [k for k, f in fonts.items() if _descriptor(f) is None or not _embedded(_descriptor(f))]
-
-
-def drop_unused_base14(pdf) -> None:
-    """reportlab's page preamble, and the unembedded font it alone selects, out of every page.
-
-    reportlab's pages share one font dictionary, so this runs in two passes: the preamble
-    goes from every page first, and a font goes only when no page still names it (deleting
-    it from the shared dictionary on page 1 left pages 2+ naming a font they no longer had).
-    """
-    pages = []
-    for page in pdf.pages:
-        fonts = page.obj.get("/Resources", {}).get("/Font")
-        if fonts is None:
-            continue
-        loose = _loose(fonts)
-        data = page.obj.Contents.read_bytes() if "/Contents" in page.obj else b""
-        for key in loose:
-            preamble = re.compile(rb"BT\s+" + re.escape(key.encode()) + rb"\s+[\d.]+\s+Tf\s+[\d.]+\s+TL\s+ET\s*")
-            data = preamble.sub(b"", data, count=1)
-        if loose:
-            page.obj.Contents = pdf.make_stream(data)  # compressed when saved
-        pages.append((fonts, loose, data))
-    used: dict[tuple, bool] = {}  # (font dictionary, key): named on a page sharing it (once per pair,
-    for fonts, loose, _ in pages:  # not once per page: reportlab's pages share one dictionary)
-        for key in loose:
-            pair = (fonts.objgen, key)
-            if pair not in used:
-                used[pair] = any(re.search(re.escape(key.encode()) + rb"(?![\w+.#-])", data)
-                                 for other, _, data in pages if other.objgen == fonts.objgen or other is fonts)
-            if key in fonts and not used[pair]:
-                del fonts[key]
-
-
 _NUL_ENTRY = re.compile(rb"<[0-9A-Fa-f]+>\s*<0000>[ \t]*\r?\n?")
 _BFCHAR = re.compile(rb"(\d+)(\s+beginbfchar)(.*?)(endbfchar)", re.S)
 
@@ -143,13 +100,12 @@ def drop_null_unicode(pdf) -> None:
 
 
 def finish_fonts(pdf_bytes: bytes, *, reportlab: bool = False) -> bytes:
-    """`pdf_bytes` with its subsets tagged by content (and, for a reportlab file, no
-    preamble font): deterministic, the same input gives the same bytes."""
+    """`pdf_bytes` with its subsets tagged by content (and, for a reportlab file, no U+0000 in
+    its ToUnicode maps): deterministic, the same input gives the same bytes."""
     import pikepdf  # noqa: PLC0415
 
     with pikepdf.open(io.BytesIO(pdf_bytes)) as pdf:
         if reportlab:
-            drop_unused_base14(pdf)
             drop_null_unicode(pdf)
         tag_subsets(pdf)
         out = io.BytesIO()

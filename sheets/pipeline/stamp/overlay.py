@@ -276,11 +276,18 @@ def margin_ops(margins: list[dict], footer: str, blank_footer: str, number: int,
     return ops
 
 
+_PLAIN = {"family": ["DejaVu Sans"], "weight": 400, "style": "normal", "stretch": "normal"}
+
+
 def draw_overlay(pages: list[tuple[float, float, list[Op]]]) -> bytes:
     """One reportlab document: a transparent page per entry (size, ops)."""
     rl_config.useA85 = 0  # binary streams: smaller, and faster to write and read
     buf = io.BytesIO()
-    canvas = Canvas(buf, invariant=1, pageCompression=1)
+    # a TTF as the initial font: reportlab then starts no page by selecting Helvetica (a font the
+    # page would name without embedding); the first text's face, registered already to draw it
+    first = next((op for _, _, ops in pages for op in ops if op.font is not None and op.lines), None)
+    initial = face_for(first.font, first.lines[0])[0] if first is not None else face_for(_PLAIN)[0]
+    canvas = Canvas(buf, invariant=1, pageCompression=1, initialFontName=initial)
     canvas.setProducer("warsheets")
     for width, height, ops in pages:
         canvas.setPageSize((width, height))
@@ -292,6 +299,6 @@ def draw_overlay(pages: list[tuple[float, float, list[Op]]]) -> bytes:
                 canvas.addLiteral("EMC")
         canvas.showPage()
     canvas.save()
-    return finish_fonts(buf.getvalue(), reportlab=True)  # no unembedded Helvetica, subsets tagged by content
+    return finish_fonts(buf.getvalue(), reportlab=True)  # subsets tagged by content
 
 
