@@ -40,7 +40,7 @@ def test_the_contents_page_lists_the_packets_and_says_for_whom(cli, tmp_path):
     contents = squash(pdf_text(kit / "kit.pdf").split("Printing:")[0])
     for words in ("Player 1 of 2 (player-1.pdf)", "Player 2 of 2 (player-2.pdf)",
                   "copies: one file per player, each printed once",
-                  "copies: one set: each player takes their own soldier's pages",
+                  "copies: none if you print the player packets",  # the filled set is in the packets too
                   "copies: one, for the GM", "copies: one for each player who takes this playbook"):
         assert squash(words) in contents, words
     assert "copies: one per player" not in pdf_text(kit / "kit.pdf")

@@ -283,14 +283,39 @@ def kit_playbooks(game: Game, options: PrintOptions) -> list[Sheet]:
         dice = make_dice(kit.seed if kit is not None else None, None)
         squad = roll_squad(game, dice, (kit.players if kit is not None else 0) or RANDOM_SQUAD)
         filled = filled_playbooks(game, squad, "regiment-random-squad.pdf", options.paper)
-    filled.copies = "one set: each player takes their own soldier's pages"
+    if kit is not None and (kit.players or kit.squad):  # each player's playbook is in their packet too
+        filled.copies = ("none if you print the player packets (player-*.pdf: each player's playbook "
+                         "with the moves); else one set, each player takes their own soldier's pages")
+    else:
+        filled.copies = "one set: each player takes their own soldier's pages"
     sheets.append(filled)
     return sheets
 
 
 def kit_roster(game: Game, options: PrintOptions) -> list[Sheet]:
-    """The kit's blank squad roster."""
-    return [squad_sheet(game, None, "regiment-squad-roster.pdf", options.paper)]
+    """The kit's blank squad roster, and with `sheets kit --squad` the GM's squad's roster filled in."""
+    sheets = [squad_sheet(game, None, "regiment-squad-roster.pdf", options.paper)]
+    if isinstance(options, KitOptions) and options.squad:
+        sheets.append(roster_page(game, own_roster(game, options.squad), "regiment-your-squad-roster.pdf",
+                                  options.paper))
+    return sheets
+
+
+def roster_page(game: Game, roster: SquadRoster, filename: str, paper: str = "a4") -> Sheet:
+    """A squad's roster page alone (the GM's; its members' playbooks print elsewhere)."""
+    page = playbook_sheet(game, [], filename, paper, False, "squad roster (your squad)")
+    page.template, page.context["roster"] = "squad.html.j2", roster_context(game, roster)
+    return page
+
+
+def own_roster(game: Game, files) -> SquadRoster:
+    """`sheets kit --squad FILE ...` as one squad: every file's characters in order, named as its
+    first squad file names the squad."""
+    squads = [read_squad(doc, Path(path).parent, game.data) for path in files
+              if isinstance((doc := load_yaml(Path(path))).data, dict) and is_squad(doc.data)]
+    head = squads[0] if squads else SquadRoster(None, None, None, [])
+    return SquadRoster(head.designation, head.op, head.leader, own_squad(game, files),
+                       origin=", ".join(Path(p).name for p in files))
 
 
 def own_squad(game: Game, files) -> list[Character]:
