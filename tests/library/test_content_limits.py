@@ -73,9 +73,9 @@ def _content(tmp_path: Path, fixture: bool = False) -> Path:
 
 
 # -- the content of each kind, at a number of its own choosing ------------------------------------
-def reference_table(root: Path, rows: int, columns: int = limits.MAX_TABLE_COLUMNS) -> str:
-    """A section of the fixture game's reference with one table of `rows` x `columns`."""
-    path = root / "skirmish" / "reference.yaml"
+def reference_table(root: Path, rows: int, columns: int = limits.MAX_TABLE_COLUMNS, game: str = "skirmish") -> str:
+    """A section of a game's reference (the fixture game's) with one table of `rows` x `columns`."""
+    path = root / game / "reference.yaml"
     doc = _yaml(path)
     doc["layout"] = {"orientation": "landscape"}  # room for every column
     doc["sections"].append({"id": "big", "title": "Big table", "blocks": [{"table": {
@@ -176,6 +176,10 @@ BLOW_UPS = {
     # name: (make it, fixture content?, file, field, words of the message)
     "a 60,000-row table": (lambda root: reference_table(root, 60_000, 2), True, "skirmish/reference.yaml",
                            r"sections\[\d+\]\.blocks\[0\]\.table\.rows", f"60,000 items, at most {limits.MAX_TABLE_ROWS}"),
+    # Down Range's cards read their weapons' numbers from its reference's tables: one problem still
+    "a 60,000-row table of a reference cards read": (lambda root: reference_table(root, 60_000, 2, "downrange"), False,
+                                                    "downrange/reference.yaml", r"sections\[\d+\]\.blocks\[0\]\.table\.rows",
+                                                    f"60,000 items, at most {limits.MAX_TABLE_ROWS}"),
     "a table of 100 columns": (lambda root: reference_table(root, 3, 100), True, "skirmish/reference.yaml",
                                r"sections\[\d+\]\.blocks\[0\]\.table\.header", f"at most {limits.MAX_TABLE_COLUMNS}"),
     "a random table of 1,000 rows": (lambda root: random_table(root, 1000), False, "wotw/tables.yaml",

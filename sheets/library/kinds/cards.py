@@ -302,6 +302,8 @@ def _weapon_rows(card_set: CardSet, rel: str, files: FileLoader, game: Any) -> C
     first whose cell is not blank (a blank Fan or Ammunition is the rules' "none" or "unlimited"),
     a lost value (null) kept as lost; a column of Yes/No, such as Focus, printed as its name."""
     reference = game.content.get("reference")
+    if reference is None and files.exists("reference.yaml"):
+        return card_set  # the reference did not load (its own problems say why): nothing to look up
     cards = []
     for ci, card in enumerate(card_set.cards):
         weapons = []
