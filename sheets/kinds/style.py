@@ -129,10 +129,14 @@ def of_library(library) -> dict:
 
 
 def large_print(sheets: list[Sheet], on: bool = True) -> list[Sheet]:
-    """The large-print edition: the class on <html> that raises every role to its floor."""
+    """The large-print edition: the class on <html> that raises every role to its floor; a card
+    whose text then runs over its card continues on the next (the finish step's `reflowed`)."""
     if on:
         for sheet in sheets:
             for one in [sheet, *(s for pair in sheet.parts or [] for s in pair if s is not None)]:
                 one.context["large_print"] = True
                 one.html = None
+            reflowed = getattr(sheet.finish, "reflowed", None)
+            if reflowed is not None:
+                sheet.finish = reflowed()
     return sheets

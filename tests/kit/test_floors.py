@@ -45,3 +45,43 @@ def test_every_text_of_every_part_is_at_its_role_s_floor(request, theme, paper):
     assert {name: found for name, found in low.items() if found} == {}
     # every part holds text read in play, and no laid-out play text under its floor
     assert all(any(not s.stamped for s in spans(pdf)) for pdf in pdfs)
+
+
+@pytest.fixture(scope="module")
+def large_print_kit(tmp_path_factory):
+    """`sheets kit --large-print --seed 7`, every game (it stopped at the first card or table too
+    wide for its room at 12 pt: such a card now continues on the next card, a table's cells wrap)."""
+    from typer.testing import CliRunner
+
+    from sheets.cli import app
+
+    out = tmp_path_factory.mktemp("large") / "kit"
+    result = CliRunner().invoke(app, ["kit", "--large-print", "--seed", "7", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    return out
+
+
+def _scale_label(text: str) -> bool:
+    """A gauge's or clock's scale number ('6″', '3:00', '12'): drawn to the drawing's own scale."""
+    import re
+
+    return re.fullmatch(r"[0-9.,:]+\s*(″|cm|mm|in)?", text.strip()) is not None
+
+
+def test_the_large_print_kit_prints_every_text_at_12_pt(theme, large_print_kit):
+    """Every laid-out text of every part of the large-print kit is at its floor (12 pt), but the
+    stamper's own values (its floor until it reads the theme), the scale numbers of drawings and the
+    true-scale gauges."""
+    import json
+
+    # a true-scale gauge's labels are drawn to its scale, in the drawing (the gauges kind): left out
+    files = json.loads((large_print_kit / "manifest.json").read_text(encoding="utf-8"))["files"]
+    pdfs = sorted(large_print_kit / f["path"] for f in files if f["kind"] not in ("gauges", "kit"))
+    assert len(pdfs) > 20
+    low = {}
+    for pdf in pdfs:
+        found = [s for s in spans(pdf) if not s.stamped and not _scale_label(s.text)
+                 and s.size < theme.large_print.floor_pt - 0.02]
+        if found:
+            low[pdf.name] = [(s.page, s.size, s.text[:40]) for s in found[:3]]
+    assert low == {}

@@ -16,7 +16,7 @@ from __future__ import annotations
 import io
 import json
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import ClassVar
 
 from sheets.base import interrupts
@@ -62,6 +62,9 @@ class Imposition:
     back_offset: tuple[float, float] = (0.0, 0.0)  # mm, added to every back on its page (x right, y up)
     fold: bool = False  # fronts on the left half, backs mirrored on the right half, fold line between
     counts: tuple[int, ...] | None = None  # per card: its copies in the deck (its `count`); None: one each
+    # a card whose text runs over its card continues on the next card (the large-print edition:
+    # 12 pt text is printed whole, never refused for want of room); else it is an error
+    continued: bool = False
     #: each card face drawn on a page is one unit (sheets.pdf.finish); not data: not in `key`
     unit_forms: ClassVar[tuple[str, ...]] = (FRONT, BACK)
 
@@ -71,8 +74,26 @@ class Imposition:
 
     def __call__(self, pdf: bytes) -> bytes:
         with pikepdf.open(io.BytesIO(pdf)) as cards:
-            preflight(cards, self)
-            return impose(cards, self)
+            runs = preflight(cards, self)
+            return impose(cards, self.with_continuations(runs))
+
+    def reflowed(self) -> "Imposition":
+        """The same imposition, with cards that run over continued on the next card."""
+        return replace(self, continued=True)
+
+    def with_continuations(self, runs: list[int]) -> "Imposition":
+        """Each card that runs to N card pages as N cards in a row (the same back and count):
+        the card document's front pages are then one card each, as `impose` places them."""
+        if all(run == 1 for run in runs):
+            return self
+        cards, back_of, counts = [], [], []
+        for i, ((cid, title), run) in enumerate(zip(self.cards, runs)):
+            for k in range(run):
+                cards.append((cid if k == 0 else f"{cid} ({k + 1})", title if k == 0 else f"{title} (continued)"))
+                back_of.append(self.back_of[i] if self.back_of is not None else 0)
+                counts.append(self.counts[i] if self.counts is not None else 1)
+        return replace(self, cards=tuple(cards), back_of=tuple(back_of) if self.back_of is not None else None,
+                       counts=tuple(counts) if self.counts is not None else None)
 
 
 def _anchors(spec: Imposition) -> list[tuple[str, str]]:
@@ -100,8 +121,9 @@ def _starts(cards: pikepdf.Pdf) -> dict[str, int]:
     return starts
 
 
-def preflight(cards: pikepdf.Pdf, spec: Imposition) -> None:
-    """Every card and back must be exactly one page of the card's size."""
+def preflight(cards: pikepdf.Pdf, spec: Imposition) -> list[int]:
+    """Every card and back must be exactly one page of the card's size (a card may run to more with
+    `spec.continued`); the number of card pages of each card."""
     total = len(cards.pages)
     starts = _starts(cards)
     wanted = _anchors(spec)
@@ -111,15 +133,17 @@ def preflight(cards: pikepdf.Pdf, spec: Imposition) -> None:
                           f"and back must keep its id (see templates/_base/card.html.j2)")
     order = sorted((starts[a], a) for a, _ in wanted)
     problems = []
+    runs = {}
     for k, (page, anchor) in enumerate(order):
         end = order[k + 1][0] if k + 1 < len(order) else total
-        if end - page > 1:
+        runs[anchor] = end - page
+        if end - page > 1 and not (spec.continued and anchor.startswith("card-")):
             why = dict(wanted)[anchor]
             problems.append(f"{why}: its text runs to {end - page} cards")
     if problems:
         raise CardOverflowError("\n".join(problems) + "\nshorten the text or choose a bigger card size "
                                 "(`size:` in the card set, or --layout; see `sheets layouts`)")
-    if total != len(wanted):
+    if total != sum(runs.values()):
         raise SheetsError(f"the card document of set {spec.set_id!r} has {total} pages "
                           f"for {len(wanted)} cards and backs")
     want_w, want_h = spec.grid.cell_w * MM, spec.grid.cell_h * MM
@@ -129,6 +153,7 @@ def preflight(cards: pikepdf.Pdf, spec: Imposition) -> None:
             raise SheetsError(f"card page {i + 1} of set {spec.set_id!r} is {(x1 - x0) / MM:.1f}×"
                               f"{(y1 - y0) / MM:.1f} mm, not the card size with bleed "
                               f"({spec.grid.cell_w:g}×{spec.grid.cell_h:g} mm): check the card template's @page")
+    return [runs[f"card-{i}"] for i in range(len(spec.cards))]
 
 
 def _form_xobject(out: pikepdf.Pdf, page: pikepdf.Page, structure: Array | None) -> pikepdf.Object:
