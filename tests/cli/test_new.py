@@ -35,7 +35,10 @@ def test_new_game_is_a_working_commented_game(cli, tmp_path):
         assert sum(line.lstrip().startswith("#") or " # " in line for line in text.splitlines()) >= 3
     assert yaml.safe_load((game / "game.yaml").read_text())["title"] == "My Skirmish"
     assert cli("cards", "my-skirmish", "--content", "my-content", "-o", "orders.pdf").exit_code == 0
-    assert "ADVANCE" in pdf_text(tmp_path / "orders.pdf") and "HOLD" in pdf_text(tmp_path / "orders.pdf")
+    # The titles as the starter writes them; their casing on the card is the theme's choice.
+    titles = [card["title"] for card in yaml.safe_load((game / "cards" / "orders.yaml").read_text())["cards"]]
+    printed = pdf_text(tmp_path / "orders.pdf").casefold()
+    assert titles and all(title.casefold() in printed for title in titles), (titles, printed)
     assert cli("reference", "my-skirmish", "--content", "my-content", "-o", "ref.pdf").exit_code == 0
     assert "Hittable" in squash(pdf_text(tmp_path / "ref.pdf"))
 

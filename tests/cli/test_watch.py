@@ -1,5 +1,6 @@
 """`sheets watch`: every target built at the start, rebuilt (PDF and PNG previews) on each batch of
 changes that can touch it; a failing build prints its located error and the watch goes on."""
+import pypdf
 import pytest
 
 from conftest import pdf_text
@@ -20,7 +21,8 @@ def test_a_change_rebuilds_the_set_and_its_preview_and_an_error_does_not_stop_th
     def changes():
         cards.write_text(cards.read_text().replace('title: "Scouts"', 'title: "Scoutz"'))
         yield {cards}
-        assert "SCOUTZ" in pdf_text(out / "skirmish-cards-units.pdf")
+        # the title as edited; its casing on the card is the theme's choice
+        assert "scoutz" in pdf_text(out / "skirmish-cards-units.pdf").casefold()
         cards.write_text(cards.read_text().replace("subtitle: \"Light", "subtitel: \"Light"))
         yield {cards}
         cards.write_text(cards.read_text().replace("subtitel: \"Light", "subtitle: \"Light").replace("Scoutz", "Scouts!"))
@@ -29,11 +31,14 @@ def test_a_change_rebuilds_the_set_and_its_preview_and_an_error_does_not_stop_th
 
     watch.run([watch.parse_target("cards:skirmish:units")], changes(),
               PrintOptions(paper="a4", output=out, content=fixture_content), echo=said.append)
-    assert "SCOUTS!" in pdf_text(out / "skirmish-cards-units.pdf")
-    assert (out / "preview" / "skirmish-cards-units-01.png").is_file()
+    assert "scouts!" in pdf_text(out / "skirmish-cards-units.pdf").casefold()
+    # a PNG of every page of the set (its fronts, and the backs the cards kind prints after them)
+    pages = len(pypdf.PdfReader(out / "skirmish-cards-units.pdf").pages)
+    assert sorted(p.name for p in (out / "preview").glob("skirmish-cards-units-*.png")) == [
+        f"skirmish-cards-units-{n:02d}.png" for n in range(1, pages + 1)]
     builds = [line for line in said if line.startswith("built cards:skirmish:units in ")]
     assert len(builds) == 3
-    assert all(line.endswith("s: skirmish-cards-units.pdf and 1 page previews") for line in builds)
+    assert all(line.endswith(f"s: skirmish-cards-units.pdf and {pages} page previews") for line in builds), builds
     errors = [line for line in said if line.startswith("error:")]
     assert errors == ["error: cards:skirmish:units: 1 problem found:\n"
                       "  fixture/skirmish/cards/units.yaml:8: cards[0].subtitel: unknown key: did you mean "
