@@ -30,7 +30,6 @@ from sheets.library.content import Library
 from sheets.library.validation import Strict, collect
 from sheets.library.yaml_source import load_yaml
 from sheets.pipeline import cache, rendering
-from sheets.pdf.finish import finish_pdf
 from sheets.pipeline.sheet import Sheet
 from sheets.pipeline.stamp.write import write_stamped
 from sheets.pdf.merge import merge_pdfs
@@ -245,9 +244,10 @@ def _contents_pdf_in(cache_dir: Path, context: dict, html: str, title: str, shar
         filled = Sheet("kit-contents.pdf", "kit_contents.html.j2", context, html=html)
         blank = Sheet("kit-contents.pdf", "kit_contents.html.j2", dict(context, subtitle=""))
         with tempfile.TemporaryDirectory(prefix="sheets-contents-") as tmp:
+            # tagged and described as it is written, by the stamped files' own tagger (sheets.pdf.tagged)
             made = write_stamped([(blank, filled)], Path(tmp) / "contents.pdf", title=title, cache_dir=cache_dir,
-                                 pool=shared)
-            data = finish_pdf(made.read_bytes(), title)
+                                 pool=shared, finished=True)
+            data = made.read_bytes()
         cache.write(hit, data)
     return data
 
