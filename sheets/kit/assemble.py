@@ -282,9 +282,10 @@ def contents(parts: list[Part], *, title: str, subtitle: str, paper_size: str, c
 
 def assemble(parts: list[Part], target: Path, *, title: str, subtitle: str, paper_size: str,
              cache_dir: Path | None = None, shared: Pool | None = None, separate: tuple[Part, ...] = (),
-             run: dict[str, str] | None = None) -> Path:
+             run: dict[str, str] | None = None, keywords: str | None = None) -> Path:
     """Write the one-file kit: contents page(s), then every part, with an outline. `run`: the run's
-    options every command the contents page prints carries (`{"--duplex": "short"}`).
+    options every command the contents page prints carries (`{"--duplex": "short"}`); `keywords`:
+    kit.pdf's /Keywords (its dice seed, which no player's page prints).
 
     The outline has one entry per game with one child per part, each pointing at the
     part's first page (the page the contents page names). `separate` parts (the player
@@ -302,7 +303,7 @@ def assemble(parts: list[Part], target: Path, *, title: str, subtitle: str, pape
         outline.append((part_label(part), part.first_page - 1, game_item))
     links = {part_link(part): part.first_page - 1 for part in parts}
     merged = merge_pdfs([first, *(part.path for part in parts)], title=title, outline=outline,
-                        page_mode="/UseOutlines", links=links)
+                        page_mode="/UseOutlines", links=links, keywords=keywords)
     return output.write_atomic(target, merged)
 
 

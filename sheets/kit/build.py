@@ -68,7 +68,8 @@ def build_kit(out_dir: Path, options: KitOptions, *, games: list[str] | None,
         kit_pdf = assemble.assemble(parts, out_dir / assemble.KIT_PDF, title="warsheets print-and-play kit",
                                     subtitle=f"{scope} · {paper.name} · dice seed {seed}",
                                     paper_size=paper.page_size(), cache_dir=cache, shared=shared,
-                                    separate=tuple(packet_parts), run=_run_options(options))
+                                    separate=tuple(packet_parts), run=_run_options(options),
+                                    keywords=f"warsheets print-and-play kit; dice seed {seed}")
     previews: list[Path] = []
     if preview:
         interrupts.phase("previews")

@@ -144,12 +144,13 @@ def link_parts(pdf: pikepdf.Pdf, links: dict[str, int]) -> int:
 
 def merge_pdfs(sources: list, *, title: str, lang: str = "en",
                outline: list[tuple[str, int, int | None]] | None = None, page_mode: str | None = None,
-               links: dict[str, int] | None = None) -> bytes:
+               links: dict[str, int] | None = None, keywords: str | None = None) -> bytes:
     """Finished PDFs (paths or bytes) concatenated into one tagged PDF's bytes.
 
     `outline`: (title, 0-based page, index of its parent in this list or None), parents
     first. `links`: {URI: 0-based page}: each link annotation to that URI becomes a link
-    to that page (the kit's contents page names each part so, see `link_parts`). The same
+    to that page (the kit's contents page names each part so, see `link_parts`). `keywords`:
+    the Info dictionary's /Keywords (the kit's dice seed: metadata, not a player's page). The same
     sources give the same bytes (the file ID is a hash of the content).
     """
     dest = pikepdf.new()
@@ -172,6 +173,8 @@ def merge_pdfs(sources: list, *, title: str, lang: str = "en",
                     items.append(item)
         dest.docinfo = dest.make_indirect(Dictionary(Title=pikepdf.String(title), Author=pikepdf.String("warsheets"),
                                                      Creator=pikepdf.String("warsheets")))
+        if keywords:
+            dest.docinfo.Keywords = pikepdf.String(keywords)
         dest.Root.Lang = pikepdf.String(lang)
         if page_mode:
             dest.Root.PageMode = Name(page_mode)

@@ -30,6 +30,7 @@ from sheets.base import cachedir, colors, fonts, libraries, output, paths, scrat
 from sheets.base.errors import SheetsError
 from sheets.base.formats import signed
 from sheets.base.overflow import find_overflows
+from sheets.library.kinds.notes import LOST_MARK
 from sheets.pipeline import fieldmarkup
 from sheets.pdf.fonts import finish_fonts
 
@@ -72,7 +73,14 @@ def _nobreak(html: str) -> str:
     def wrap(match: re.Match) -> str:
         return f'<span class="nb">{match.group(0).replace(" ", chr(0xA0))}</span>'
 
-    return _NOBREAK.sub(wrap, html)
+    return _LOST.sub(_LOST_BOX, _NOBREAK.sub(wrap, html))
+
+
+#: a value the source lost (content writes LOST_MARK where it belongs): a box to write it in,
+#: marked with the symbol the game's notes page explains; never a dash or an invented value.
+#: What it is written against ("4d" of "4d◊": four dice of a lost type) stays on its line.
+_LOST = re.compile(rf"([\w.+-]*){re.escape(LOST_MARK)}")
+_LOST_BOX = rf'<span class="nb">\1<span class="lost">{LOST_MARK}</span></span>'
 
 
 def nobreak(text: Any) -> Markup:

@@ -1,5 +1,5 @@
 """Issue 13 play aids for Down Range, the platoon rules and Mass Combat: every new sheet is
-read back from its PDF; lost values print with a † caveat; no lost-glyph placeholder reaches
+read back from its PDF; lost values print as write-in boxes (LOST_MARK); no lost-glyph placeholder reaches
 paper; the platoon reference prints at 7 pt or larger; tables fit their columns."""
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import pypdf
 import pytest
 
 from conftest import bundled_games, page_size_mm, pages, pdf_text, squash
+from sheets.library.kinds.notes import LOST_MARK
 
 A4_LANDSCAPE = (297.0, 210.0)
 
@@ -21,26 +22,28 @@ def test_down_range_quick_reference_cards(cli, tmp_path):
     for title in ("TURN SEQUENCE", "INITIATIVE AND FOCUS", "REACTIONS", "MOVEMENT", "EQUIPMENT",
                   "ADVANTAGE AND DISADVANTAGE", "NO ENEMY IN SIGHT", "REMOTE AND UNMANNED VEHICLES"):
         assert squash(title).casefold() in text.casefold(), title  # titles as the content writes them
-    # the turn sequence and the no-enemy card are summaries the template adds: marked so
-    assert squash("Summary of sections 2.2, 2.6.5, 3.2.4 and 5; not rule text of its own.") in text
-    assert squash("the rules have no section of their own for this.") in text
+    # the turn sequence and the no-enemy card are summaries the template adds: the notes page
+    # says so (notes.yaml), the card does not
+    assert "not rule text" not in text and "Summary of sections" not in text
     # partial cover as the Chapter 6 example plays it
     assert squash("Partial cover: sandbags and dug-in positions that are not total (as played in Chapter 6).") in text
     assert squash("When no enemy is left, the remaining player may take as many turns as he likes") in text
     assert squash("To operate a remotely-piloted vehicle (RPV), a unit must Focus and Signal") in text
 
 
-def test_down_range_lost_values_carry_the_caveat_mark(cli, tmp_path):
+def test_down_range_lost_values_print_as_write_in_boxes(cli, tmp_path):
     out = tmp_path / "ref.pdf"
     assert cli("reference", "downrange", "-o", out).exit_code == 0
     text = squash(pdf_text(out))
-    assert squash("Light tank 30\" 4 Tank gun 3\u00a0dice† 0 Tracked") in text
-    assert squash("Tank 24\" 4 Tank gun 4\u00a0dice† 0 Tracked") in text
-    assert squash("Speedboat 30\" 2 —† 12† 0 Water only") in text
-    # the weapons-vs-armor example: every die was lost; the missile's too
-    assert squash("A missile with a Damage of d10† can damage the truck.") in text
-    assert squash("truck with a Defense of d8†:") in text
-    assert squash("† The dice of this example were lost in conversion") in text
+    # three and four dice of a lost type: the count, then the box for the type (LOST_MARK)
+    assert squash(f"Light tank 30\" 4 Tank gun 3d{LOST_MARK} 0 Tracked") in text
+    assert squash(f"Tank 24\" 4 Tank gun 4d{LOST_MARK} 0 Tracked") in text
+    assert squash(f"Speedboat 30\" 2 {LOST_MARK} 12 0 Water only") in text
+    # the weapons-vs-armor example: the kit's readings print plainly; the notes page lists them
+    assert squash("A missile with a Damage of d10 can damage the truck.") in text
+    assert squash("truck with a Defense of d8:") in text
+    assert "†" not in text and "lost in conversion" not in text
+    assert squash("Designer's notes") in text and squash("Weapons vs. armor example:") in text
 
 
 def _boxes(box):
@@ -96,9 +99,10 @@ def test_down_range_force_roster_and_chapter_6_scenario(cli, tmp_path):
     text = squash(pdf_text(out))
     assert squash("Force roster") in text and squash("FORCE") in text
     assert squash("Scenario: the in-depth example (Chapter 6)") in text
-    assert squash("Marines Black Hornet small UAS 24\" pilot's 3") in text
-    assert squash("Enemy ZBL-09 IFV 36\" d6 2d10 Autocannon (Fan 4, Difficulty 6, Damage —†)") in text
-    assert squash("†: lost in conversion") in text
+    # one reading per value: the scenario prints Tables 3-1 and 4-1's values, as the cards do
+    assert squash("Marines Black Hornet small UAS 48\" pilot's 3") in text
+    assert squash("Enemy ZBL-09 IFV 36\" d6 3d10 Autocannon (Fan 4, Difficulty 6, Damage 2d8)") in text
+    assert squash(f"Riflemen ({LOST_MARK})") in text and "lost in conversion" not in text
 
 
 # -- Platoon rules -------------------------------------------------------------------
@@ -126,10 +130,10 @@ def test_platoon_reference_is_seven_points_or_larger(cli, tmp_path):
     assert len(runs) > 100
     text = squash(pdf_text(out))
     assert squash("SAVE CHART") in text and squash("Sandbags, High Walls 3 7+ 6+ 5+ 4+") in text
-    assert squash("TURN SEQUENCE (SUMMARY)") in text
-    # the fifth order's name is marked as a stand-in where the order is printed
-    assert squash("Rally† (stand-in name)") in text
-    assert squash("† The fifth order's name was an icon, lost in conversion") in text
+    assert squash("TURN SEQUENCE") in text and "(SUMMARY)" not in text
+    # the fifth order's name is the kit's: the notes page says so, the order does not
+    assert squash("Rally You may only move up to 5cm + D5cm") in text and "stand-in" not in text
+    assert squash("Rally order: The fifth order's name is an icon in the book") in text
 
 
 def test_platoon_markers_use_the_rules_words(cli, tmp_path):
@@ -138,10 +142,10 @@ def test_platoon_markers_use_the_rules_words(cli, tmp_path):
     text = squash(pdf_text(out))
     assert squash("Move and shoot; you may NOT shoot and move") in text
     assert squash("Towards your table edge, plus 5cm; fire at 'reduced' rating") in text
-    assert squash("RALLY†") in text and squash("(†name lost)") in text
+    assert squash("RALLY") in text and "†" not in text
     assert pdf_text(out).count("REDUCED") == 7 and pdf_text(out).count("SUPPRESSED") == 4
     # two sets of orders: one per side
-    for order in ("ADVANCE", "ASSAULT", "FALL BACK", "ENGAGE", "RALLY†"):
+    for order in ("ADVANCE", "ASSAULT", "FALL BACK", "ENGAGE", "RALLY"):
         assert squash(pdf_text(out)).count(squash(order)) == 2, order
 
 
@@ -240,8 +244,8 @@ def test_mass_combat_prints_no_lost_glyph_placeholder(whole_kit):
     for name, text in texts.items():
         assert "[symbol lost]" not in text and "[dice lost]" not in text and "[lost]" not in text, name
     ref = squash(texts["masscombat-reference.pdf"])
-    assert squash("On a gear damage†, one random project in the Ark is destroyed.") in ref
-    assert squash("rolls her Battle Pool of six dice†.") in ref
+    assert squash("On a gear damage, one random project in the Ark is destroyed.") in ref
+    assert squash("rolls her Battle Pool of six dice.") in ref
     # the bunker conflict is noted where each bunker value is printed
     assert squash("Bunkers: the text above gives an underground bunker two Strategy Dice") in ref
     assert squash("Bunkers: Defensive advantage gives underground bunkers two Strategy Dice instead") in ref

@@ -98,7 +98,10 @@ def test_names_are_rolled_with_the_dice(cli, tmp_path, regiment):
     names = regiment.content["trackers"]["npc-strength"].names
     found = [n for n in names if n in text.split()]
     assert len(found) == 12  # twelve teams, no name twice while names last
-    assert "seed 7" in text  # the footer says how to repeat it
+    # the seed is in the PDF's metadata, not on the page a player holds
+    assert "seed 7" not in text
+    with pikepdf.open(tmp_path / "a.pdf") as pdf:
+        assert "seed 7" in str(pdf.docinfo.get("/Keywords"))
     assert cli("trackers", "regiment", "--names", "--seed", "7", "-o", tmp_path / "b.pdf").exit_code == 0
     assert (tmp_path / "a.pdf").read_bytes() == (tmp_path / "b.pdf").read_bytes()
     # scripted dice replay a roll made at the table: the first team gets the 2nd name

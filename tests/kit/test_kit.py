@@ -1,4 +1,6 @@
 """The main job: `sheets kit` builds every section into one folder."""
+import re
+
 from conftest import beside, pages, pdf_text, text_runs
 
 
@@ -12,10 +14,13 @@ def test_kit_builds_every_section(whole_kit):
         assert f"{name}" in result.stdout
     assert pages(kit / "regiment-random-squad.pdf") == 8
     assert pages(kit / "regiment-trackers.pdf") == 3  # NPC strength tracks, vehicle damage, countdown clocks
-    assert "seed 7 · soldier 4 of 4" in pdf_text(kit / "regiment-random-squad.pdf")
+    squad = pdf_text(kit / "regiment-random-squad.pdf")
+    assert "soldier 4 of 4" in squad and "seed 7" not in squad  # the seed is no player's business
     assert "dice seed 7" in result.stdout
     log = pdf_text(kit / "wotw-log-sheet.pdf")
-    assert "seed 7" in log and "France 1944" in log
+    assert "seed 7" not in log and "France 1944" in log
+    # the audit trail reads as dice: "Approach: d6 2 → 4 rolls on the Steps table; Steps: d66 1·4 → 14: ..."
+    assert re.search(r"Approach: d6 \d → \d rolls on the Steps table; Steps: d66 \d·\d → \d\d: ", " ".join(log.split()))
     assert beside(text_runs(kit / "wotw-log-sheet.pdf"), "MISSION", occurrence=0) == "1"
     record = pdf_text(kit / "wotw-campaign-record.pdf")  # blank: boxes, no values
     assert "CAMPAIGN RECORD" in record and "XP AND CP LEDGER" in record and "Grenadier (Veteran)" in record

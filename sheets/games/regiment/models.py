@@ -8,6 +8,7 @@ from pydantic import Field, model_validator
 
 from sheets.base.errors import SheetsError
 from sheets.library.blocks import Block, ReferenceDoc
+from sheets.library.kinds.notes import LOST_MARK
 from sheets.library.validation import Strict
 
 STATS = ("battle", "guts", "leadership", "lucky", "tactics")
@@ -226,8 +227,9 @@ class Weapons(Strict):
     categories: list[WeaponCategory]
 
 
-#: what a tag the rules use but never define prints in place of a meaning (Setup, Loud, Quiet)
-UNDEFINED_TAG_TEXT = "— The Regiment's rules use this tag but never define it."
+#: what a tag the rules use but never define prints in place of a meaning (Setup, Loud, Quiet): the
+#: write-in box of a value the source lost, which the notes page (notes.yaml) explains
+UNDEFINED_TAG_TEXT = LOST_MARK
 
 
 class Tag(Strict):
@@ -237,7 +239,7 @@ class Tag(Strict):
 
     @property
     def printed(self) -> str:
-        """The tag's meaning as printed: its text, or the words that the rules never give one."""
+        """The tag's meaning as printed: its text, or the write-in box of a meaning the rules never give."""
         return self.text if self.text is not None else UNDEFINED_TAG_TEXT
 
 

@@ -29,8 +29,10 @@ def playbook_entry(game: Game, pb: Playbook, char: Character | None, index: int,
     title = f"{game.info.title} · {pb.name} playbook"
     if char is not None:
         title += f" · {char.rank.abbr} {char.name}"
-    if origin:
-        title += f" · {origin}"
+    # what rolled a soldier (its seed or dice) is metadata, never on the page a player holds
+    shown = [piece for piece in origin.split(" · ") if piece and not piece.startswith(("seed ", "dice "))]
+    if shown:
+        title += " · " + " · ".join(shown)
     return {
         "pb": pb,
         "char": char,

@@ -1,6 +1,7 @@
 """Render contexts for The Way of the Warrior: log sheets, campaign page, reference."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from sheets.base.paper import page_size
@@ -77,13 +78,36 @@ def _optional_rules_text(m: Mission) -> str:
     return " ".join(parts) or "none"
 
 
+#: a lookup's dice spec at the end of its name ("target approach 3+1d3", "village count 1d3"):
+#: the audit trail names the dice as rolled instead
+_DICE_SPEC = re.compile(r"\s+x?[\d+]*d\d+$")
+
+
 def _rolled_text(m: Mission) -> str:
-    origin = f"(seed {m.seed})" if m.seed is not None else f"({m.dice})"
+    """The mission's rolls as a player reads dice: "Approach: d6 2 → 4 rolls on the Steps table;
+    Steps: d66 1·4 → 14: Road, Cliff, Hill Top; ...". The seed that rolled them is no player's
+    business: it is in the PDF's metadata (`rolled_keywords`), never on the page."""
     rolls = []
     for r in m.rolls:
-        dice = ("+" if len(r.dice) > 1 and r.table.endswith("count") else "·").join(str(d) for d in r.dice)
-        rolls.append(f"{r.table} {dice} → {r.result} (row {r.row}): {r.hit}")
-    return f"{origin}: " + "; ".join(rolls) + "."
+        name = _DICE_SPEC.sub("", r.table).replace("target approach", "approach")
+        name = name[:1].upper() + name[1:]
+        if len(r.dice) == 1:
+            dice = f"d6 {r.dice[0]}"
+        elif r.table.endswith("count") or _DICE_SPEC.search(r.table):
+            dice = f"{len(r.dice)}d6 " + "+".join(str(d) for d in r.dice)
+        else:  # two dice read as tens and units
+            dice = "d66 " + "·".join(str(d) for d in r.dice)
+        if len(r.dice) == 1 and r.result == r.dice[0] or r.hit.startswith(f"{r.result} "):
+            rolls.append(f"{name}: {dice} → {r.hit}")
+        else:
+            rolls.append(f"{name}: {dice} → {r.result}: {r.hit}")
+    return "; ".join(rolls) + "."
+
+
+def rolled_keywords(missions: list[Mission]) -> str:
+    """What rolled a sheet's missions, for its PDF's metadata (/Keywords): the seed or the dice."""
+    first = missions[0]
+    return f"dice seed {first.seed}" if first.seed is not None else str(first.dice)
 
 
 def mission_context(game: Game, mission: Mission, team: Team | None, campaign=None,
@@ -178,7 +202,6 @@ def play_aid(game: Game, enemy, weather: bool) -> dict:
         "patrol": [{"roll": _roll_text(r.roll), "summary": r.summary, "name": r.name,
                     "enemy": enemy.as_enemy(r.enemy) if r.enemy else "—"} for r in patrol.rows],
         "patrol_title": patrol.title, "patrol_note": patrol.note,
-        "summary_note": SUMMARY_NOTE if any(r.summary for r in patrol.rows) else "",
         "weather": weather_tables[0] if weather_tables else None,
     }
 
@@ -205,11 +228,10 @@ def _blank_back(ctx: dict) -> dict:
 def log_sheet(game: Game, missions: list[Mission], filename: str, paper: str = "a4",
               team: Team | None = None) -> Sheet:
     campaign = len(missions) > 1
-    first = missions[0]
-    origin = f"seed {first.seed}" if first.seed is not None else first.dice
-    footer = f"{game.info.title} · log sheet · {origin} · warsheets"
+    footer = f"{game.info.title} · log sheet · warsheets"
     contexts = [mission_context(game, m, team) for m in missions]
     sheet = _log_sheet(game, contexts, filename, paper, campaign, footer)
+    sheet.context["keywords"] = rolled_keywords(missions)
     # each mission's front laid out (its track and events are its own), its back stamped onto
     # the cached blank of its sides (on every core, streamed into one PDF); a campaign ends
     # with its record page, laid out
@@ -269,10 +291,6 @@ def _recruit_table(nation) -> Block:
     return Block(table=TableBlock(header=["Quality", "CP", "Weapon"], rows=rows))
 
 
-SUMMARY_MARK = "†"
-SUMMARY_NOTE = "† Not printed in the rules: our reading, given so that every roll has a row."
-
-
 def _roll_text(roll: str) -> str:
     """'<=1' -> '≤1', as the rules' Fire table prints its open ends."""
     return roll.replace("<=", "≤").replace(">=", "≥")
@@ -288,10 +306,6 @@ def _steps_text(row) -> str:
         more = f"then roll {row.then.count} times on the {data_title(row.then.table)} table"
         text = f"{text}; {more}" if text else more[:1].upper() + more[1:]
     return text or "—"
-
-
-def _marked(row, text: str) -> str:
-    return f"{text} {SUMMARY_MARK}" if row.summary else text
 
 
 def mission_table_sections(game: Game) -> list[Section]:
@@ -315,18 +329,17 @@ def mission_table_sections(game: Game) -> list[Section]:
                                rows=[[r.roll, r.name, ", ".join(r.steps or []), r.enemy or "—",
                                       (r.range or "—").capitalize()] for r in objective.rows],
                                note=objective.note))]))
+    # a row the rules do not print (`summary`) prints as the others: the notes page says which
     weather_blocks = []
-    summary = False
     for table in data.tables.tables:
         if not table.id.startswith("weather-"):
             continue
-        summary = summary or any(r.summary for r in table.rows)
         weather_blocks.append(Block(table=TableBlock(
             caption=table.title, header=[table.dice.upper(), "Weather"],
-            rows=[[r.roll, _marked(r, r.text or "—")] for r in table.rows], note=table.note)))
+            rows=[[r.roll, r.text or "—"] for r in table.rows], note=table.note)))
     conditions = [Block(terms=[{"term": f"{c.name}:", "text": c.text} for c in data.rules.weather_conditions])]
     sections.append(Section(id="table-weather", title="Weather tables",
-                            blocks=weather_blocks + conditions + ([Block(p=SUMMARY_NOTE)] if summary else [])))
+                            blocks=weather_blocks + conditions))
     # the Airborne and Beachhead tables print with their optional rules (rules.yaml), events included
     return sections
 
@@ -352,7 +365,7 @@ def reference_parts(game: Game, nations: list[str] | None = None) -> list[dict]:
     patrol = data.table("patrol")
     event_sections.append(Section(id="patrol", title=patrol.title, blocks=[
         Block(table=TableBlock(header=["2d6", "Group", "Enemy forces"],
-                               rows=[[_marked(r, _roll_text(r.roll)), r.name, r.enemy] for r in patrol.rows])),
+                               rows=[[_roll_text(r.roll), r.name, r.enemy] for r in patrol.rows])),
         *( [Block(p=patrol.note)] if patrol.note else [])]))
     parts.append({"kind": "doc", "title": "Event and Patrol tables", "sections": event_sections})
     team_sections = []
@@ -428,15 +441,14 @@ def campaign_team(game: Game, campaign) -> Team:
 def campaign_log_sheet(game: Game, campaign, mission: Mission, paper: str = "a4") -> Sheet:
     """The log sheet of a campaign's next mission: its roster is the campaign's living men."""
     team = campaign_team(game, campaign)
-    origin = f"seed {mission.seed}" if mission.seed is not None else mission.dice
-    context = {**style.of(game),
+    context = {**style.of(game), "keywords": rolled_keywords([mission]),
         "title": f"{game.info.title} log sheet",
         "page_size": page_size(paper),
         "missions": [mission_context(game, mission, team, campaign)], "pages": PAGES,
         "campaign": False,
         "campaign_rules": game.data.rules.campaign,
         "skills": game.data.rules.skills,
-        "footer": f"{game.info.title} · campaign mission {mission.number} · {origin} · warsheets",
+        "footer": f"{game.info.title} · campaign mission {mission.number} · warsheets",
     }
     stem = f"wotw-campaign-mission{mission.number}-" + (f"seed{mission.seed}" if mission.seed is not None else "dice")
     sheet = Sheet(filename=f"{stem}.pdf", template="logsheet.html.j2", context=context, game=game.id, templates=game.templates,

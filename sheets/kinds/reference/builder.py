@@ -5,6 +5,7 @@ from sheets.base.errors import SheetsError
 from sheets.base.paper import page_size
 from sheets.kinds import print_plugin, style
 from sheets.library.content import Game
+from sheets.library.kinds.notes import KIND_TITLES, LOST_MARK
 from sheets.pipeline.sheet import Sheet
 
 
@@ -23,9 +24,23 @@ def reference_sheet(game: Game, paper: str = "a4") -> Sheet:
         parts.append({"kind": "doc", "title": doc.title, "sections": doc.sections,
                       "layout": layout})
     parts += print_plugin.of(game).reference_sections(game)
+    if parts and (notes := designers_notes(game)) is not None:
+        parts.append(notes)
     if not parts:
         raise SheetsError(f"{game.info.title} has no reference sheet (no reference.yaml)")
     context = {**style.of(game), "title": f"{game.info.title} reference", "page_size": page_size(paper, landscape), "parts": parts,
                "footer": f"{game.info.title} · reference · warsheets"}
     return Sheet(filename=f"{game.id}-reference.pdf", template="reference.html.j2", context=context,
                  game=game.id, templates=game.templates, label=f"{game.info.title} reference")
+
+
+def designers_notes(game: Game) -> dict | None:
+    """The reference's last part, its own page: every note of the game's notes.yaml, grouped by
+    kind, each one line with its place in the book (None: a game without notes)."""
+    doc = game.content.get("notes")
+    if doc is None or not doc.notes:
+        return None
+    groups = [{"title": title, "notes": [n for n in doc.notes if n.kind == kind]} for kind, title in KIND_TITLES.items()]
+    return {"kind": "notes", "title": "Designer's notes", "own_page": True, "book": game.info.source,
+            "mark": LOST_MARK, "has_lost": any(n.kind == "lost" for n in doc.notes),
+            "groups": [g for g in groups if g["notes"]]}

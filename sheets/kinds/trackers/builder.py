@@ -182,11 +182,11 @@ def tracker_sheet(game: "Game", trackers: list[TrackerKind], *, paper: str = "a4
     """The trackers as one PDF sheet, one tracker per page (phase one: nothing rendered)."""
     designations = designations or {}
     pages = [TrackerPage(t, t.summary_text(), designations.get(t.id, [])) for t in trackers]
-    rolled = f" · designations rolled with {origin}" if origin else ""
-    footer = f"{game.info.title} · trackers{rolled} · warsheets"
+    # what rolled the designations (a seed, dice) goes in the PDF's metadata, not on the page
+    footer = f"{game.info.title} · trackers · warsheets"
     context = {**style.of(game), "title": f"{game.info.title} trackers", "page_size": page_size(paper),
                "landscape_size": page_size(paper, landscape=True), "pages": pages,
-               "footer": footer}
+               "footer": footer, "keywords": f"designations rolled with {origin}" if origin else ""}
     name = filename or f"{game.id}-trackers.pdf"
     return Sheet(filename=name, template="trackers.html.j2", context=context, game=game.id, templates=game.templates,
                  label=f"{game.info.title} trackers")

@@ -39,8 +39,8 @@ def test_countdown_clocks_sheet(cli, tmp_path):
     assert cli("trackers", "regiment", "--tracker", "countdown-clocks", "-o", out).exit_code == 0
     assert pages(out) == 1
     text = text_of(out)
-    assert "Countdown clocks" in text and "Summary†" in text
-    assert squash('the rules (The Regiment, GM moves: General) name the move "Advance a countdown clock"') in squash(text)
+    assert "Countdown clocks" in text and squash("Name a threat on the line") in squash(text)
+    assert "†" not in text and "reading" not in text  # the clock's form is the kit's: the notes page says so
     for hour in ("3:00", "6:00", "9:00", "10:00", "11:00"):
         assert text.count(hour) == 20, hour
     # fewer clocks with fewer segments from the command line: equal, unlabelled segments
@@ -61,7 +61,7 @@ def test_reference_has_the_vof_key_and_the_seeds_punctuation(cli, tmp_path):
     out = tmp_path / "r.pdf"
     assert cli("reference", "regiment", "-o", out).exit_code == 0
     text = squash(text_of(out))
-    assert squash("Key (summary): rows are the volume of fire, I incidental, D direct, C concentrated") in text
+    assert squash("Key: rows are the volume of fire, I incidental, D direct, C concentrated") in text
     assert squash("S one stress, W one wound, 2S/2W two; a blank is no effect.") in text
     for line in ("Cover: Removes damage dice", "Concealment: Reduce volume of fire", "Tough: Durability",
                  "Grit: Mental fortitude", "Critical: When you have 3+ wounds", "Suppressed: Your volume of fire",
@@ -72,7 +72,7 @@ def test_reference_has_the_vof_key_and_the_seeds_punctuation(cli, tmp_path):
 def test_playbook_vof_table_has_its_key(cli, tmp_path):
     out = tmp_path / "s.pdf"
     assert cli("playbook", "soldier", "-o", out).exit_code == 0
-    assert squash("Key (summary): I incidental, D direct, C concentrated; S stress, W wound") in squash(text_of(out))
+    assert squash("Key: I incidental, D direct, C concentrated; S stress, W wound") in squash(text_of(out))
     assert pages(out) == 2
 
 
@@ -102,8 +102,9 @@ def test_wotw_reference_carries_every_table(cli, tmp_path):
     assert squash("41-43 Road; then roll 1d3 times on the Village table") in text
     assert squash("44-46 Then roll 2+1d3 times on the Town table") in text
     assert squash("51-53 Eliminate bunker Hill, Bunker Rifle*(P) Rifle(G) Flamethrower(P) Medium") in text
-    # rows the seed does not print are marked, with the footnote
-    assert raw.count("No change. †") == 2 and "† Not printed in the rules" in raw
+    # rows the rules do not print print as the others; the designer's notes say which
+    assert raw.count("No change.") >= 2 and "†" not in raw
+    assert squash("Weather tables, no-change rows:") in text
     # the Italian enemy's swap, as the seed states it
     assert squash("As the enemy: Flame-thrower becomes SMG*") in text
 

@@ -240,7 +240,7 @@ def test_log_sheet_prints_events_beside_steps(cli, tmp_path):
     # needs no other sheet at the table
     back_flat = squash(" ".join(r[2] for r in back))
     assert "Howthismissionwasrolled" in back_flat
-    assert squash("steps 1·6 → 16 (row 14-16): Road, Cliff, Hill Top") in flat
+    assert squash("Steps: d66 1·6 → 16: Road, Cliff, Hill Top") in back_flat
     assert squash("Fire factors: German (you)").upper() in back_flat.upper()
     assert squash("Fire factors: Russian (enemy)").upper() in back_flat.upper()
     assert squash("Five-man fire group: Russians can create a Fire Group with 5 soldiers.") in back_flat
