@@ -112,8 +112,9 @@ def read_ahead(pdf: pikepdf.Pdf, index: int) -> None:
 class StreamingPdf:
     """Write a PDF object by object; `close()` writes the page tree and the xref."""
 
-    def __init__(self, handle: BinaryIO, title: str = "") -> None:
+    def __init__(self, handle: BinaryIO, title: str = "", keywords: str = "") -> None:
         self._f = handle
+        self._keywords = keywords  # the info's /Keywords: what rolled the file's dice, never on a page
         self._offsets = array("Q", [0])  # by object number (a dict would grow ~100 bytes an object)
         self._count = 0
         self._f.write(_HEADER)
@@ -298,6 +299,8 @@ class StreamingPdf:
                                                "/Count": len(self._kids)}))
         root = self._add({"/Type": Name.Catalog, "/Pages": Ref(self._pages), **(catalog or {})})
         info = {"/Producer": pikepdf.String("warsheets")}
+        if self._keywords:
+            info["/Keywords"] = pikepdf.String(self._keywords)
         if title or self._title:
             info["/Title"] = pikepdf.String(title or self._title)
         info_ref = self._add(info)

@@ -94,8 +94,8 @@ class _Hashed:
 class TaggedPdf(StreamingPdf):
     """A StreamingPdf whose pages are tagged as they are written (see the module)."""
 
-    def __init__(self, handle: BinaryIO, title: str = "", lang: str = "en") -> None:
-        super().__init__(_Hashed(handle), title)  # type: ignore[arg-type]
+    def __init__(self, handle: BinaryIO, title: str = "", lang: str = "en", keywords: str = "") -> None:
+        super().__init__(_Hashed(handle), title, keywords)  # type: ignore[arg-type]
         self._lang = lang
         self._document = self._reserve()
         self._doc_kids = array("Q")

@@ -475,7 +475,7 @@ def test_reference_covers_moves_elements_and_gm_moves(cli, tmp_path, regiment):
         for move in group.moves:
             assert norm(move) in text, move
     for tag in regiment.data.tags.tags:
-        assert norm(f"{tag.name}: {tag.text or '—'}") in text, tag.id
+        assert norm(f"{tag.name}: {tag.text or LOST_MARK}") in text, tag.id
     # the seed's NPC page: the rule with the team strength tracks "included below"
     assert raw.count("NOTES") == 12 and "NPC TEAM STRENGTH TRACKS" in raw
 

@@ -113,6 +113,8 @@ def filled_playbooks(game: Game, chars: list[Character], filename: str, paper: s
         entries.append(playbook_entry(game, ch.playbook, ch, i, origin))
     title = f"{len(chars)} filled playbook{'s' if len(chars) != 1 else ''}"
     sheet = playbook_sheet(game, entries, filename, paper, fillable, title)
+    rolled = sorted({ch.origin for ch in chars if ch.origin.startswith(("seed", "dice"))})
+    sheet.context["keywords"] = "; ".join(f"rolled with {origin}" for origin in rolled)  # the PDF's, not the page's
     # each character drawn onto its playbook's cached blank (fillable: its values in the fields)
     sheet.parts = _stamped_parts(game, chars, entries, filename, paper, title)
     return sheet

@@ -156,7 +156,7 @@ class WotwRow(TableRow):
     airborne: bool | None = None
     beachhead: bool | None = None
     stages: list[Stage] | None = None
-    summary: bool = False  # a row the book does not print (the kit's reading): listed in notes.yaml
+    summary: bool = False  # a row the book does not print (the kit's reading): listed in designers_notes.yaml
 
 
 class Tables(Strict):

@@ -19,6 +19,7 @@ from functools import lru_cache
 from sheets.base import fonts
 from sheets.library.blocks import Block, TableBlock
 from sheets.library.kinds.cards import Card
+from sheets.library.kinds.notes import LOST_MARK
 
 PT_PER_MM = 72 / 25.4
 CEILING_PT = 11.0
@@ -51,10 +52,15 @@ def _advances(bold: bool) -> tuple[dict[int, float], float]:
     return advances, sum(advances.values()) / len(advances)
 
 
+#: a lost value's write-in box (base.css .lost: at least 7 mm wide), in em of the smallest text
+#: that carries one (7.5 pt): wider than its one character, as the layout draws it
+LOST_BOX_EM = 7 * PT_PER_MM / 7.5 + 0.2
+
+
 def text_em(text: str, bold: bool = False, spacing_em: float = 0.0) -> float:
     """How wide `text` is, in em of its size (no markup)."""
     advances, mean = _advances(bold)
-    return sum(advances.get(ord(ch), mean) + spacing_em for ch in text)
+    return sum((LOST_BOX_EM if ch == LOST_MARK else advances.get(ord(ch), mean)) + spacing_em for ch in text)
 
 
 def _words(text: str, bold: bool = False) -> list[tuple[str, bool]]:

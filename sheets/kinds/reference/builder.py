@@ -35,7 +35,7 @@ def reference_sheet(game: Game, paper: str = "a4") -> Sheet:
 
 
 def designers_notes(game: Game) -> dict | None:
-    """The reference's last part, its own page: every note of the game's notes.yaml, grouped by
+    """The reference's last part, its own page: every note of the game's designers_notes.yaml, grouped by
     kind, each one line with its place in the book (None: a game without notes)."""
     doc = game.content.get("notes")
     if doc is None or not doc.notes:

@@ -1,6 +1,6 @@
 """Designer's notes: what a game's source rule book lost, prints twice or leaves to a reading.
 
-A game's `notes.yaml` lists, one line each, every value the kit reads where the book is unclear
+A game's `designers_notes.yaml` lists, one line each, every value the kit reads where the book is unclear
 (`reading`), where two places of the book disagree (`conflict`, with the one reading the kit
 prints everywhere), where the book's text lost a value (`lost`: the kit prints a write-in box,
 `LOST_MARK`, never an invented value), and every typo of the book the kit corrects in its player
@@ -46,4 +46,4 @@ class Notes(Strict):
     notes: list[Note] = Field(default_factory=list)
 
 
-CONTENT = ContentKind("notes", Notes, "notes.yaml", "a game's notes.yaml (designer's notes)", rank=9)
+CONTENT = ContentKind("notes", Notes, "designers_notes.yaml", "a game's designers_notes.yaml (designer's notes)", rank=9)

@@ -55,7 +55,9 @@ class Out:
                                                  dir=target.parent)
             self._handle = os.fdopen(fd, "wb")
         title = self.job.title
-        self._pdf = TaggedPdf(self._handle, title) if self.job.finished else StreamingPdf(self._handle, title)
+        keywords = self.job.keywords
+        self._pdf = (TaggedPdf(self._handle, title, keywords=keywords) if self.job.finished
+                     else StreamingPdf(self._handle, title, keywords))
 
     def discard(self) -> None:
         """Nothing written is kept (see the module)."""

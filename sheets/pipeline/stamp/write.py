@@ -98,6 +98,7 @@ class StampJob:
     part_keys: list[str | None] = field(default_factory=list)  # each part's base (None: none yet)
     bases: dict[str, Base] = field(default_factory=dict)
     todo: list[str] = field(default_factory=list)  # blanks the cache does not hold
+    keywords: str = ""  # the file's /Keywords (what rolled its dice: metadata, never on a page)
     finished: bool = False  # tagged and described as it is written (TaggedPdf), not raw
     forms: bool = False  # fillable: a form field at every field the blank leaves to the player
     planned: dict = field(default_factory=dict)  # part index -> its Plan, made while the blanks were laid out
@@ -359,7 +360,7 @@ class StampJob:
 def write_stamped(parts: list[StampPart], target: Path, *, title: str = "", cache_dir: Path | None = None,
                   workers: int | None = None, progress: Callable[[str], None] | None = None,
                   stats: dict | None = None, pool: Pool | None = None, finished: bool = False,
-                  forms: bool = False) -> Path:
+                  forms: bool = False, keywords: str = "") -> Path:
     """Stamp every part onto its cached blank and stream the pages into `target` (atomic).
 
     Big jobs are split in chunks of CHUNK parts, planned and drawn on every core (`workers`
@@ -374,12 +375,12 @@ def write_stamped(parts: list[StampPart], target: Path, *, title: str = "", cach
         where = None  # a cache we cannot make is only slower
     if pool is not None:
         written = StampJob(parts, target, title, where, pool, progress, stats, own_pool=False,
-                           finished=finished, forms=forms).run()
+                           finished=finished, forms=forms, keywords=keywords).run()
     else:
         with Pool(workers, warm_up=chunk.warm_up) as own:  # started once, for every phase that needs them
             if len(parts) > CHUNK:
                 own.start()  # its workers start Python while this process renders the blanks' HTML
             written = StampJob(parts, target, title, where, own, progress, stats,
-                               finished=finished, forms=forms).run()
+                               finished=finished, forms=forms, keywords=keywords).run()
     cache.trim(where)  # under its size bound
     return written
