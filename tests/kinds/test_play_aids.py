@@ -246,9 +246,10 @@ def test_mass_combat_prints_no_lost_glyph_placeholder(whole_kit):
     ref = squash(texts["masscombat-reference.pdf"])
     assert squash("On a gear damage, one random project in the Ark is destroyed.") in ref
     assert squash("rolls her Battle Pool of six dice.") in ref
-    # the bunker conflict is noted where each bunker value is printed
-    assert squash("Bunkers: the text above gives an underground bunker two Strategy Dice") in ref
-    assert squash("Bunkers: Defensive advantage gives underground bunkers two Strategy Dice instead") in ref
+    # the bunker conflict has one reading everywhere (+3 Support Dice), the notes page says why
+    assert squash("Fortress or castle, underground bunker +3 Support Dice") in ref
+    assert squash("two Strategy Dice in mountain or large urbanized areas") in ref
+    assert squash("Underground bunkers: The Defensive advantage text gives underground bunkers two Strategy Dice") in ref
     memo = squash(texts["masscombat-cards-memo.pdf"])
     assert squash("Bunker: the rules text says two Strategy Dice instead") in memo
 
