@@ -65,7 +65,9 @@ def _player_text(name: str, page: int, text: str) -> str:
     """What a player reads of a page: kit.pdf's contents page without its colophon, else all of it."""
     if name == "kit.pdf" and COLOPHON in text:
         before, rest = text.split(COLOPHON, 1)
-        return before + (rest[rest.index(AFTER_COLOPHON):] if AFTER_COLOPHON in rest else "")
+        shown = before + (rest[rest.index(AFTER_COLOPHON):] if AFTER_COLOPHON in rest else "")
+        # the kit's own line under the contents title names what made it ("a4 · dice seed 7")
+        return re.sub(r"\bdice seed \d+", "", shown)
     return text
 
 
