@@ -53,6 +53,7 @@ def _root_help() -> int | str | None:
     made of has changed (`_help_entry`); else the CLI's, printed and kept. Importing Typer alone
     takes several times a bare Python start, so the root's help is only worth its start-up
     figure (within 3x) when it needs no Typer."""
+    # the package's modules only once run() has set the signal handlers (a Ctrl-C while they load ends cleanly)
     from sheets.base.cachedir import sealed, unsealed  # noqa: PLC0415
 
     entry = _help_entry()
@@ -66,6 +67,7 @@ def _root_help() -> int | str | None:
     import contextlib  # noqa: PLC0415
     import io  # noqa: PLC0415
 
+    # no help kept: Typer and the CLI after all, only now (their import is what the kept text saves)
     from sheets.cli import main  # noqa: PLC0415
 
     printed = io.StringIO()
@@ -78,6 +80,7 @@ def _root_help() -> int | str | None:
     text = printed.getvalue().encode()
     sys.stdout.buffer.write(text)
     if code == 0 and text and entry is not None:
+        # only when the help is kept: a kept help's run never loads the writer
         from sheets.base import output  # noqa: PLC0415
 
         try:
@@ -112,6 +115,7 @@ def _help_entry():
     import hashlib  # noqa: PLC0415
     from importlib.machinery import PathFinder  # noqa: PLC0415 - loaded with Python already
 
+    # after the signal handlers, like every module of the package here
     from sheets.base import cachedir  # noqa: PLC0415
 
     here = os.path.dirname(os.path.abspath(__file__))

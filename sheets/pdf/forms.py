@@ -20,6 +20,8 @@ from __future__ import annotations
 import io
 import re
 
+from sheets.pdf.cmap import cmap_codes
+
 KEY = "forms-3"  # joins a fillable sheet's cache key: raise it when this changes its output
 
 _DA_FONT = re.compile(r"/(\S+)\s+([\d.]+)\s+Tf")
@@ -37,8 +39,6 @@ class _Font:
     """What an appearance needs of a Type0 (Identity-H) font: code per character, widths."""
 
     def __init__(self, font) -> None:
-        from sheets.pdf.spacing import cmap_codes  # noqa: PLC0415 - pikepdf's: the stamper's side only
-
         self.codes: dict[str, int] = {}
         for code, text in (cmap_codes(font.ToUnicode.read_bytes()) if "/ToUnicode" in font else {}).items():
             self.codes.setdefault(text, code)  # a character drawn by several codes: the first
