@@ -1,6 +1,7 @@
 """Render contexts for The Regiment's sheets (playbooks, references, kit)."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from sheets.base.dice import Dice
@@ -245,11 +246,27 @@ def with_squad_bonds(squad: list[Character]) -> list[Character]:
     return squad
 
 
+# The moves reference in two columns (lines of 60-75 characters, not 150), the GM moves' short
+# lines in three; the reference template reads `columns` and `font_pt` as it does a reference.yaml's layout.
+REFERENCE_COLUMNS = {"moves": {"columns": 2, "font_pt": 8.0}, "gm_moves": {"columns": 3, "font_pt": 8.0, "balance": True}}
+# where a move's outcomes begin: "On a hit", "**On a 10+**", "On a 7-9", "On a miss" (not inside the bold's **)
+_OUTCOME = re.compile(r"(?<!\*)(?=(?:\*\*)?On an? (?:hit|10\+|7-9|miss|6-))")
+
+
+def outcome_lines(text: str) -> list[str]:
+    """A move's text as its lines: the trigger, then each outcome on a line of its own, the words as written."""
+    lines = [part.strip() for part in _OUTCOME.split(text)]
+    return [line if line.startswith("**") or not line.startswith("On a")
+            else re.sub(r"^(On an? [^,.:]+)", r"**\1**", line) for line in lines if line]
+
+
 def reference_pages(game: Game) -> list[dict]:
     """The moves reference, elements of warfare (with the weapon tags) and GM moves."""
     data = game.data
+    moves = [m for g in data.basic_moves.groups for m in g.moves]
     parts: list[dict] = [{"kind": "moves", "title": "The Regiment: Moves", "groups": data.basic_moves.groups,
-                          "recovery": data.basic_moves.recovery}]
+                          "recovery": data.basic_moves.recovery, "layout": REFERENCE_COLUMNS["moves"],
+                          "lines": {m.name: outcome_lines(m.text) for m in moves}}]
     if data.elements is not None:
         sections = list(data.elements.sections)
         if data.tags is not None:
@@ -268,7 +285,8 @@ def reference_pages(game: Game) -> list[dict]:
             page = TrackerPage(tracker.model_copy(update={"footer": None}), tracker.summary_text())
             parts.append({"kind": "tracker", "title": "The Regiment: NPCs", "sections": [npcs], "tracker": page})
     if data.gm_moves is not None:
-        parts.append({"kind": "gm_moves", "title": "The Regiment: GM Moves", "groups": data.gm_moves.groups})
+        parts.append({"kind": "gm_moves", "title": "The Regiment: GM Moves", "groups": data.gm_moves.groups,
+                      "layout": REFERENCE_COLUMNS["gm_moves"]})
     return parts
 
 
