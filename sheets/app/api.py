@@ -92,7 +92,7 @@ def make_kind(kind: Kind, game_id: str, options: PrintOptions = PrintOptions(),
     if kind.make is None:
         raise SheetsError(f"{kind.name} sheets are made by their game's own commands")
     lib = library(options.content)
-    return write(kind.make(lib, lib.game(game_id), options, which), options, folder=True)
+    return write(style.made(kind, lib, lib.game(game_id), options, which), options, folder=True)
 
 
 def print_kind(name: str, game_id: str, options: PrintOptions = PrintOptions(), which: str | None = None) -> list[Path]:
@@ -104,7 +104,7 @@ def print_kind(name: str, game_id: str, options: PrintOptions = PrintOptions(), 
     game = lib.game(game_id)
     if not registry.has(kind, game):
         raise SheetsError(f"{game.info.title} has no {kind.name}: {kind.about} (see `sheets list`)")
-    sheets = kind.make(lib, game, options, which)  # type: ignore[misc]  # printable: it has a make
+    sheets = style.made(kind, lib, game, options, which)
     return write(style.large_print(sheets, options.large_print), options, folder=len(sheets) > 1,
                  merged=f"{game.info.title}: {kind.about}")
 

@@ -24,7 +24,7 @@ from sheets.base.colors import MIN_TEXT_PT
 from sheets.base.errors import ContentError, Problem, SheetsError
 from sheets.base.options import PrintOptions
 from sheets.base.paper import TABLE
-from sheets.kinds import registry
+from sheets.kinds import registry, style
 from sheets.kinds.cards import builder as cards
 from sheets.kinds.cards.fit import PT_PER_MM, lines, text_em
 from sheets.kinds.gauges import builder as gauges
@@ -200,7 +200,7 @@ def _own_templates(lib: Library, game: Game) -> list[Problem]:
         if kind.make is None:
             continue
         try:
-            for sheet in kind.make(lib, game, options, None):
+            for sheet in style.made(kind, lib, game, options, None):
                 render_html(sheet)
         except SheetsError as exc:
             located = re.match(r"^(\S+?):(\d+): (.*)$", str(exc), re.S)  # a template error: FILE:LINE: what

@@ -140,3 +140,13 @@ def large_print(sheets: list[Sheet], on: bool = True) -> list[Sheet]:
             if reflowed is not None:
                 sheet.finish = reflowed()
     return sheets
+
+
+def made(kind, lib, game, options, which) -> list[Sheet]:
+    """A kind's sheets, each with the game's look (`of`) unless its builder gave its own: a new
+    kind's template extends base.html.j2, which reads `theme_css`, without its author passing it."""
+    sheets = kind.make(lib, game, options, which)
+    for sheet in sheets:
+        if "theme_css" not in sheet.context:  # a builder that gave its own look keeps it whole
+            sheet.context.update(of(game))
+    return sheets

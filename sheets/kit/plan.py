@@ -25,7 +25,7 @@ def kit_sheets(lib: Library, options: KitOptions, games: list[str] | None = None
     for gid in games or lib.game_ids():
         try:
             game = lib.game(gid)
-            made = [sheet for kind in registry.kit_kinds(game) for sheet in kind.make(lib, game, options, None)]
+            made = [sheet for kind in registry.kit_kinds(game) for sheet in style.made(kind, lib, game, options, None)]
             if left_out is not None:  # a game's own template that fails: found here, the game left out
                 for sheet in made:
                     if not sheet.stamped:  # (a stamped sheet's parts are rendered as they are drawn)
