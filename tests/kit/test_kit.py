@@ -4,7 +4,9 @@ import re
 from conftest import beside, pages, pdf_text, text_runs
 
 
-def test_kit_builds_every_section(whole_kit):
+def test_kit_builds_every_section(whole_kit, library):
+    from sheets.games.wotw.sheets import campaign_record
+
     result, kit = whole_kit, whole_kit.folder
     for name in ["regiment-soldier.pdf", "regiment-medic.pdf", "regiment-sniper.pdf", "regiment-operator.pdf",
                  "regiment-random-squad.pdf", "regiment-reference.pdf", "wotw-log-sheet.pdf", "wotw-reference.pdf",
@@ -24,7 +26,10 @@ def test_kit_builds_every_section(whole_kit):
     assert beside(text_runs(kit / "wotw-log-sheet.pdf"), "MISSION", occurrence=0) == "1"
     record = pdf_text(kit / "wotw-campaign-record.pdf")  # blank: boxes, no values
     assert "CAMPAIGN RECORD" in record and "XP AND CP LEDGER" in record and "Grenadier (Veteran)" in record
-    assert pages(kit / "wotw-campaign-record.pdf") == 1 and "PLAYED" not in record
+    # the blank record: its page, and the continuation sheet of missions and ledger lines if it has one
+    blank = library.game("wotw")
+    continued = campaign_record(blank, None, "x.pdf").context["continuation"] is not None
+    assert pages(kit / "wotw-campaign-record.pdf") == 1 + continued and "PLAYED" not in record
 
 
 def test_kit_is_deterministic_and_cached(cli, tmp_path):

@@ -186,12 +186,19 @@ def test_players_needs_a_game_with_packets(cli, tmp_path):
     assert not (tmp_path / "k" / "kit.pdf").exists()
 
 
-def test_blank_wotw_log_sheet_in_kit(whole_kit):
+def test_blank_wotw_log_sheet_in_kit(whole_kit, library):
+    from sheets.games.wotw.mission import longest_track
+    from sheets.games.wotw.sheets import track_pages
+
     blank = whole_kit.folder / "wotw-log-sheet-blank.pdf"
     text = pdf_text(blank)
     assert "LOG SHEET" in text and "MISSION" in text and "seed" not in text
-    # the track holds the longest mission the tables can roll, at 7 mm a row (issue 34): 3 pages
-    assert pages(blank) == 3
+    # the track holds the longest mission the tables can roll, at 7 mm a row (issue 34): the
+    # front, and a continuation sheet when the front's rows do not hold it; its last row numbered
+    longest = longest_track(library.game("wotw").data)
+    front, continuation = track_pages([{} for _ in range(longest)])
+    assert pages(blank) == 1 + bool(continuation)
+    assert str(len(front) + len(continuation)) in text.split()
 
 
 # -- cards on real printers ------------------------------------------------------------
