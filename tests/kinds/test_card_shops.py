@@ -313,6 +313,9 @@ def test_every_games_colours_have_their_cmyk_for_the_print_shop(library):
         theme = library.game(gid).content["theme"]
         for colour in (theme.look.accent, theme.frame, theme.back):
             assert colour.lower() in known, (gid, colour)
+    neutral = library.theme().colours  # the base theme's inks a card may print
+    for colour in (neutral.note, neutral.footer):
+        assert colour.lower() in known, colour
 
 
 def test_a_shop_over_every_set_writes_those_it_prints_and_says_why_it_skips_the_others(cli, library, tmp_path):
