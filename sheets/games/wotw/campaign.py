@@ -204,7 +204,7 @@ def _claimed_dice(rolled: str) -> Dice:
             return Dice.parse_script(given, given=False)
         except DiceError:
             pass
-    raise Refused(f"rolled: {rolled!r} names no dice: write 'seed N' (as `campaign new --random` does), or leave "
+    raise Refused(f"rolled: {rolled!r} names no dice: write 'seed N' or 'dice 3,5,1', or leave "
                   f"`rolled` out for a team chosen, not rolled", code="rolled-unreadable")
 
 

@@ -44,6 +44,7 @@ HINTS = {
     "engineers-not-in-use": "{message} (start a campaign with --engineers)",
     "strike-needs-engineers-rule": "--strike-step needs --engineers: {message}",
     "strike-step-off-track": "--strike-step: {message}",
+    "rolled-unreadable": "{message} (`sheets campaign new --random` writes 'seed N')",
 }
 
 
