@@ -162,6 +162,19 @@ def _send_later(sig: int) -> None:
     os.kill(os.getpid(), sig)
 
 
+def _can_be_a_folder(path: str) -> bool:
+    """A folder, or a path not made yet below a folder: a fresh HOME (a new user's, a container's,
+    a clean test's) is fine, the cache's folders are made when first written; only a HOME that is, or
+    lies below, something other than a folder (a file, /dev/null) can never hold them."""
+    here = os.path.abspath(path)
+    while not os.path.lexists(here):
+        parent = os.path.dirname(here)
+        if parent == here:
+            return True
+        here = parent
+    return os.path.isdir(here)
+
+
 def run(app: typer.Typer) -> None:
     """Run the command line: SIGTERM stops like Ctrl-C; Click's usage error exits with 1."""
     _STOP.update(terminated=False, said=False)
@@ -175,7 +188,7 @@ def run(app: typer.Typer) -> None:
     except ValueError:  # not the main thread (embedded use): leave the signals alone
         pass
     home = os.environ.get("HOME")
-    if home and not os.path.isdir(home):
+    if home and not _can_be_a_folder(home):
         # the libraries read their settings from it on import (reportlab's ~/.reportlab_mods ends in
         # a NotADirectoryError), the cache and the user's sheets.toml live below it
         _err(f"HOME is {shown_path(home)}, which is not a folder: the tool keeps its cache and your "
