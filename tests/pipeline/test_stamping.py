@@ -305,13 +305,18 @@ def test_a_long_audit_trail_grows_its_box_and_is_stamped_not_laid_out(library, t
     def missions():  # the seed's missions 5 to 7 (rolled after 1 to 4, with the same dice)
         return roll_missions(wotw, Dice.seeded(1), 7, wotw.data.default_theatre().id, None)[4:]
 
-    pdf, stats = stamp(log_sheet(wotw, missions(), "c.pdf"), tmp_path / "c.pdf", cache)
-    assert stats == {**stats, "stamped": 3, "grown": 3, "laid_out": 1, "no_blank": 1}, stats
+    sheet = log_sheet(wotw, missions(), "c.pdf")
+    # the fronts (and any continuation) are laid out in full, each mission's own; its back, the
+    # play aid with the audit, is stamped on the grown blank
+    fronts = sum(1 for blank, _ in sheet.parts if blank is None)
+    pdf, stats = stamp(sheet, tmp_path / "c.pdf", cache)
+    assert fronts >= 3 and stats == {**stats, "stamped": 3, "grown": 3, "laid_out": fronts, "no_blank": fronts}, stats
     reference = laid_out(log_sheet(wotw, missions(), "c.pdf"))
     assert words_by_page(pdf) == words_by_page(reference)  # page by page: the boxes grew as laid out
     reader = pypdf.PdfReader(io.BytesIO(pdf))
-    for m, mission in enumerate(missions()):  # the audit's last word is on the mission's second page, drawn
-        page = reader.pages[m * 3 + 1]
+    audits = [page for page in reader.pages if "How this mission was rolled" in page.extract_text()]
+    assert len(audits) == 3  # one audit a mission, on its back
+    for mission, page in zip(missions(), audits):  # the audit's last word is on the mission's back, drawn
         runs: list = []
         page.extract_text(visitor_text=lambda text, cm, tm, fd, fs: runs.append((tm[5], text)))  # noqa: B023 - read here
         last = f"{mission.rolls[-1].hit}.".split()[-1]
@@ -321,11 +326,11 @@ def test_a_long_audit_trail_grows_its_box_and_is_stamped_not_laid_out(library, t
     # the taller blanks are cached: the same missions again lay out nothing, and give the same bytes
     again, stats = stamp(log_sheet(wotw, missions(), "c.pdf"), tmp_path / "d.pdf", cache)
     assert stats["blanks_rendered"] == 0 and stats["taller_laid_out"] == 0 and again == pdf
-    # on the workers (two chunks), each part is planned on its cached taller blank there: every
+    # on the workers (in chunks), each part is planned on its cached taller blank there: every
     # chunk is written as it comes, none drawn again here, and the bytes are the one-process bytes
     many = roll_missions(wotw, Dice.seeded(1), 30, wotw.data.default_theatre().id, None)
     first, stats = stamp(log_sheet(wotw, many, "c.pdf"), tmp_path / "e.pdf", cache, workers=1)
-    assert stats["grown"] >= 3 and stats["chunks"] == 2, stats
+    assert stats["grown"] >= 3 and stats["chunks"] >= 2, stats  # in chunks: the workers path is tried
     on_workers, stats = stamp(log_sheet(wotw, roll_missions(wotw, Dice.seeded(1), 30, wotw.data.default_theatre().id,
                                                             None), "c.pdf"), tmp_path / "f.pdf", cache, workers=2)
     assert stats["taller_laid_out"] == 0 and stats["redrawn"] == 0 and stats["grown"] >= 3, stats
