@@ -66,10 +66,20 @@ def test_every_reference_table_row_is_printed(built, library, game):
     assert rows > 10
 
 
-def test_platoon_reference_takes_the_pages_it_needs(built):
+def test_platoon_reference_takes_the_pages_it_needs(built, library):
     # issue 13: as many pages as it needs at 7 pt or larger (was one page at 5.8 pt);
-    # the type size itself is measured in test_play_aids.py
-    assert pages(built["platoon-reference"]) == 2
+    # the type size itself is measured in test_play_aids.py. The rules take two pages; the
+    # designer's notes, when the game has any, follow on a page of their own (issue 47)
+    import fitz
+
+    from sheets.kinds.reference.builder import designers_notes
+
+    with fitz.open(built["platoon-reference"]) as doc:
+        heads = [p.number for p in doc if p.get_text().lstrip().startswith("Designer's notes")]
+        total = doc.page_count
+    has_notes = designers_notes(library.game("platoon")) is not None
+    assert heads == ([total - 1] if has_notes else [])
+    assert total - len(heads) == 2
 
 
 def test_downrange_tables_are_all_there(library):

@@ -23,7 +23,7 @@ def test_down_range_quick_reference_cards(cli, tmp_path):
                   "ADVANTAGE AND DISADVANTAGE", "NO ENEMY IN SIGHT", "REMOTE AND UNMANNED VEHICLES"):
         assert squash(title).casefold() in text.casefold(), title  # titles as the content writes them
     # the turn sequence and the no-enemy card are summaries the template adds: the notes page
-    # says so (designers_designers_notes.yaml), the card does not
+    # says so (designers_notes.yaml), the card does not
     assert "not rule text" not in text and "Summary of sections" not in text
     # partial cover as the Chapter 6 example plays it
     assert squash("Partial cover: sandbags and dug-in positions that are not total (as played in Chapter 6).") in text

@@ -50,9 +50,10 @@ def test_watch_and_the_schemas_take_the_generic_kinds_from_the_registry():
     generic = [k.name for k in registry.GENERIC]
     assert list(watch.KINDS) == generic
     assert [k.name for k in schemas.CORE][1:1 + len(generic)] == generic  # then the shared files of _print/
-    # then a game's look (content, nothing printed of its own), then the shared files of _print/
-    assert [k.name for k in schemas.CORE][1 + len(generic):] == ["theme", "layouts", "printing", "shops", "palette",
-                                                                 "design"]
+    # then a game's designer's notes and look (content the reference and every part print, nothing
+    # printed of its own), then the shared files of _print/
+    assert [k.name for k in schemas.CORE][1 + len(generic):] == ["notes", "theme", "layouts", "printing", "shops",
+                                                                 "palette", "design"]
 
 
 def test_a_new_kind_is_one_registry_entry_for_the_kit_list_and_contents(library, monkeypatch, cli):

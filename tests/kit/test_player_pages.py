@@ -1,7 +1,7 @@
 """Clean player pages (issue 47, item 3): no production note, placeholder, seed or command on a
 page a player holds, in any PDF of `sheets kit` (A4) or `sheets kit --paper letter --players 4`;
 the commands and the dice seed live only in the contents page's colophon and in kit.pdf's
-metadata; every game with designer's notes (its designers_designers_notes.yaml) ends its reference with them, each
+metadata; every game with designer's notes (its designers_notes.yaml) ends its reference with them, each
 note's subject printed there, and a value the source lost prints as the one write-in mark the
 notes page explains.
 

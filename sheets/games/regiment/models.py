@@ -228,7 +228,7 @@ class Weapons(Strict):
 
 
 #: what a tag the rules use but never define prints in place of a meaning (Setup, Loud, Quiet): the
-#: write-in box of a value the source lost, which the notes page (designers_designers_notes.yaml) explains
+#: write-in box of a value the source lost, which the notes page (designers_notes.yaml) explains
 UNDEFINED_TAG_TEXT = LOST_MARK
 
 
