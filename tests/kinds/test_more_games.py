@@ -3,7 +3,7 @@ import re
 
 import pytest
 
-from conftest import bundled_games, pages, pdf_text, squash
+from conftest import bundled_games, pdf_text, squash
 
 #: the games whose content has a reference (reference.yaml), the bundled ones as the library finds them
 REFERENCED = bundled_games("reference")
