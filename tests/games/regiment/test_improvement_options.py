@@ -8,20 +8,11 @@ from sheets.base.errors import ContentError
 from sheets.games.regiment.characters import BOND_ROWS, resolve_character
 from sheets.games.regiment.improvements import improvement_options
 from sheets.library.yaml_source import parse_yaml
+from regiment_characters import JOE
 
-JOE = """\
-playbook: soldier
-name: Joe Kowalski
-rank: Cpl
-profile: Bold
-background: Farmer
-stat_set: 1
-moves: [Battle tested, Stone cold]
-loadout: SMG
-improvements:
-  - +1 guts
-  - Fight back
-"""
+#: the line a test appends to Joe's file (an improvement, or his bonds) is the one after his last
+APPENDED = len(JOE.splitlines()) + 1
+
 
 
 def options_of(regiment, text):
@@ -60,7 +51,7 @@ def test_each_option_taken_in_a_file_gets_the_same_verdict_from_the_cli(regiment
         if option.legal:
             assert result.exit_code == 0, (option, result.stderr)
         else:
-            assert result.exit_code == 1 and f"joe.yaml:12: improvements[2]: {option.reason}" in result.stderr, option
+            assert result.exit_code == 1 and f"joe.yaml:{APPENDED}: improvements[2]: {option.reason}" in result.stderr, option
 
 
 def test_after_four_the_advanced_ones_open_and_a_full_stat_row_closes(regiment):
@@ -77,7 +68,7 @@ def test_bonds_fit_the_printed_rows_and_name_someone(regiment, cli, tmp_path):
     path.write_text(JOE + "bonds: {" + ", ".join(f"{k}: {v}" for k, v in many.items()) + "}\n")
     result = cli("playbook", "--character", path)
     assert result.exit_code == 1
-    assert "joe.yaml:12: bonds: 6 bonds, but the playbook prints 5 BOND WITH rows; keep the 5 that matter" \
+    assert f"joe.yaml:{APPENDED}: bonds: 6 bonds, but the playbook prints 5 BOND WITH rows; keep the 5 that matter" \
         in result.stderr
     path.write_text(JOE + "bonds: {'': 2}\n")
     result = cli("playbook", "--character", path)
@@ -92,4 +83,4 @@ def test_bonds_fit_the_printed_rows_and_name_someone(regiment, cli, tmp_path):
 def test_a_bond_is_a_whole_number(regiment, bad, why):
     with pytest.raises(ContentError) as caught:
         resolve_character(parse_yaml(JOE + f"bonds: {{Doc Keller: {bad}}}\n", "joe.yaml"), regiment.data)
-    assert f"joe.yaml:12: bonds.Doc Keller: {why}" in str(caught.value)
+    assert f"joe.yaml:{APPENDED}: bonds.Doc Keller: {why}" in str(caught.value)

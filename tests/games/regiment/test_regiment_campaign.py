@@ -8,25 +8,8 @@ import pytest
 import yaml
 
 from conftest import REPO, beside, pages, pdf_text, text_runs
+from regiment_characters import JOE
 
-JOE = """\
-playbook: soldier
-name: Joe Kowalski
-rank: Cpl
-profile: Bold
-background: Farmer
-stat_set: 1
-moves: [Battle tested, Stone cold]
-loadout: SMG
-xp: 2
-gear: 1
-wounds: 3
-stress: 1
-conditions: [suppressed]
-improvements:
-  - +1 guts
-  - Fight back
-"""
 
 # Seven improvements before a final one: two +1 STAT, three moves, both advanced ones.
 VETERAN = JOE.replace("""improvements:
@@ -428,7 +411,8 @@ def test_squad_member_problems_name_their_own_file(cli, tmp_path):
     squad = make_squad(tmp_path, joe=JOE.replace("gear: 1", "gear: 9"), ada=ADA_INLINE.replace("rank: S/Sgt", "rank: Pfc"))
     result = cli("squad", squad, "-o", tmp_path / "s.pdf")
     assert result.exit_code == 1
-    assert f"{tmp_path / 'chars' / 'joe.yaml'}:10: gear: 9 marked" in result.stderr
+    line = JOE.splitlines().index("gear: 1") + 1
+    assert f"{tmp_path / 'chars' / 'joe.yaml'}:{line}: gear: 9 marked" in result.stderr
     assert f"{squad}:9: members[2].rank: rank 'Pfc' is not allowed for an Operator" in result.stderr
     assert not (tmp_path / "s.pdf").exists()
 

@@ -9,20 +9,9 @@ import pytest
 import yaml
 
 from conftest import REPO, beside, pdf_text, text_runs
+from regiment_characters import JOE_IN_PLAY
 
-SOLDIER = """\
-playbook: soldier
-name: Joe Kowalski
-rank: Cpl
-profile: Bold
-background: Farmer
-stat_set: 1
-moves: [Battle tested, Stone cold]
-loadout: SMG
-wounds: 3
-stress: 1
-conditions: [suppressed]
-"""
+SOLDIER = JOE_IN_PLAY
 
 # Stone cold gives 1-grit; the two advanced improvements add 1 tough and +1 grit.
 HARDENED = SOLDIER + """\

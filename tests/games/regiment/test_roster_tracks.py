@@ -7,21 +7,9 @@ import pymupdf
 import pytest
 
 from test_track_rules import MM, bars, squares
+from regiment_characters import JOE
 
 TRACKS = ("wounds", "stress", "xp")
-JOE = """\
-playbook: soldier
-name: Joe Kowalski
-rank: Cpl
-profile: Bold
-background: Farmer
-stat_set: 1
-moves: [Battle tested, Stone cold]
-loadout: SMG
-xp: 2
-wounds: 3
-stress: 1
-"""
 
 
 @pytest.fixture(scope="module")
