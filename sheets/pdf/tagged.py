@@ -57,8 +57,9 @@ class _Base:
 
     def _compile(self, desc, parent: int, owners: dict) -> int:
         index = len(self.nodes)
+        present = desc.keys()  # once: `key in desc` asks qpdf again for every key of KEPT
         head = b"/S " + syntax(desc.S) + b"".join(
-            b" " + key.encode() + b" " + syntax(desc[key]) for key in KEPT if key in desc)
+            b" " + key.encode() + b" " + syntax(desc[key]) for key in KEPT if key in present)
         kids: list = []
         self.nodes.append((head, parent, kids))
         for kid in desc.get("/K", []):

@@ -224,3 +224,19 @@ def test_the_kits_letter_spaced_playbook_headings_extract_as_words(whole_kit):
     finally:
         doc.close()
     assert "OPERATOR" in text and "THE REGIMENT" in text
+
+
+@pytest.mark.unit
+def test_letter_spacing_marks_tj_runs_only_and_reads_every_number_once():
+    """The TJ arrays of a content stream found by the bytes alone (spacing.mark_bytes): a letter-spaced
+    run wrapped with its words, a dash pattern, a run without gaps and numbers of every PDF form
+    left as they are, each number read as one item (never "12" as "1" and "2")."""
+    from sheets.pdf import spacing
+
+    cmap = {0x41: "A", 0x42: "B", 0x43: "C"}
+    spaced = b"[<0041> -120 <> -60.5 <0042> -.5 <> -120 <0043>] TJ"
+    data = (b"BT /F1 9.5 Tf [1.5 0.75 12 3.] 0 d " + spaced + b" [<0041> 12.25 <0042>] TJ "
+            b"[10 20 300 4000 -5 +6 .7 8.] 0 d ET")
+    marked = spacing.mark_bytes(data, lambda font: cmap if font == "/F1" else None)
+    actual = ("\ufeff" + "ABC").encode("utf-16-be").hex().encode()
+    assert marked == data.replace(spaced, b"/Span <</ActualText <" + actual + b">>> BDC " + spaced + b" EMC")
