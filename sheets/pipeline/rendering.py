@@ -447,6 +447,10 @@ def warm_up() -> None:
 TAGGED_MARK = '<meta name="warsheets-pdf-tags" content="on">'
 
 
+#: the style of a page laid out again because its first layout ran out of its columns (html_to_pdf)
+BREAK_ANYWHERE = "<style>body * { overflow-wrap: anywhere !important; } .nb { white-space: normal !important; }</style>"
+
+
 def html_to_pdf(html: str, forms: bool = False, base_url: Path | None = None, tags: bool | None = None) -> bytes:
     """One HTML document to PDF bytes (deterministic for identical HTML).
 
@@ -459,13 +463,23 @@ def html_to_pdf(html: str, forms: bool = False, base_url: Path | None = None, ta
     if tags is None:
         tags = True  # every sheet is tagged (issue 29); TAGGED_MARK is kept for templates that name it
     options = {"pdf_forms": forms, "uncompressed_pdf": False, "pdf_tags": tags}
-    try:
-        # what HTML.write_pdf does, with the check between layout and drawing
-        document = weasyprint.HTML(string=html, base_url=base, url_fetcher=fetcher_cls()).render(
-            font_config=fonts, **options)
-    except fatal as exc:
-        raise SheetsError(str(exc)) from None
+
+    def laid_out(text: str):
+        try:
+            # what HTML.write_pdf does, with the check between layout and drawing
+            return weasyprint.HTML(string=text, base_url=base, url_fetcher=fetcher_cls()).render(
+                font_config=fonts, **options)
+        except fatal as exc:
+            raise SheetsError(str(exc)) from None
+
+    document = laid_out(html)
     problems = find_overflows(document)
+    if problems and "</head>" in html:
+        # what the user wrote is printed whole, never refused for its layout: a word too long for
+        # its cell or column (a homebrew table of long names, a URL) may then break anywhere. Only
+        # a page that ran over is laid out again, so every page that fits keeps its bytes.
+        document = laid_out(html.replace("</head>", BREAK_ANYWHERE + "</head>", 1))
+        problems = find_overflows(document)
     if problems:
         title = _document_title(html)
         listed = "\n".join(f"  {p.describe()}" for p in problems[:8])
