@@ -43,7 +43,20 @@ def build_kit(out_dir: Path, options: KitOptions, *, games: list[str] | None,
     # one pool for the sheets and then the contents page (laid out last: it names every
     # part's pages), so that this process never imports WeasyPrint itself
     with layout_pool() as shared:
-        everything = build(sheets + extra, out_dir, cache_dir=cache, progress=tick, shared=shared)
+        try:
+            everything = build(sheets + extra, out_dir, cache_dir=cache, progress=tick, shared=shared)
+        except SheetsError:
+            # a sheet that cannot be laid out (an author's template that fixes a width wider than
+            # the page): find whose it is, leave that game out, and make the others' kit all the same
+            failing = _games_that_fail(sheets + extra, out_dir, cache, shared)
+            if not failing or len(failing) == len({s.game for s in sheets + extra}):
+                raise
+            left_out += failing
+            gone = {gid for gid, _ in failing}
+            sheets, packets = [s for s in sheets if s.game not in gone], [p for p in packets if p[3] not in gone]
+            extra = [s for packet in packets for s in packet[1]]
+            games = [g for g in games or lib.game_ids() if g not in gone]
+            everything = build(sheets + extra, out_dir, cache_dir=cache, shared=shared)  # laid out above: cached
         built = everything[:len(sheets)]
         printing = assemble.load_printing(lib.root)
         titles = {gid: lib.game(gid).info.title for gid in games or lib.game_ids()}  # only its games: a broken other stops nothing
@@ -94,6 +107,18 @@ def build_kit(out_dir: Path, options: KitOptions, *, games: list[str] | None,
                         {"parts": len(kit.parts), "packets": len(packet_paths), "previews": len(previews)},
                         fallback=_needs_fallback(sheets + extra))
     return kit
+
+
+def _games_that_fail(sheets: list, out_dir: Path, cache: Path | None, shared) -> list[tuple[str, str]]:
+    """(game, why) for each game whose sheets, built alone, fail; what the others' build writes and
+    caches is what the kit's next build takes."""
+    failing = []
+    for gid in dict.fromkeys(s.game for s in sheets):
+        try:
+            build([s for s in sheets if s.game == gid], out_dir, cache_dir=cache, shared=shared)
+        except SheetsError as exc:
+            failing.append((gid or "", str(exc)))
+    return failing
 
 
 def _run_options(options: KitOptions) -> dict[str, str]:

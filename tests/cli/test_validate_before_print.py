@@ -96,6 +96,26 @@ def test_a_game_that_cannot_print_fails_validate_and_stops_no_other_game(cli, br
     assert title in text and "Brew" not in text
 
 
+def test_a_game_whose_layout_fails_only_when_laid_out_stops_no_other_game(cli, brew, tmp_path):
+    """A game's own template that fixes a width wider than the page (found only by laying it out,
+    after validate): the kit is made with the other game, the command fails naming the game and
+    the box, and the broken game's parts are not in the folder."""
+    (brew / "templates").mkdir()
+    (brew / "templates" / "reference.html.j2").write_text(
+        '{% extends "bundled/reference.html.j2" %}\n{% block extra_style %}.blocks table.rules { width: 400mm; }'
+        "{% endblock %}\n")
+    shutil.copytree(paths.content_dir() / "masscombat", tmp_path / "my-content" / "masscombat")
+    kit = cli("kit", "--content", "my-content", "-o", "kit")
+    assert kit.exit_code == 1, kit
+    assert "without brew" in kit.stderr and "past the right edge of its column" in kit.stderr
+    assert "Traceback" not in kit.stderr
+    with pymupdf.open(tmp_path / "kit" / "kit.pdf") as pdf:
+        text = "".join(page.get_text() for page in pdf)
+    title = Library(tmp_path / "my-content").game("masscombat").info.title
+    assert title in text and "Brew" not in text
+    assert not list((tmp_path / "kit").glob("brew-*"))
+
+
 def test_a_palette_without_a_template_colour_fails_at_its_line(cli, brew, tmp_path):
     palette = tmp_path / "my-content" / "_print" / "palette.yaml"
     removed = CARD_COLOURS[1]
