@@ -57,6 +57,9 @@ MAX_CARD_MM = 500.0          # card width / height
 # the largest legal content of each kind prints within a minute in well under 1 GB (issue 50; measured by
 # tests/library/test_content_limits.py): beyond each bound the work grew with the number unchecked
 # (a 60,000-row table: 353 s, 4.2 GB; 100,000 rings: 207 s, 4.8 GB; a ruler ticked every 0.0000001: 6.6 GB)
+MAX_FILE_TEXT = 200_000      # characters of text in one content file, every string together (the bundled
+                             # largest: 40,197, Down Range's reference; 200,000 lay out as a 30-page
+                             # reference in ~47 s and 150 MB at load 5; a 4 MB file of text would take ~15 min)
 MAX_TABLE_ROWS = 400         # rows of one table: a reference's table block or a random table (a d66 has 36)
 MAX_TABLE_COLUMNS = 12       # cells of a table's header and of each of its rows
 MAX_GAUGES = 50              # drawings on one gauge sheet (each gauge times its copies)

@@ -7,6 +7,7 @@ from typing import TypeVar
 
 from pydantic import BaseModel
 
+from sheets.base import limits
 from sheets.base.errors import ContentError, Problem
 from sheets.library.lint import colour_comments, literal_escapes
 from sheets.library import located
@@ -78,6 +79,11 @@ class FileLoader:
         except ContentError as exc:
             self.problems.extend(exc.problems)
             return None
+        past = _past_text_bound(doc.data)
+        if past is not None:  # every string is printed: the layout's time and memory grow with them
+            self.problems.append(doc.problem(past, f"the file's text passes {limits.MAX_FILE_TEXT:,} characters "
+                                             f"here, the most one content file may print (about 30 pages of a "
+                                             f"reference); split it into smaller files or shorten it"))
         text = path.read_text(encoding="utf-8")
         self.problems.extend(literal_escapes(text, doc.name))  # \" in a block prints \"
         self.problems.extend(colour_comments(text, doc.name))  # color: #fff is a comment
@@ -104,3 +110,21 @@ class FileLoader:
             self.problems.append(doc.problem(loc, message))
         else:
             self.problems.append(Problem(self.name(self.folder / rel), None, "", message))
+
+
+def _past_text_bound(data) -> tuple | None:
+    """Where (a path of keys and indices) a document's strings, counted in order, pass
+    limits.MAX_FILE_TEXT characters; None when they never do."""
+    total = 0
+    stack: list[tuple[tuple, object]] = [((), data)]
+    while stack:
+        loc, value = stack.pop()
+        if isinstance(value, str):
+            total += len(value)
+            if total > limits.MAX_FILE_TEXT:
+                return loc
+        elif isinstance(value, dict):
+            stack.extend(reversed([((*loc, key), item) for key, item in value.items()]))
+        elif isinstance(value, list):
+            stack.extend(reversed([((*loc, i), item) for i, item in enumerate(value)]))
+    return None

@@ -85,6 +85,35 @@ def reference_table(root: Path, rows: int, columns: int = limits.MAX_TABLE_COLUM
     return "skirmish"
 
 
+def reference_text(root: Path, characters: int, game: str = "skirmish") -> str:
+    """A game's reference (the fixture game's) grown by sections of paragraphs until its file holds
+    `characters` of text, every string counted as the loader counts them (the title and the
+    sections already there included)."""
+    path = root / game / "reference.yaml"
+    doc = _yaml(path)
+
+    def text(value) -> int:
+        if isinstance(value, str):
+            return len(value)
+        values = value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
+        return sum(text(v) for v in values)
+
+    words = "Each side activates one unit at a time and rolls two dice for every model that can see".split()
+    room, n = characters - text(doc), 0
+    while room > 0:
+        n += 1
+        section = {"id": f"text-{n}", "title": f"Text {n}", "blocks": []}
+        room -= text(section)
+        while room > 0 and len(section["blocks"]) < 6:
+            paragraph = " ".join(words[(n + i) % len(words)] for i in range(120))[:max(room, 1)]
+            section["blocks"].append({"p": paragraph})
+            room -= len(paragraph)
+        doc["sections"].append(section)
+    _write(path, doc)
+    assert text(_yaml(path)) == characters + max(-room, 0) and -room < 20  # at the bound, to a title's length
+    return game
+
+
 def random_table(root: Path, rows: int) -> str:
     """The Patrol table (a modified 2d6 roll) with `rows` results, one row each."""
     path = root / "wotw" / "tables.yaml"
@@ -180,6 +209,9 @@ BLOW_UPS = {
     "a 60,000-row table of a reference cards read": (lambda root: reference_table(root, 60_000, 2, "downrange"), False,
                                                     "downrange/reference.yaml", r"sections\[\d+\]\.blocks\[0\]\.table\.rows",
                                                     f"60,000 items, at most {limits.MAX_TABLE_ROWS}"),
+    "a reference of 1 MB of text": (lambda root: reference_text(root, 1_000_000), True,
+                                    "skirmish/reference.yaml", r"sections\[\d+\]\.blocks\[\d+\]\.p",
+                                    f"passes {limits.MAX_FILE_TEXT:,} characters here"),
     "a table of 100 columns": (lambda root: reference_table(root, 3, 100), True, "skirmish/reference.yaml",
                                r"sections\[\d+\]\.blocks\[0\]\.table\.header", f"at most {limits.MAX_TABLE_COLUMNS}"),
     "a random table of 1,000 rows": (lambda root: random_table(root, 1000), False, "wotw/tables.yaml",
@@ -239,6 +271,17 @@ def test_the_largest_reference_table_prints(tmp_path):
     text = pdf_text(_prints(tmp_path, "reference", game, "--content", root))
     last = limits.MAX_TABLE_ROWS - 1
     assert f"{last}.0" in text and f"{last}.{limits.MAX_TABLE_COLUMNS - 1}" in text
+
+
+@pytest.mark.slow  # thirty pages laid out: most of a minute on a loaded machine
+def test_the_most_text_a_file_may_hold_prints(tmp_path):
+    root = _content(tmp_path, fixture=True)
+    game = reference_text(root, limits.MAX_FILE_TEXT - 20)
+    assert sheets("validate", "--content", root)[0] == 0
+    text = pdf_text(_prints(tmp_path, "reference", game, "--content", root))
+    # every section's title (its head in capitals) is there, the last one's too
+    written = [s["title"].upper() for s in _yaml(root / game / "reference.yaml")["sections"] if s["id"].startswith("text-")]
+    assert re.findall(r"TEXT \d+", text.upper()) == written and len(written) > 10
 
 
 def test_the_largest_random_table_prints(tmp_path):
