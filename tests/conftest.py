@@ -231,6 +231,22 @@ def whole_kit(shared) -> BuiltKit:
 
 
 @pytest.fixture(scope="session")
+def whole_kit_letter_4(shared) -> BuiltKit:
+    """`sheets kit --seed 7 --paper letter --players 4`, every game and four player packets, built
+    once for the whole run (across pytest-xdist's workers too, as whole_kit): the Letter kit the
+    issue-47 measures (player pages, page fill) read beside the A4 one."""
+
+    def build(folder: Path) -> None:
+        result = CliRunner().invoke(app, ["kit", "--seed", "7", "--paper", "letter", "--players", "4",
+                                          "-o", str(folder / "kit")])
+        assert result.exit_code == 0, result.output
+        (folder / "stdout").write_text(result.stdout, encoding="utf-8")
+
+    folder = shared("whole-kit-letter-players-4", build)
+    return BuiltKit(folder / "kit", (folder / "stdout").read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="session")
 def built_dist(shared) -> dict[str, Path]:
     """`make dist`'s sdist and wheel (the lock's hatchling), built once for the run: the dist
     tests read both, the wheel test installs the wheel."""

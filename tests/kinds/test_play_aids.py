@@ -180,17 +180,25 @@ def test_trackers_that_share_a_page_print_every_copy_with_its_own_fields(library
         for copy in [t.id] + [f"{t.id}-{n}" for n in range(2, t.per_page + 1)]:
             for i in range(1, len(t.fields) + 1):
                 assert f'data-field="{copy}.field{i}"' in html, (t.id, copy, i)
-        sheet = tracker_sheet(game, [t])
-        with pymupdf.open(stream=pdf_of_html(render_html(sheet), False, sheet.finish)) as doc:
-            page = doc[0]
-            text = page.get_text()
-            assert text.count(t.unit_label) >= t.units * t.per_page, (t.id, text.count(t.unit_label))
-            for once in (t.summary_text(), t.footer):  # the rules once a page, not once a copy
-                if once:
-                    assert squash(text).count(squash(once)[:30]) == 1, (t.id, once)
-            squares = [d["rect"] for d in page.get_drawings()
-                       if abs(d["rect"].width - d["rect"].height) < 0.5 and d["rect"].width > 5]
-            assert squares and min(r.width for r in squares) * 25.4 / 72 >= 3.5
+        for paper in ("a4", "letter"):  # every copy and the rules on one page of either paper (issue 47)
+            sheet = tracker_sheet(game, [t], paper=paper)
+            with pymupdf.open(stream=pdf_of_html(render_html(sheet), False, sheet.finish)) as doc:
+                assert doc.page_count == 1, (t.id, paper, doc.page_count)
+                page = doc[0]
+                text = page.get_text()
+                assert text.count(t.unit_label) >= t.units * t.per_page, (t.id, text.count(t.unit_label))
+                for once in (t.summary_text(), t.footer):  # the rules once a page, not once a copy
+                    if once:
+                        assert squash(text).count(squash(once)[:30]) == 1, (t.id, once)
+                squares = [d["rect"] for d in page.get_drawings()
+                           if abs(d["rect"].width - d["rect"].height) < 0.5 and d["rect"].width > 5]
+                assert squares and min(r.width for r in squares) * 25.4 / 72 >= 3.5
+                if t.one_line and t.notes:  # a row's notes line under each unit: rows 7 mm apart at least
+                    lines = sorted({round(d["rect"].y1 * 25.4 / 72, 2) for d in page.get_drawings()
+                                    if d["rect"].height < 1 and d["rect"].width * 25.4 / 72 > 50})
+                    gaps = [b - a for a, b in zip(lines, lines[1:])]
+                    # (a copy's last line is drawn with the copy's own rule under it, not alone)
+                    assert len(lines) >= (t.units - 1) * t.per_page and min(gaps) >= 7.0, (t.id, paper, gaps)
 
 
 def test_grid_trackers_draw_their_tick_columns_and_pair_their_rows(library):

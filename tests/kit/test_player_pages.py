@@ -5,7 +5,7 @@ metadata; every game with designer's notes (its designers_notes.yaml) ends its r
 note's subject printed there, and a value the source lost prints as the one write-in mark the
 notes page explains.
 
-Each kit is built once for the run (`whole_kit`; the Letter kit through `shared`) and read back
+Each kit is built once for the run (`whole_kit`, `whole_kit_letter_4`) and read back
 with PyMuPDF, page by page."""
 from __future__ import annotations
 
@@ -14,9 +14,7 @@ from pathlib import Path
 
 import pymupdf
 import pytest
-from typer.testing import CliRunner
 
-from sheets.cli import app
 from sheets.library.content import Library
 from sheets.library.kinds.notes import LOST_MARK
 
@@ -37,18 +35,9 @@ NOTES = "Designer's notes"
 NOTES_HEAD = "Every value below is printed the same way in every part of this kit."
 
 
-def _letter_kit(shared) -> Path:
-    def build(folder: Path) -> None:
-        result = CliRunner().invoke(app, ["kit", "--seed", "7", "--paper", "letter", "--players", "4",
-                                          "-o", str(folder / "kit")])
-        assert result.exit_code == 0, result.output
-
-    return shared("whole-kit-letter-players-4", build) / "kit"
-
-
 @pytest.fixture(scope="module", params=["a4", "letter-4"])
-def kit(request, whole_kit, shared) -> Path:
-    return whole_kit.folder if request.param == "a4" else _letter_kit(shared)
+def kit(request) -> Path:
+    return request.getfixturevalue("whole_kit" if request.param == "a4" else "whole_kit_letter_4").folder
 
 
 def _pages(folder: Path):
