@@ -136,6 +136,16 @@ def printable_link(annot) -> None:
         annot["/Contents"] = pikepdf.String(f"Link to {uri}" if uri is not None else "Link within the document")
 
 
+def _kid_label(annot) -> str:
+    """A radio button's words (a widget of a field, with no name of its own): its field's
+    tooltip and its own choice, "Rank: Cpl"."""
+    field = annot.get("/Parent")
+    if field is None:
+        return ""
+    states = [str(k)[1:] for k in annot.get("/AP", Dictionary()).get("/N", Dictionary()).keys() if k != "/Off"]
+    return f"{field.get('/TU', field.get('/T', ''))}: {states[0]}" if states else str(field.get("/TU", ""))
+
+
 def tag_widgets(pdf: pikepdf.Pdf) -> None:
     """Every form field's widget inside a `/Form` structure element (7.18.4): an OBJR to it, the
     element under the document's first element, the widget's `/StructParent` in the parent tree."""
@@ -153,7 +163,7 @@ def tag_widgets(pdf: pikepdf.Pdf) -> None:
             if annot.get("/Subtype") != Name.Widget or "/StructParent" in annot:
                 continue
             objr = Dictionary(Type=Name.OBJR, Obj=annot, Pg=page.obj)
-            label = annot.get("/TU") or annot.get("/T") or pikepdf.String("form field")
+            label = annot.get("/TU") or annot.get("/T") or _kid_label(annot) or pikepdf.String("form field")
             elem = pdf.make_indirect(Dictionary(Type=Name.StructElem, S=Name.Form, P=parent, K=objr, Pg=page.obj,
                                                 Alt=pikepdf.String(str(label))))
             kids = parent.get("/K")

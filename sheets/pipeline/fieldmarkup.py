@@ -47,14 +47,16 @@ def _attribute(name: str, value) -> str:
 
 
 @_remembered
-def box(name, marked=False, fill=False, shape="square", premarked=False, label="") -> Markup:
-    """A check box: ticked (`marked`), shaded (`premarked`: the playbook's own mark), or empty."""
+def box(name, marked=False, fill=False, shape="square", premarked=False, label="", radio="") -> Markup:
+    """A check box: ticked (`marked`), shaded (`premarked`: the playbook's own mark), or empty.
+    `radio`: the name of the choice it is one of (a rank, a stat set): in a fillable sheet the
+    boxes of one choice are one radio field, so that ticking one unticks the others."""
     if fill:
         return Markup('<input type="checkbox" name="%s"%s%s>' % (
             escape(name), _attribute("title", label), " checked" if marked or premarked else ""))
     classes = (" circle" if shape == "circle" else "") + (" marked" if marked else " premarked" if premarked else "")
-    return Markup('<span class="box%s" data-field="%s"%s>%s</span>' % (
-        classes, escape(name), _attribute("data-label", label), "✔" if marked else ""))
+    return Markup('<span class="box%s" data-field="%s"%s%s>%s</span>' % (
+        classes, escape(name), _attribute("data-label", label), _attribute("data-radio", radio), "✔" if marked else ""))
 
 
 @_remembered

@@ -63,24 +63,47 @@ def test_mission_track_rows_are_7_mm_apart_on_the_rolled_and_the_blank_sheet(cli
 
 
 def _widgets(path: Path):
-    for page in pypdf.PdfReader(str(path)).pages:
+    """(full name, field type, page, [x0, top, x1, bottom] in pt from the page's top) of every widget."""
+    for number, page in enumerate(pypdf.PdfReader(str(path)).pages):
+        height = float(page.mediabox.height)
         for a in page.get("/Annots", []) or []:
             a = a.get_object()
             kind = a.get("/FT") or a.get("/Parent", {}).get("/FT")
+            names, node = [], a
+            while node is not None:
+                if "/T" in node:
+                    names.insert(0, str(node["/T"]))
+                node = node.get("/Parent")
+                node = node.get_object() if node is not None else None
             x0, y0, x1, y1 = (float(v) for v in a["/Rect"])
-            yield str(a.get("/T")), kind, abs(x1 - x0) / MM, abs(y1 - y0) / MM
+            yield ".".join(names), kind, number, [min(x0, x1), height - max(y0, y1), max(x0, x1), height - min(y0, y1)]
 
 
 @pytest.mark.parametrize("playbook", ["soldier", "medic", "sniper", "operator"])
-def test_every_write_in_of_a_playbook_is_6_mm_tall_and_every_box_3_5_mm(cli, tmp_path, playbook):
+def test_every_write_in_of_a_playbook_is_6_mm_tall_and_every_box_3_5_mm(cli, tmp_path, playbook, regiment):
+    """The printed row of every write-in that is a form field is 6 mm tall, and its field lies on
+    it (a one-line field is that row's line of type: auto-sized, a filler writes an entry at the
+    sheet's size there); a tick box is 3.5 mm."""
+    from sheets.games.regiment.sheets import blank_playbook
+    from sheets.pipeline.sheet import render_html
+    from sheets.pipeline.stamp.layout import render_base
+
     assert cli("playbook", playbook, "--fillable", "-o", "f.pdf").exit_code == 0
     widgets = list(_widgets(tmp_path / "f.pdf"))
     assert len(widgets) > 60
-    for name, kind, w, h in widgets:
+    blank = blank_playbook(regiment, regiment.data.playbook(playbook)).parts[0][0]
+    rows = render_base(render_html(blank))[1]["fields"]
+    texts = 0
+    for name, kind, page, (x0, top, x1, bottom) in widgets:
         if kind == "/Tx":
-            assert h >= 5.99, (name, h)
+            texts += 1
+            spec = rows[name] if name in rows else rows[name.removesuffix(".text")]  # c0.rank.text: c0.rank's
+            x, y, w, h = spec["content"]
+            assert spec["page"] == page and h / MM >= 5.99, (name, h / MM)
+            assert y - 0.01 <= top < bottom <= y + h + 0.01 and x - 0.01 <= x0 < x1 <= x + w + 0.01, (name, spec)
         else:
-            assert min(w, h) >= 3.49, (name, w, h)
+            assert min(x1 - x0, bottom - top) / MM >= 3.49, (name, x1 - x0, bottom - top)
+    assert texts > 20
 
 
 def test_deployment_is_a_key_of_the_character_file_and_printed(cli, tmp_path):

@@ -18,6 +18,9 @@ from sheets.pipeline.stamp.overlay import Op, draw_overlay, footers_drawable, gr
 from sheets.pdf.marking import marked_pages
 
 
+FIELD_OPS = ("text", "tick", "underline", "shade")  # what a fillable sheet's fields show instead
+
+
 def warm_up() -> None:
     """Nothing to run: a stamping worker's warm-up is this module's import (reportlab, pikepdf),
     done as the function is unpickled in the worker (sheets.pipeline.workers.Pool)."""
@@ -36,7 +39,7 @@ class Plan:
 
 def plan_chunk(blanks: dict, items: list, forms: bool = False, taller: "Taller | None" = None) -> list[Plan]:
     """Jinja-render each filled part and plan what to draw (runs in a worker for big jobs).
-    For a fillable sheet, a value that goes in a form field (text, a tick) is not drawn.
+    For a fillable sheet, a value that goes in a form field (text, a tick, a chosen mark) is not drawn.
     A part whose growing box is too short is planned on the blank with that box taller when
     the cache holds it (`taller`), else left to `StampJob.grow`."""
     plans = []
@@ -96,7 +99,10 @@ def plan_on(key: str, fields: Fields, layout: dict, html: str, forms: bool, read
                                    for page in layout["pages"]):
         ops = None  # a footer (it names the character) the stamp font cannot draw
     if forms and ops is not None:
-        ops = [[op for op in page if op.kind not in ("text", "tick")] for page in ops]
+        # a fillable sheet holds its values in fields: the text, the ticks, and the marks that
+        # show a choice (a chosen word's underline, a chosen stat set's shade), which its radio
+        # and text fields carry: printed, an edit of the field would leave them standing
+        ops = [[op for op in page if op.kind not in FIELD_OPS] for page in ops]
     return Plan(key, ops, f.footer, html if ops is None else None, f.values if forms else None)
 
 

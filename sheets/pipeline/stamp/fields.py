@@ -14,6 +14,7 @@ _CLASS = re.compile(r'\bclass="([^"]*)"')
 _MARK = re.compile(r'\bdata-mark="([^"]*)"')
 _LABEL = re.compile(r'\bdata-label="([^"]*)"')
 _GROW = re.compile(r'\bdata-grow\b')
+_RADIO = re.compile(r'\bdata-radio="([^"]*)"')
 _FOOTER = re.compile(r'(data-footer=")([^"]*)(")')
 _TITLE = re.compile(r"<title>.*?</title>", re.S)
 _TAG = re.compile(r"<[^>]+>")
@@ -26,6 +27,7 @@ class Value:
     mark: str  # "" (text or box), "underline", "shade"
     label: str = ""  # `data-label`: the field in words (a fillable sheet's tooltip)
     grow: bool = False  # `data-grow`: a box that grows with its text when the sheet is laid out
+    radio: str = ""  # `data-radio`: the choice a box is one of (a fillable sheet's radio field)
 
     @property
     def kind(self) -> str:
@@ -55,10 +57,11 @@ def _value(attrs: str, inner: str) -> Value:
         cls = _CLASS.search(attrs)
         mark = _MARK.search(attrs)
         label = _LABEL.search(attrs)
+        radio = _RADIO.search(attrs)
         text = " ".join(htmllib.unescape(_TAG.sub("", inner)).split())
         found = Value(text, frozenset(cls.group(1).split()) if cls else frozenset(),
                       mark.group(1) if mark else "", htmllib.unescape(label.group(1)) if label else "",
-                      bool(_GROW.search(attrs)))
+                      bool(_GROW.search(attrs)), htmllib.unescape(radio.group(1)) if radio else "")
         if len(_SEEN) >= _SEEN_MAX:
             _SEEN.clear()
         _SEEN[(attrs, inner)] = found

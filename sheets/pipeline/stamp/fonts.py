@@ -10,7 +10,7 @@ from reportlab.pdfbase.ttfonts import TTFont
 
 from sheets.pipeline.stamp.glyphs import drawable, face_file, font_file
 
-__all__ = ["drawable", "face_for", "font_file", "split_lines", "text_width"]
+__all__ = ["drawable", "face_for", "font_box", "font_file", "split_lines", "text_width"]
 
 
 @lru_cache(maxsize=None)
@@ -23,6 +23,13 @@ def _registered(path: str) -> tuple[str, float, float]:
     upm = ft["head"].unitsPerEm
     hhea = ft["hhea"]
     return name, hhea.ascent / upm, -hhea.descent / upm
+
+
+@lru_cache(maxsize=None)
+def font_box(path: str) -> tuple[float, float]:
+    """(yMin, yMax) of a TTF's glyph box (its `head`), per unit of size."""
+    head = FontFile(path, lazy=True)["head"]
+    return head.yMin / head.unitsPerEm, head.yMax / head.unitsPerEm
 
 
 def face_for(font: dict, text: str = "") -> tuple[str, float, float, str]:

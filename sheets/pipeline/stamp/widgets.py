@@ -22,6 +22,7 @@ import re
 from sheets.base import paths
 from sheets.pipeline import rendering
 from sheets.pipeline.stamp.fields import Value
+from sheets.pipeline.stamp.fonts import face_for, font_box
 from sheets.pdf.finish import tag_fields
 from sheets.pdf.forms import finish_form
 
@@ -37,8 +38,32 @@ def wanted(blank: Value | None) -> str:
     return "text" if blank.kind == "text" and not blank.text else ""
 
 
+def line_box(spec: dict) -> tuple[float, float]:
+    """(top, height) in pt from the page's top of a one-line text field on its printed line.
+
+    A filler that writes its own appearance of an auto-sized field (pypdf, MuPDF, PDF.js)
+    sizes a short entry to the field's height: pypdf to the height over the font's box
+    (FontBBox, the font's `head` box, as `forms.finish_form` gives it), its baseline half the
+    height less the ascent above the bottom. So the field is the font's box at the printed size
+    tall, placed to put that baseline on the printed one: a short entry at the sheet's size on
+    the sheet's line, descenders inside; a long one smaller, whole."""
+    font = spec["font"]
+    _, asc, desc, path = face_for(font)
+    low, high = font_box(path)
+    x, y, w, h = spec["content"]
+    size, lh = font["size"], font["line_height"]
+    valign = spec.get("valign", "top")
+    top = y + h - lh if valign == "bottom" else y + (h - lh) / 2 if valign == "middle" else y
+    baseline = top + (lh - (asc + desc) * size) / 2 + asc * size  # the stamper's (overlay._draw)
+    height = min((high - low) * size, h)
+    bottom = baseline + (height - asc * size) / 2
+    return min(max(bottom - height, y), y + h - height), height
+
+
 def widgets_of(layout: dict, blank: dict[str, Value], filled: dict[str, Value], part: int) -> list[list[dict]]:
-    """Per page of a part: a widget for every field the blank leaves to the player."""
+    """Per page of a part: a widget for every field the blank leaves to the player. A box that
+    is one of a choice (`data-radio`) is a radio button of that choice's field; a text field is
+    one line (auto-sized, on the printed line) unless its box holds two printed lines or more."""
     pages: list[list[dict]] = [[] for _ in layout["pages"]]
     for name, before in blank.items():  # in the page's order: the tab order
         spec = layout["fields"].get(name)
@@ -50,12 +75,21 @@ def widgets_of(layout: dict, blank: dict[str, Value], filled: dict[str, Value], 
         if w < 1 or h < 1:
             continue
         font = spec["font"]
-        if kind == "text" and spec["tag"] in ("div", "td") and h > 1.5 * font["line_height"]:
-            kind = "multiline"
-        pages[spec["page"]].append({
+        if kind == "text":
+            if spec["tag"] in ("div", "td") and h >= 2 * font["line_height"]:
+                kind = "multiline"
+            else:
+                y, h = line_box(spec)
+        widget = {
             "name": _PART.sub(f"c{part}.", name), "kind": kind, "rect": [x, y, w, h], "font": font,
             "value": value.text if kind != "box" else "", "checked": kind == "box" and value.state == "marked",
-            "label": value.label, "align": font.get("align", "start")})
+            "label": value.label, "align": font.get("align", "start")}
+        if kind == "box" and before.radio and name.startswith(before.radio + "."):
+            # the choice names its on-state: letters and digits only ("T/5" -> "T5"), a PDF name
+            # every filler spells alike (PyMuPDF gives a name's # escapes back as they are)
+            widget["radio"] = (_PART.sub(f"c{part}.", before.radio),
+                               re.sub(r"[^A-Za-z0-9]", "", name[len(before.radio) + 1:]) or "on")
+        pages[spec["page"]].append(widget)
     return pages
 
 
@@ -121,4 +155,5 @@ def add_form(pdf_bytes: bytes, sizes: list[tuple[float, float]], pages: list[lis
         base.Root.AcroForm = form
         out = io.BytesIO()
         base.save(out, deterministic_id=True)
-    return tag_fields(finish_form(out.getvalue()))
+    radios = {w["name"]: w["radio"] for widgets in pages for w in widgets if "radio" in w}
+    return tag_fields(finish_form(out.getvalue(), radios=radios, autosize=True))
