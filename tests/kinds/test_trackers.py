@@ -212,3 +212,86 @@ def test_trackers_are_deterministic(cli, tmp_path):
         dates = {k: v for k, v in xmp.items() if k.endswith("Date")}
     assert dates and set(dates.values()) == {"2000-01-01T00:00:00Z"}
     assert len(pypdf.PdfReader(str(tmp_path / "a.pdf")).pages) == 1
+
+
+MM = 72 / 25.4
+
+
+def _rows_of_words(page) -> list[list[tuple]]:
+    """A page's words in rows (the same baseline within 1.5 pt), each row left to right."""
+    rows: list[list[tuple]] = []
+    for w in sorted(page.get_text("words"), key=lambda w: (round(w[3]), w[0])):
+        if rows and abs(rows[-1][0][3] - w[3]) < 1.5:
+            rows[-1].append(w)
+        else:
+            rows.append([w])
+    return [sorted(row, key=lambda w: w[0]) for row in rows]
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_vehicle_tracker_has_armor_by_facing_and_crew_lines(cli, tmp_path, regiment, paper):
+    """Every vehicle of the tracker has its ARMOR boxes (one per facing, the facing's letter
+    before a box big enough for a number) and its CREW lines (as many as the largest crew the
+    game's vehicles list), read back from the PDF; the damage track stays."""
+    import pymupdf
+
+    tracker = next(t for t in regiment.content["trackers"].values()
+                   if t.kind == "boxes" and any(f.boxes for f in t.unit_fields))
+    boxes_field = next(f for f in tracker.unit_fields if f.boxes)
+    lines_field = next(f for f in tracker.unit_fields if f.lines)
+    vehicles = regiment.data.vehicles.vehicles
+    # the facings the rules give every armored vehicle ("Armor: Front 10, Side 7, Rear 6, Top 4"),
+    # by initial, and one line per crewman of the largest crew
+    facings = [name for name in type(next(v.armor for v in vehicles if v.armor)).model_fields]
+    assert boxes_field.boxes == [f[0].upper() for f in facings]
+    assert lines_field.lines == max(v.crew for v in vehicles)
+
+    out = tmp_path / "v.pdf"
+    result = cli("trackers", "regiment", "--tracker", tracker.id, "--paper", paper, "-o", out)
+    assert result.exit_code == 0, result
+    armor_rows = crew_rows = 0
+    with pymupdf.open(out) as doc:
+        assert len(doc) == 1  # the fields fit the page the paragraph did
+        for page in doc:
+            drawn = [d["rect"] for d in page.get_drawings()]
+            for words in _rows_of_words(page):
+                texts = [w[4] for w in words]
+                head = [boxes_field.label.upper(), *boxes_field.boxes]
+                if texts[:len(head)] == head:
+                    armor_rows += 1
+                    for w in words[1:len(head)]:
+                        # the box right after its letter: room for a number in pencil
+                        box = [r for r in drawn if 0 <= r.x0 - w[2] <= 3 * MM and r.y0 < w[3] and r.y1 > w[1]]
+                        assert len(box) == 1, (w, box)
+                        assert box[0].width >= 7.5 * MM and box[0].height >= 6 * MM, box[0]
+                for i, label in enumerate(words):
+                    if label[4] != lines_field.label.upper():
+                        continue
+                    # the lines after the label (up to the next word on its row): a name's width
+                    # each, on rows a pencil writes in
+                    end = words[i + 1][0] if i + 1 < len(words) else page.rect.width
+                    row = [r for r in drawn if label[2] < r.x0 and r.x1 <= end and abs(r.y1 - label[3]) < 3
+                           and r.width >= 15 * MM and r.height >= 6 * MM]
+                    if row:
+                        crew_rows += 1
+                        assert len(row) == lines_field.lines, (label, row)
+        text = "".join(page.get_text() for page in doc)
+    assert armor_rows == crew_rows == tracker.units
+    assert text.count(tracker.unit_label) == tracker.units and text.count("NOTES") == tracker.units
+    for label in tracker.group_labels:  # the damage track is still there, every vehicle
+        assert text.count(label.upper()) >= tracker.units
+
+
+@pytest.mark.parametrize("fields, message", [
+    ([{"label": "Armor"}], "give either boxes"),
+    ([{"label": "Armor", "boxes": ["F"], "lines": 2}], "give either boxes"),
+])
+def test_unit_fields_are_boxes_or_lines(fields, message):
+    from pydantic import ValidationError
+    from sheets.library.kinds.trackers import BoxTracker
+
+    with pytest.raises(ValidationError, match=message):
+        BoxTracker(id="t", title="T", kind="boxes", unit_label="U", units=1, boxes=3, unit_fields=fields)
+    with pytest.raises(ValidationError, match="not with one_line"):
+        BoxTracker(id="t", title="T", kind="boxes", unit_label="U", units=1, boxes=3, one_line=True,
+                   unit_fields=[{"label": "Crew", "lines": 2}])

@@ -32,6 +32,24 @@ def _check_position(key: str, pos: int, boxes: int) -> int:
     return resolved
 
 
+class UnitField(Strict):
+    """A labelled write-in on every unit of a box tracker, under its boxes: number boxes or lines.
+
+    `boxes`: one small box per label, for a number (a vehicle's armor by facing: F, S, R, T);
+    `lines`: that many write-in lines (one per crew position)."""
+
+    label: str = Field(min_length=1, max_length=40)
+    boxes: list[Annotated[str, Field(min_length=1, max_length=12)]] = Field(
+        [], max_length=12, description="one box to write a number in per label, the label before it")
+    lines: int = Field(0, ge=0, le=12, description="write-in lines (e.g. one per crew position)")
+
+    @model_validator(mode="after")
+    def _one_shape(self):
+        if bool(self.boxes) == bool(self.lines):
+            raise ValueError(f"{self.label!r}: give either boxes (labels of boxes for numbers) or lines (a count)")
+        return self
+
+
 class BoxTracker(Strict):
     """Rows of units, each with groups of boxes (e.g. a team of soldiers)."""
 
@@ -56,6 +74,9 @@ class BoxTracker(Strict):
     footer: str | None = None
     fields: list[Annotated[str, Field(min_length=1, max_length=40)]] = []  # write-in lines above (e.g. "Force")
     flags: list[Annotated[str, Field(min_length=1, max_length=40)]] = []   # tick boxes above (e.g. "Suppressed")
+    # write-ins every unit has, on a row under its boxes (a vehicle's ARMOR by facing, its CREW)
+    unit_fields: list[UnitField] = Field([], max_length=6, description=(
+        "labelled write-ins on every unit, under its boxes: boxes for numbers (ARMOR F/S/R/T) or lines (CREW)"))
     landscape: bool = False
     # how many of this tracker share its page (several platoons a page), each with its own
     # write-ins; one_line: each unit on one row (its name, boxes and notes side by side), so
@@ -72,6 +93,8 @@ class BoxTracker(Strict):
         if total > limits.MAX_TRACKER_BOXES:
             raise ValueError(f"{self.units} units x {self.groups} groups x {self.boxes} boxes is {total:,} boxes, "
                              f"more than the {limits.MAX_TRACKER_BOXES:,} one tracker may draw")
+        if self.unit_fields and self.one_line:
+            raise ValueError("unit_fields print on a row of their own under each unit: not with one_line")
         if self.box_labels and len(self.box_labels) != self.boxes:
             raise ValueError(f"box_labels has {len(self.box_labels)} labels for {self.boxes} boxes")
         for key in ("group_labels", "group_ends"):
