@@ -81,6 +81,13 @@ ALIASES = {
 }
 
 
+# a theme's title face is bundled too: the stamper draws the header band (a page-margin box in the
+# title face) in that face's own file, not in the family behind it (issue 47: the WotW log
+# sheet's band was stamped in DejaVu Sans Condensed Bold, its laid-out pages' in Vollkorn)
+ALIASES.update({family: family for family, _ in TITLE_FACES.values()})
+ALIASES.update({family.casefold(): family for family, _ in TITLE_FACES.values()})
+
+
 def path(name: str) -> Path:
     """A bundled font file by name (e.g. "DejaVuSans.ttf")."""
     return FONTS_DIR / name

@@ -139,6 +139,62 @@ def test_rolled_campaign_log_sheet_like_laid_out(library, tmp_path, cache):
     assert again == pdf
 
 
+def _band_spans(pdf: bytes, band: str) -> list[tuple[int, str, int]]:
+    """(page, font name without a subset tag, colour) of every span of the header band's words."""
+    import pymupdf
+
+    found = []
+    with pymupdf.open(stream=pdf, filetype="pdf") as doc:
+        for number, page in enumerate(doc):
+            for block in page.get_text("dict")["blocks"]:
+                for line in block.get("lines", []):
+                    for span in line["spans"]:
+                        if span["text"].strip() == band and span["bbox"][3] < 20 * 72 / 25.4:  # in the top margin
+                            found.append((number, span["font"].split("+")[-1], span["color"]))
+    return found
+
+
+def test_a_stamped_page_s_header_band_is_in_the_theme_s_title_face(library, tmp_path, cache):
+    """The log sheet's stamped pages (a mission's play-aid back, drawn onto its cached blank) print
+    the header band as the laid-out pages do: the game's title face from its theme (not the family
+    behind it), the theme's accent, its rule under it (issue 47: it was DejaVu Sans Condensed Bold,
+    black, without the rule)."""
+    from fontTools.ttLib import TTFont
+
+    from sheets.games.wotw.sheets import log_sheet, roll_missions
+
+    wotw = library.game("wotw")
+    theme = wotw.content["theme"]
+    family, weight = bundled.TITLE_FACES[theme.look.title_face]
+    assert family not in (bundled.SANS, bundled.CONDENSED, bundled.SERIF)  # a face of its own to check
+    face_file = bundled.face(family, weight == "bold", False)
+    # the names the face is embedded by: the stamper's (the file's PostScript name), WeasyPrint's
+    # (the CSS family with its style)
+    names = {str(TTFont(face_file, lazy=True)["name"].getDebugName(6)),
+             family.replace(" ", "-") + ("-Bold" if weight == "bold" else "")}
+    accent = int(theme.look.accent.lstrip("#"), 16)
+    missions = roll_missions(wotw, Dice.seeded(5), 2, "france-1944", None)
+    pdf, stats = stamp(log_sheet(wotw, missions, "c.pdf"), tmp_path / "c.pdf", cache)
+    assert stats["stamped"] == 2
+    spans = _band_spans(pdf, theme.band)
+    assert len(spans) == len(words_by_page(pdf))  # every page has its band
+    assert {font for _, font, _ in spans} <= names, spans
+    assert {colour for _, _, colour in spans} == {accent}
+    # the stamped pages' band as the laid-out pages': the same face and colour, and the rule below
+    reference = laid_out(log_sheet(wotw, missions, "c.pdf"))
+    assert {(f, c) for _, f, c in _band_spans(reference, theme.band)} <= {(f, c) for f in names for c in [accent]}
+    import pymupdf
+
+    with pymupdf.open(stream=pdf, filetype="pdf") as doc:
+        for page in doc:
+            band_words = [w for w in page.get_text("words") if w[3] < 20 * 72 / 25.4]
+            bottom = max(w[3] for w in band_words)
+            rules = [d for d in page.get_drawings() if d.get("fill") and d["rect"].width > page.rect.width / 2
+                     and bottom - 2 < d["rect"].y1 < bottom + 6
+                     and round(d["fill"][0] * 255) << 16 | round(d["fill"][1] * 255) << 8 | round(d["fill"][2] * 255) == accent]
+            assert rules, page.number
+
+
 def test_blank_cache_follows_content_template_and_paper(regiment, tmp_path, cache, content_copy, monkeypatch):
     from sheets.games.regiment.sheets import blank_playbook
     from sheets.library.content import Library

@@ -106,9 +106,17 @@ def drawable(font: dict, text: str) -> bool:
     return _drawable(tuple(font["family"]), font["weight"], font["style"], font["stretch"], text)
 
 
+def _own_face(family: tuple[str, ...]) -> bool:
+    """A face only the layout engine has: one of ours by its name ("Sheets ...") that is not bundled,
+    a game's own title face that its theme's @font-face loads from the game's folder. The stamper
+    would draw it in the family behind it, so such text stays laid out."""
+    first = family[0] if family else ""
+    return fonts.bundled_family(first) is None and first.strip().strip("'\"").casefold().startswith("sheets ")
+
+
 @lru_cache(maxsize=4096)
 def _drawable(family: tuple[str, ...], weight: int, style: str, stretch: str, text: str) -> bool:
-    if any(_needs_shaping(ch) for ch in text):
+    if any(_needs_shaping(ch) for ch in text) or _own_face(family):
         return False
     path = _face_file(family, weight, style, stretch, text)
     return all(_has_glyph(path, ch) for ch in set(text) if not ch.isspace())

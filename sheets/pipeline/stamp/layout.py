@@ -16,10 +16,26 @@ PX = 0.75  # CSS px -> PDF pt
 
 
 def _rgba(color) -> list[float]:
+    """A computed CSS colour as sRGB red, green, blue, alpha (0-1). WeasyPrint 63+ computes colours
+    as tinycss2's CSS Color 4 values (`to("srgb").coordinates`), older ones as RGBA tuples with
+    `.red`; anything else (none given) is black."""
+    if hasattr(color, "to") and hasattr(color, "alpha"):
+        r, g, b = color.to("srgb").coordinates
+        return [min(1.0, max(0.0, float(v))) for v in (r, g, b, color.alpha)]
     try:
         return [float(color.red), float(color.green), float(color.blue), float(color.alpha)]
     except AttributeError:
         return [0.0, 0.0, 0.0, 1.0]
+
+
+def _rule(box) -> dict | None:
+    """A margin box's bottom border (the header band's accent rule) as a filled rectangle (pt, from the
+    page top) and its colour: taken out of the document with its box, it is stamped with the text."""
+    width = float(box.border_bottom_width or 0)
+    if width <= 0 or str(box.style["border_bottom_style"]) in ("none", "hidden"):
+        return None
+    x, y, w, h = _rect(box, "border")
+    return {"box": [x, y + h - width * PX, w, width * PX], "fill": _rgba(box.style["border_bottom_color"])}
 
 
 def _font(style) -> dict:
@@ -87,8 +103,10 @@ def layout_of(document) -> dict:
                 font = _font((text or child).style)
                 words = " ".join(" ".join(t.strip() for t in _texts(child)).split())  # its lines, rejoined
                 kept = not drawable(font, words)
+                rule = _rule(child)
                 margins.append({"at": child.at_keyword, "content": _rect(child, "content"), "font": font,
-                                "baseline": _first_baseline(child), "text": words, **({"kept": True} if kept else {})})
+                                "baseline": _first_baseline(child), "text": words, **({"kept": True} if kept else {}),
+                                **({"rule": rule} if rule else {})})
                 if not kept:
                     page_box.children = [c for c in page_box.children if c is not child]
         pages.append({"width": page.width * PX, "height": page.height * PX, "margins": margins})

@@ -254,6 +254,8 @@ def margin_ops(margins: list[dict], footer: str, blank_footer: str, number: int,
         text = m["text"]
         if not text or m.get("kept"):  # a footer the stamper cannot draw stays laid out on the page
             continue
+        if m.get("rule"):  # the header band's rule, under its text as laid out
+            ops.append(Op("fill", m["rule"]["box"], fill=m["rule"]["fill"], artifact=True))
         if _PAGE_OF.fullmatch(text.strip()):
             text = f"page {number} of {total}"
         elif blank_footer and text == blank_footer:
