@@ -117,7 +117,8 @@ def card_sheets(lib: Library, game: Game, options: PrintOptions, which: str = "a
     geometry = lib.geometry()
     chosen = geometry.layout(layout) if layout is not None else None
     return [card_sheet(game, s, geometry, layout=chosen, paper=options.paper, backs=backs, duplex=duplex,
-                       crop_marks=crop_marks, copies=copies, back_offset=back_offset, fold=fold)
+                       crop_marks=crop_marks, copies=copies, back_offset=back_offset, fold=fold,
+                       large_print=options.large_print)
             for s in pick_sets(game, which)]
 
 

@@ -54,7 +54,8 @@ def _make(lib: Library, game: Game, options: PrintOptions, which: str | None) ->
         landscape = chosen_layout.paper.endswith("-landscape")
         duplex = "short" if landscape else getattr(options, "duplex", "long")
         made = card_sheet(game, card_set, geometry, paper=options.paper, layout=chosen_layout, backs=True,
-                          duplex=duplex, filename=f"{game.id}-cards-{card_set.id}.pdf")
+                          duplex=duplex, filename=f"{game.id}-cards-{card_set.id}.pdf",
+                          large_print=options.large_print)
         made.reprint["--duplex"] = duplex
         return made
     return [sheet(s) for s in pick_sets(game, which or "all")]

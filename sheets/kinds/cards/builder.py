@@ -19,7 +19,7 @@ from sheets.kinds.cards.grid import CardGrid, fold_grid
 from sheets.kinds.cards.impose import Imposition
 from sheets.library import assets
 from sheets.library.content import Library
-from sheets.library.kinds.cards import CardBack, CardSet, Layout, PrintGeometry
+from sheets.library.kinds.cards import Card, CardBack, CardSet, Layout, PrintGeometry
 from sheets.pipeline.rendering import game_titled
 from sheets.pipeline.sheet import Sheet
 
@@ -50,6 +50,33 @@ def default_back(card_set: CardSet, game_title: str) -> CardBack:
     return CardBack(title=game_title, subtitle=card_set.title)
 
 
+def large_print_backs(card_set: CardSet) -> CardSet:
+    """The deck of the large-print edition: a back is one card behind every card and cannot run
+    on, and rules text at 12 pt does not fit one (the Regiment's vehicles: Attack a Vehicle on a
+    poker card), so each back with rules text is the deck's designed back (its title and subtitle),
+    and its rules are read on a front, which continues on the next card as any front does: the
+    front that carries them already (the Regiment's vehicle-damage card), or one added at the end."""
+    def plain(back: CardBack | None) -> CardBack | None:
+        if back is None or not back.blocks or back.image:
+            return back
+        return CardBack(title=back.title, subtitle=back.subtitle)
+
+    fronts = [[b.model_dump() for b in c.blocks] for c in card_set.cards]
+    texts = [b for b in [card_set.back, *(c.back for c in card_set.cards)] if b is not None and b.blocks and not b.image]
+    added: list[Card] = []
+    for back in texts:
+        blocks = [b.model_dump() for b in back.blocks]
+        if blocks not in fronts:
+            fronts.append(blocks)
+            taken = {c.id for c in card_set.cards} | {c.id for c in added}
+            cid = next(i for i in (f"back-rules-{n}" for n in range(1, len(taken) + 2)) if i not in taken)
+            added.append(Card(id=cid, title=back.title, subtitle=back.subtitle, blocks=back.blocks))
+    if not texts:
+        return card_set
+    cards = [c.model_copy(update={"back": plain(c.back)}) for c in card_set.cards] + added
+    return card_set.model_copy(update={"back": plain(card_set.back), "cards": cards})
+
+
 def card_colours(game: "Game", cmyk: bool = False) -> dict[str, str]:
     """The card template's colours as CSS, from the game's content folder's palette
     (content/_print/palette.yaml): RGB, or CMYK for a print shop's PDF/X."""
@@ -59,8 +86,10 @@ def card_colours(game: "Game", cmyk: bool = False) -> dict[str, str]:
 def card_sheet(game: "Game", card_set: CardSet, geometry: PrintGeometry, *, layout: Layout | None = None,
                paper: Paper | str = "a4", backs: bool = False, duplex: str = "long",
                crop_marks: bool | None = None, filename: str | None = None, copies: int = 1,
-               back_offset: tuple[float, float] = (0.0, 0.0), fold: bool = False, cmyk: bool = False) -> Sheet:
-    """One card set as an imposed PDF sheet (phase one: no rendering happens here)."""
+               back_offset: tuple[float, float] = (0.0, 0.0), fold: bool = False, cmyk: bool = False,
+               large_print: bool = False) -> Sheet:
+    """One card set as an imposed PDF sheet (phase one: no rendering happens here); `large_print`:
+    the large-print edition's deck (`large_print_backs`)."""
     if duplex not in DUPLEX:
         raise SheetsError(f"unknown duplex {duplex!r}; choose long or short")
     if not card_set.cards:
@@ -69,6 +98,8 @@ def card_sheet(game: "Game", card_set: CardSet, geometry: PrintGeometry, *, layo
         raise SheetsError(f"--copies {copies}: give a number from 1 to {MAX_COPIES}")
     if fold and backs:
         raise SheetsError("--fold puts the backs beside the fronts; it does not go with --backs")
+    if large_print and (backs or fold):
+        card_set = large_print_backs(card_set)
     layout = layout or geometry.default_layout(card_set.size, str(paper))
     size = geometry.card_sizes[layout.card]
     grid = fold_grid(geometry, layout, str(paper)) if fold else CardGrid.from_layout(geometry, layout)
