@@ -23,7 +23,10 @@ def test_the_measure_tells_roles_apart_and_sees_small_type(theme, tmp_path):
     from sheets.pipeline.rendering import html_to_pdf
 
     c = theme.colours
-    html = (f'<html><body style="font-family: \'Sheets DejaVu Sans\'">'
+    # the bundled face declared as base.css declares it (alone, the test may run before any page
+    # that registers it: the system's DejaVu would then stand in, and its spans read as stamped)
+    face = '@font-face { font-family: "Sheets DejaVu Sans"; src: url("sheets-font:DejaVuSans.ttf"); }'
+    html = (f'<html><head><style>{face}</style></head><body style="font-family: \'Sheets DejaVu Sans\'">'
             f'<p style="font-size: 7.5pt; color: {c.ink}">play at its floor</p>'
             f'<p style="font-size: 7.2pt; color: {c.ink}">play under its floor</p>'
             f'<p style="font-size: 7pt; color: {c.note}">a note at its floor</p>'
