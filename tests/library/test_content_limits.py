@@ -239,6 +239,8 @@ def test_past_each_bound_validate_refuses_in_one_line(tmp_path, case):
     make(root)
     code, err, peak = sheets("validate", "--content", root)
     problems = [line for line in err.splitlines() if line.startswith("  ")]
+    if "passes" not in words:  # a 60,000-row table is also more text than a file may print: said too
+        problems = [line for line in problems if "the file's text passes" not in line]
     assert code == 1 and len(problems) == 1, err
     assert re.search(rf"{re.escape(file)}:\d+: {field}: .*{re.escape(words)}", problems[0]), problems[0]
     assert "Traceback" not in err
