@@ -143,4 +143,4 @@ def test_the_check_sees_text_one_reader_leaves_out(whole_kit):
     page.gen_content()
     bare = darkness(page.render(scale=DPI / 72, fill_color=(255, 255, 255, 255)).to_pil())
     found = disagreements(whole, bare)
-    assert len(found) > 20 and all(which == "ink only in the first" for _, _, which in found)
+    assert len(found) >= 10 and all(which == "ink only in the first" for _, _, which in found)
