@@ -302,6 +302,32 @@ def watch(
 
 
 @user_errors
+def pack(
+    game: Game,
+    output: Optional[Path] = typer.Option(None, "-o", "--output", help="The zip to write (FILE.zip, or a folder "
+                                          "for GAME.zip); default ./output/GAME.zip."),
+    content: Content = None,
+) -> None:
+    """Zip a game folder to share: everything it uses (its files, look, print geometry) and nothing else.
+
+    The game is checked first, as `sheets validate` checks it: a game with mistakes is not packed.
+    The receiver unpacks the zip into a folder and prints from it with --content FOLDER; the same
+    folder gives the same zip, and the unpacked game prints the same bytes as the author's.
+
+    Example: sheets pack my-skirmish --content my-content -o my-skirmish.zip
+    """
+    from sheets.app.pack import pack as pack_game  # noqa: PLC0415 - loads the content models: not for --help
+
+    if output is None or output.is_dir() or str(output).endswith(("/", "\\")):
+        output = (output if output is not None else print_options().home()) / f"{game}.zip"
+    packed = pack_game(game, output, content)
+    if packed.left_out:
+        typer.echo(f"left out (kept beside the game, read by nothing): {', '.join(packed.left_out)}")
+    wrote(packed.path, f"packed {packed.files} files into")
+    typer.echo("the receiver: unzip it into a folder, then  sheets validate --content FOLDER")
+
+
+@user_errors
 def schema(
     out: Optional[Path] = typer.Option(None, "--out", help="Folder for the schemas; default ./output/schemas/."),
 ) -> None:
@@ -376,4 +402,4 @@ def cache(action: Optional[CacheAction] = typer.Argument(None, help="clear: empt
 #: plain commands, from the registry, after `kit`: see `sheets.cli.SheetsGroup`)
 FIRST = {"list": list_cmd, "validate": validate}
 LATER = {c.__name__.removesuffix("_cmd"): c for c in (kit, cards, layouts, trackers, tokens, print_cmd,
-                                                      watch, schema, serve, doctor, cache)}
+                                                      watch, pack, schema, serve, doctor, cache)}

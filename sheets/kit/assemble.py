@@ -13,7 +13,7 @@ import json
 import re
 import tempfile
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Literal
 
 import pypdfium2 as pdfium
@@ -26,6 +26,7 @@ from sheets.base.errors import ContentError, Problem
 from sheets.base.userfiles import content_files
 from sheets.base.paper import PAPERS, paper_name
 from sheets.kinds import registry, style
+from sheets.library import assets
 from sheets.library.content import Library
 from sheets.library.validation import Strict, collect
 from sheets.library.yaml_source import load_yaml
@@ -204,10 +205,16 @@ def sha256(path: Path) -> str:
 
 
 def content_fingerprint(root: Path) -> str:
-    """sha256 over every content file (relative path and bytes), in sorted order."""
+    """sha256 over every content file (relative path and bytes), in sorted order. What a person
+    keeps beside the games or in a game's folder (a README, a LICENSE, an `art/` folder) is read
+    by nothing, so it is not what the kit was made from: a game shared without them (`sheets pack`)
+    gives its receiver the author's manifest."""
     h = hashlib.sha256()
     for file in content_files(Path(root))[0]:  # regular files only (dot files and folders left out)
         rel = file.relative_to(root).as_posix()
+        parts = PurePosixPath(rel).parts
+        if assets.kept_aside(PurePosixPath(*parts)) or (len(parts) > 1 and assets.kept_aside(PurePosixPath(*parts[1:]))):
+            continue
         h.update(rel.encode("utf-8") + b"\0")
         h.update(file.read_bytes())
         h.update(b"\0")

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import io
 import os
-import shutil
 import subprocess
 import sys
 import zipfile
@@ -17,61 +16,16 @@ from fontTools.ttLib import TTFont
 from PIL import Image
 
 from conftest import bundled_games
-from sheets.base import fonts
+from homebrew import ART_RGB, CARDS, KEPT_ASIDE, decorate
 from sheets.kinds.cards import tts
 from sheets.library import assets
 from sheets.library.content import Library
 from sheets.library.yaml_source import load_yaml
 
-ART_RGB = (200, 30, 30)
-SHIELD = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><path d="M1 1h8v4l-4 4-4-4z" fill="#204080"/></svg>'
-FACE = "Vollkorn-Bold.ttf"  # a bundled OFL face, copied in as the game's own
-THEME = """accent: "#7a1f1f"
-title_face: fonts/brew-face.ttf
-colours: {reds: "#a01010", blues: "#103070"}
-"""
-CARDS = """id: orders
-title: "Orders"
-size: poker
-back: {title: "Brew", image: art.png}
-cards:
-  - id: advance
-    title: "Advance"
-    count: 3
-    colour: reds
-    image: art.png
-    icons: [shield]
-    stats: [{label: "Move", value: "6\\""}]
-    blocks: [{p: "Move, then fire :shield: on :d6-5: or more."}]
-  - id: hold
-    title: "Hold"
-    colour: "#103070"
-    blocks: [{p: "Stay put and fire with +1 to hit."}]
-"""
-#: the override: the bundled card, with its titles in capitals (the bundled one sets them as written)
-OVERRIDE = """{% extends "bundled/card.html.j2" %}
-{% block style %}{{ super() }}
-.card-head h1 { text-transform: uppercase; }
-{% endblock %}
-"""
-
 
 def _homebrew(cli, tmp_path):
     assert cli("new", "game", "brew").exit_code == 0
-    game = tmp_path / "my-content" / "brew"
-    for folder in ("templates", "fonts", "images", "icons", "art"):
-        (game / folder).mkdir()
-    (game / "templates" / "card.html.j2").write_text(OVERRIDE)
-    shutil.copyfile(fonts.path(FACE), game / "fonts" / "brew-face.ttf")
-    Image.new("RGB", (60, 40), ART_RGB).save(game / "images" / "art.png")
-    (game / "icons" / "shield.svg").write_text(SHIELD)
-    (game / "theme.yaml").write_text(THEME)
-    (game / "cards" / "orders.yaml").write_text(CARDS)
-    # what a person keeps beside a game is nobody's business
-    (game / "README.md").write_text("# Brew\n")
-    (game / "LICENSE").write_text("CC-BY 4.0\n")
-    (game / "art" / "art.kra").write_bytes(b"layers")
-    return game
+    return decorate(tmp_path / "my-content" / "brew")
 
 
 def _rgb(hex_colour: str) -> tuple[int, int, int]:
@@ -126,19 +80,50 @@ def test_a_game_folder_prints_its_own_look(cli, tmp_path, paper):
         assert any((w, h) == (60, 40) for _, _, w, h, *_ in pdf[1].get_images(full=True))
 
 
-def test_a_zipped_game_folder_prints_the_same_bytes_elsewhere(cli, tmp_path):
-    _homebrew(cli, tmp_path)
+def test_a_packed_game_prints_the_same_bytes_elsewhere(cli, tmp_path):
+    """`sheets pack`: the game's files, its look and the print geometry, not what a person keeps
+    beside it; unpacked anywhere it validates and prints the author's bytes; packed again, the
+    same zip."""
+    game = _homebrew(cli, tmp_path)
     assert cli("cards", "brew", "--content", "my-content", "-o", "mine.pdf").exit_code == 0
-    archive = io.BytesIO()
-    with zipfile.ZipFile(archive, "w") as z:
-        for path in sorted((tmp_path / "my-content").rglob("*")):
-            if path.is_file():
-                z.write(path, path.relative_to(tmp_path / "my-content").as_posix())
+    packed = cli("pack", "brew", "--content", "my-content", "-o", "brew.zip")
+    assert packed.exit_code == 0, packed
+    assert "brew.zip" in packed.stdout and all(rel in packed.stdout for rel in KEPT_ASIDE)
+    names = set(zipfile.ZipFile(tmp_path / "brew.zip").namelist())
+    look = {f"brew/{p.relative_to(game).as_posix()}" for folder in ("templates", "fonts", "images", "icons")
+            for p in (game / folder).rglob("*") if p.is_file()}
+    assert look and look <= names and "brew/theme.yaml" in names and "brew/cards/orders.yaml" in names
+    assert not {f"brew/{rel}" for rel in KEPT_ASIDE} & names
+    assert {n.split("/")[0] for n in names} <= {"brew", "_print", ".schemas"}
     friend = tmp_path / "elsewhere" / "friends-copy"
-    zipfile.ZipFile(archive).extractall(friend)
+    zipfile.ZipFile(tmp_path / "brew.zip").extractall(friend)
     assert cli("validate", "--content", friend).exit_code == 0
     assert cli("cards", "brew", "--content", friend, "-o", "theirs.pdf").exit_code == 0
     assert (tmp_path / "mine.pdf").read_bytes() == (tmp_path / "theirs.pdf").read_bytes()
+    # the receiver packs what they were given: the same bytes (fixed dates, sorted entries)
+    assert cli("pack", "brew", "--content", friend, "-o", "again.zip").exit_code == 0
+    assert (tmp_path / "again.zip").read_bytes() == (tmp_path / "brew.zip").read_bytes()
+
+
+def test_a_game_with_a_mistake_is_not_packed_and_another_games_mistake_does_not_stop_it(cli, tmp_path):
+    game = _homebrew(cli, tmp_path)
+    assert cli("new", "game", "other").exit_code == 0
+    other = tmp_path / "my-content" / "other" / "game.yaml"
+    other.write_text(other.read_text() + "colour_of_the_box: red\n")  # a key no model has
+    assert cli("pack", "brew", "--content", "my-content", "-o", "brew.zip").exit_code == 0
+    refused = cli("pack", "other", "--content", "my-content", "-o", "other.zip")
+    assert refused.exit_code == 1 and "Traceback" not in refused.stderr
+    assert f"other/game.yaml:{_line_of(other, 'colour_of_the_box')}:" in refused.stderr
+    assert not (tmp_path / "other.zip").exists()
+    # the zip is never written into the folder it packs (it would be a stray file of it)
+    inside = cli("pack", "brew", "--content", "my-content", "-o", "my-content/brew.zip")
+    assert inside.exit_code == 1 and "inside the content folder" in inside.stderr
+    assert not (tmp_path / "my-content" / "brew.zip").exists()
+    cards = game / "cards" / "orders.yaml"
+    cards.write_text(CARDS.replace("    image: art.png", "    image: nothere.png"))
+    refused = cli("pack", "brew", "--content", "my-content", "-o", "brew2.zip")
+    assert refused.exit_code == 1 and f"orders.yaml:{_line_of(cards, 'nothere')}:" in refused.stderr
+    assert not (tmp_path / "brew2.zip").exists()
 
 
 def _line_of(path, text: str) -> int:

@@ -1,7 +1,8 @@
 """Installed from its wheel, away from the checkout: the wheel carries the fonts, and
 `sheets kit --seed 7`, run from an empty folder with the system's fonts hidden, writes
 the same bytes as the checkout's own build of the same command (with the fonts visible: the
-run's whole kit, tests/conftest.py's whole_kit).
+run's whole kit, tests/conftest.py's whole_kit). So does a homebrew game with a look of its own
+(tests/homebrew.py), packed by its author with `sheets pack` and unpacked by a friend.
 
 The wheel is `make dist`'s (tests/conftest.py's built_dist); the venv gets what a GM's
 install gets: the wheel's dependencies and theirs, at the lock's versions and hashes, and
@@ -23,6 +24,7 @@ from packaging.utils import canonicalize_name
 import pytest
 
 from conftest import REPO
+from homebrew import decorate
 from samebytes import hidden_fonts_env, kit_files
 
 pytestmark = pytest.mark.slow
@@ -94,3 +96,25 @@ def test_the_installed_wheel_builds_the_checkouts_kit_without_system_fonts(tmp_p
     installed, own = kit_files(empty / "output" / "kit"), kit_files(whole_kit.folder)
     assert "kit.pdf" in own and sorted(installed) == sorted(own)
     assert [name for name in own if own[name] != installed[name]] == []
+
+
+    # a homebrew game with its own look, packed by its author (the checkout) and printed by a friend
+    author = tmp_path / "author"
+    author.mkdir()
+    checkout = [sys.executable, "-m", "sheets"]
+    assert _run([*checkout, "new", "game", "brew"], cwd=author).returncode == 0
+    decorate(author / "my-content" / "brew")
+    for args in (["pack", "brew", "--content", "my-content", "-o", "brew.zip"],
+                 ["kit", "--content", "my-content", "--game", "brew", "--seed", "7", "-o", "kit"]):
+        done = _run([*checkout, *args], cwd=author)
+        assert done.returncode == 0, done.stderr
+    friend = tmp_path / "friend"
+    zipfile.ZipFile(author / "brew.zip").extractall(friend / "my-content")
+    checked = _run([sheets, "validate", "--content", "my-content"], cwd=friend, env=env)
+    assert checked.returncode == 0, checked.stderr
+    theirs = _run([sheets, "kit", "--content", "my-content", "--game", "brew", "--seed", "7", "-o", "kit"],
+                  cwd=friend, env=env)
+    assert theirs.returncode == 0, theirs.stderr
+    mine, printed = kit_files(author / "kit"), kit_files(friend / "kit")
+    assert "kit.pdf" in mine and sorted(printed) == sorted(mine)
+    assert [name for name in mine if mine[name] != printed[name]] == []
