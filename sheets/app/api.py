@@ -184,7 +184,8 @@ def make_card_images(game_id: str, options: PrintOptions = PrintOptions(), *, wh
 
 
 def _write_tts(game: Game, chosen: list, geometry, options: PrintOptions, folder: Path) -> list[Path]:
-    """`--export tts`: per deck, its faces on grid images of at most 10×7 cards and 4096 px, and its back."""
+    """`--export tts`: per deck, its faces on grid images of at most 10×7 cards and 4096 px, its back,
+    and the deck as a saved object naming them (tts.saved_object)."""
     plans = [card_export.Plan(size=s.size, bleed_mm=0.0, dpi=tts.card_dpi(geometry.card_sizes[s.size].width_mm,
                                                                            geometry.card_sizes[s.size].height_mm))
              for s in chosen]
@@ -196,6 +197,7 @@ def _write_tts(game: Game, chosen: list, geometry, options: PrintOptions, folder
         size = geometry.card_sizes[how.size]
         pngs = card_export.render_pngs(pdf, how.dpi, (size.width_mm, size.height_mm))
         files += tts.deck_files(card_set, sheet.finish.spec.back_of, pngs)  # type: ignore[union-attr]
+        files.append(tts.saved_object(card_set, folder, sideways=size.width_mm > size.height_mm))
     output.ensure_dir(folder)
     return [output.write_atomic(folder / name, data) for name, data in files]
 

@@ -157,7 +157,8 @@ def cards(
         "Instead of n-up sheets, into -o DIR: png, a PNG per card face with bleed (back.png once when the "
         "backs are alike; several sets: a folder each); pdf, a PDF per deck, a face per page, TrimBox and "
         "BleedBox (--backs: back/front alternating); tts, Tabletop Simulator <set>-deck.png grids (10x7 at "
-        "most) and <set>-back.png.")),
+        "most), <set>-back.png and <set>.json, the deck as a saved object (copy it into Tabletop Simulator's "
+        "Saves/Saved Objects/ folder).")),
     shop: Optional[str] = typer.Option(None, "--shop", metavar="NAME", help=(
         "A print shop's spec in one word (content/_print/shops.yaml): drivethrucards (PDF/X-1a:2003, "
         "2.5x3.5 in, 1/8 in bleed, back/front, CMYK <= 240 % ink), thegamecrafter (PNG 825x1125 px), "

@@ -5,10 +5,13 @@ file of the look that leaves the game's folder, is missing or too big is one loc
 from __future__ import annotations
 
 import io
+import json
 import os
 import subprocess
 import sys
 import zipfile
+from pathlib import Path
+from urllib.parse import unquote, urlparse
 
 import pymupdf
 import pytest
@@ -195,6 +198,18 @@ def test_a_cards_count_is_its_copies_in_the_tabletop_simulator_deck(cli, tmp_pat
         width, height = image.size
     # the grid is `columns` cards wide: as wide for its height as that many cards side by side
     assert width / height == pytest.approx(grid.columns * size.width_mm / size.height_mm, rel=0.02)
+    # the saved object: a deck of every face, its CustomDeck naming this grid and the back by file URL
+    saved = json.loads((tmp_path / "tts" / f"{written['id']}.json").read_text(encoding="utf-8"))
+    (deck,) = saved["ObjectStates"]
+    assert deck["Name"] == "DeckCustom" and deck["Nickname"] == written["title"]
+    (entry,) = deck["CustomDeck"].values()
+    assert (entry["NumWidth"], entry["NumHeight"]) == (grid.columns, grid.rows)
+    assert urlparse(entry["FaceURL"]).scheme == "file"
+    assert Path(unquote(urlparse(entry["FaceURL"]).path)) == (tmp_path / "tts" / grid.name).resolve()
+    assert Path(unquote(urlparse(entry["BackURL"]).path)).is_file()
+    titles = [card["title"] for card in written["cards"] for _ in range(card.get("count", 1))]
+    assert [c["Nickname"] for c in deck["ContainedObjects"]] == titles
+    assert deck["DeckIDs"] == [c["CardID"] for c in deck["ContainedObjects"]] == [100 + i for i in range(faces)]
 
 
 def test_a_cards_count_is_its_pages_in_the_print_shop_pdf(cli, tmp_path):

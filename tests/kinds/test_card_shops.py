@@ -10,7 +10,9 @@
 """
 from __future__ import annotations
 
+import json
 import re
+from types import SimpleNamespace
 from pathlib import Path
 
 import numpy as np
@@ -205,7 +207,7 @@ def test_tts_grids_within_10_by_7_and_4096_px(cli, tmp_path, regiment):
     out = tmp_path / "tts"
     result = cli("cards", "regiment", "--set", "weapons", "--export", "tts", "-o", out)
     assert result.exit_code == 0, result
-    assert sorted(p.name for p in out.iterdir()) == ["weapons-back.png", "weapons-deck.png"]
+    assert sorted(p.name for p in out.iterdir()) == ["weapons-back.png", "weapons-deck.png", "weapons.json"]
     deck, back = Image.open(out / "weapons-deck.png"), Image.open(out / "weapons-back.png")
     assert deck.mode == "RGB" and back.mode == "RGB"
     assert deck.size[0] <= 4096 and deck.size[1] <= 4096
@@ -222,6 +224,31 @@ def test_tts_splits_a_big_deck():
     for w, h in ((63, 88), (63.5, 88.9), (70, 120), (130, 190)):
         dpi = tts.card_dpi(w, h)
         assert round(w / 25.4 * dpi) * 10 <= 4096 and round(h / 25.4 * dpi) * 7 <= 4096
+
+
+def test_a_deck_over_one_grid_is_one_saved_object_of_several_custom_decks(tmp_path):
+    """150 faces: three grid images, each its own CustomDeck entry; every card's CardID names its
+    entry (hundreds) and its slot on that grid (units), within the grid's columns x rows."""
+    card_set = SimpleNamespace(id="big", title="Big", cards=[
+        SimpleNamespace(id="a", title="Alpha", count=100), SimpleNamespace(id="b", title="Bravo", count=50)])
+    name, data = tts.saved_object(card_set, tmp_path)
+    deck = json.loads(data)["ObjectStates"][0]
+    grids = tts.deck_sheets("big", 150)
+    assert name == "big.json" and len(deck["CustomDeck"]) == len(grids)
+    for number, grid in enumerate(grids, start=1):
+        entry = deck["CustomDeck"][str(number)]
+        assert (entry["NumWidth"], entry["NumHeight"]) == (grid.columns, grid.rows)
+        assert entry["FaceURL"] == (tmp_path / grid.name).resolve().as_uri()
+    ids = deck["DeckIDs"]
+    assert len(ids) == 150 and len(set(ids)) == 150
+    for card_id in ids:
+        grid = grids[card_id // 100 - 1]
+        assert card_id % 100 < grid.count
+    assert [c["Nickname"] for c in deck["ContainedObjects"]] == ["Alpha"] * 100 + ["Bravo"] * 50
+    assert tts.saved_object(card_set, tmp_path)[1] == data  # the same deck, the same file
+    one = SimpleNamespace(id="one", title="One", cards=[SimpleNamespace(id="a", title="Alpha", count=1)])
+    assert json.loads(tts.saved_object(one, tmp_path)[1])["ObjectStates"][0]["Name"] == "Card"
+
 
 
 def test_us_sizes_and_their_layouts(library):
