@@ -18,15 +18,15 @@ it is written atomically: a refused or interrupted pack leaves no file.
 """
 from __future__ import annotations
 
-import io
 import re
+import shutil
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from sheets.app import preflight
 from sheets.base.errors import ContentError, Problem, SheetsError
-from sheets.base.output import write_atomic
+from sheets.base.output import atomic_file
 from sheets.base.userfiles import content_files
 from sheets.library import assets
 from sheets.library.content import SHARED_DIR, SHARED_FILES, Library
@@ -103,17 +103,17 @@ def game_files(lib: Library, game_id: str) -> tuple[dict[str, Path], list[str]]:
     return dict(sorted(entries.items())), left_out
 
 
-def archive_bytes(entries: dict[str, Path]) -> bytes:
-    """The zip of these entries: sorted, each with a fixed date and mode, so that the same files
-    make the same bytes on any machine."""
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+def write_archive(entries: dict[str, Path], handle) -> None:
+    """The zip of these entries, streamed to `handle` (a game's art is read file by file, never
+    held whole): sorted, each with a fixed date and mode, so that the same files make the same
+    bytes on any machine."""
+    with zipfile.ZipFile(handle, "w", zipfile.ZIP_DEFLATED) as archive:
         for name, path in sorted(entries.items()):
             info = zipfile.ZipInfo(name, date_time=_EPOCH)
             info.external_attr = 0o644 << 16
             info.compress_type = zipfile.ZIP_DEFLATED
-            archive.writestr(info, path.read_bytes())
-    return buffer.getvalue()
+            with path.open("rb") as source, archive.open(info, "w") as target:
+                shutil.copyfileobj(source, target)
 
 
 def pack(game_id: str, target: Path, content: Path | None = None) -> Packed:
@@ -125,5 +125,6 @@ def pack(game_id: str, target: Path, content: Path | None = None) -> Packed:
         raise SheetsError(f"{target}: the zip would be written inside the content folder {lib.root} "
                           "(it would then be a stray file of it); write it elsewhere")
     entries, left_out = game_files(lib, game_id)
-    write_atomic(target, archive_bytes(entries))
+    with atomic_file(target) as handle:
+        write_archive(entries, handle)
     return Packed(target, len(entries), left_out)

@@ -14,7 +14,10 @@ import os
 import shutil
 import stat
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import BinaryIO
 
 import orjson
 
@@ -45,8 +48,17 @@ def write_atomic(path: Path, data: bytes, *, like: os.stat_result | None = None)
     `like`: the file it replaces, whose mode and owner the new file keeps (else mode 644). A symbolic
     link is written through: its target is replaced, the link stays (`-o` naming a link into a
     synced folder keeps it); the path returned is the one given."""
-    given = path = Path(path)
-    path = through_links(path)
+    with atomic_file(path, like=like) as handle:
+        handle.write(data)
+    return Path(path)
+
+
+@contextmanager
+def atomic_file(path: Path, *, like: os.stat_result | None = None) -> Iterator[BinaryIO]:
+    """`write_atomic` for a writer that streams (a zip of a game folder): the handle of a temporary
+    file beside `path`, renamed into place when the block ends; if the block raises (or is
+    interrupted), the temporary file is removed and `path` is as it was."""
+    path = through_links(Path(path))
     ensure_dir(path.parent)
     tmp_name = None
     try:
@@ -54,7 +66,7 @@ def write_atomic(path: Path, data: bytes, *, like: os.stat_result | None = None)
         with interrupts.held():  # a Ctrl-C waits until the name is known, so that it is removed
             fd, tmp_name = tempfile.mkstemp(prefix=scratch_prefix(f".{path.name}."), suffix=".tmp", dir=path.parent)
         with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
+            yield handle
             handle.flush()
             os.fsync(handle.fileno())
         os.chmod(tmp_name, stat.S_IMODE(like.st_mode) if like is not None else 0o644)
@@ -71,7 +83,6 @@ def write_atomic(path: Path, data: bytes, *, like: os.stat_result | None = None)
     finally:
         if tmp_name and os.path.exists(tmp_name):
             os.unlink(tmp_name)
-    return given
 
 
 def scratch_prefix(prefix: str) -> str:

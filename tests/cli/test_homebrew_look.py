@@ -20,6 +20,7 @@ from PIL import Image
 
 from conftest import bundled_games
 from homebrew import ART_RGB, CARDS, KEPT_ASIDE, decorate
+from sheets.app import pack as packing
 from sheets.kinds.cards import tts
 from sheets.library import assets
 from sheets.library.content import Library
@@ -219,3 +220,20 @@ def test_a_cards_count_is_its_pages_in_the_print_shop_pdf(cli, tmp_path):
     with pymupdf.open(tmp_path / "shop" / "orders.pdf") as pdf:
         titles = [page.get_text().split("\n")[0] for page in pdf]
     assert titles == [c["title"].upper() for c in written for _ in range(c.get("count", 1))]
+
+
+def test_a_pack_that_fails_midway_leaves_no_file(cli, tmp_path, monkeypatch):
+    """The zip streams into a temporary file beside the target: a failure after the first entry
+    (a file that cannot be read, a full disk) leaves neither the zip nor its temporary."""
+    _homebrew(cli, tmp_path)
+    real = packing.write_archive
+
+    def failing(entries, handle):
+        real(dict(list(entries.items())[:1]), handle)
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(packing, "write_archive", failing)
+    (tmp_path / "out").mkdir()
+    result = cli("pack", "brew", "--content", "my-content", "-o", "out/brew.zip")
+    assert result.exit_code == 1 and "No space left on device" in result.stderr and "Traceback" not in result.stderr
+    assert list((tmp_path / "out").iterdir()) == []
