@@ -2,7 +2,8 @@
 file, line and field that causes it, with the rest of `validate`'s problems, before any layout.
 
 - a card whose text does not fit its card (the layout's model, `sheets.kinds.cards.fit`, at the card
-  size's own size: the size printing starts from; a set with a card near the limit is laid out as
+  size's own size: the size printing starts from; a set with a card near the limit, and every set of
+  a game with its own templates, whose sizes and boxes the model does not know, is laid out as
   printing lays it out, through the PDF cache);
 - a gauge larger than the printable area of A4 or Letter (the kit prints on either);
 - a token label whose widest word is wider than the circle at its line (it would run onto the next
@@ -89,6 +90,7 @@ def _cards(lib: Library, game: Game, where: _Locator) -> list[Problem]:
     except ContentError:
         return []
     out, near = [], []
+    own = assets.own_templates(game.folder) is not None
     for rel in sorted(p.relative_to(game.folder).as_posix() for p in (game.folder / "cards").glob("*.yaml")):
         card_set = game.card_sets.get(Path(rel).stem)
         if card_set is None or card_set.size not in sizes:
@@ -101,9 +103,11 @@ def _cards(lib: Library, game: Game, where: _Locator) -> list[Problem]:
                 out.append(_overflow(where, rel, i, card.id, card_set.size,
                                      f"its text needs about {need:.0f} mm and the card has {max(room, 0):.0f} mm for it"))
             close = close or need > LAY_OUT_FROM * room
-        if close and not over:
+        # a game's own templates may set any card's room (a text size, a box, padding) where the model
+        # cannot see it: each of its sets is laid out as printing lays it out
+        if (close or own) and not over:
             near.append((rel, card_set))
-    return out + _laid_out(lib, game, where, near)
+    return out + _laid_out(lib, game, where, near, own)
 
 
 def _overflow(where: _Locator, rel: str, index: int, card_id: str, size: str, why: str) -> Problem:
@@ -111,7 +115,7 @@ def _overflow(where: _Locator, rel: str, index: int, card_id: str, size: str, wh
                                                  f"shorten it, or choose a bigger size (size: in the set)")
 
 
-def _laid_out(lib: Library, game: Game, where: _Locator, sets: list) -> list[Problem]:
+def _laid_out(lib: Library, game: Game, where: _Locator, sets: list, own: bool = False) -> list[Problem]:
     if not sets:
         return []
     out: list[Problem] = []
@@ -127,7 +131,9 @@ def _laid_out(lib: Library, game: Game, where: _Locator, sets: list) -> list[Pro
                     for card_id in re.findall(r"^card '([^']+)'", str(exc), re.M):
                         if card_id in index:
                             out.append(_overflow(where, rel, index[card_id], card_id, card_set.size,
-                                                 f"laid out on {paper}, its text runs onto a second card"))
+                                                 f"laid out on {paper}"
+                                                 + (" with the game's own templates (templates/)" if own else "")
+                                                 + ", its text runs onto a second card"))
             if out:
                 break
     return out

@@ -237,3 +237,22 @@ def test_a_pack_that_fails_midway_leaves_no_file(cli, tmp_path, monkeypatch):
     result = cli("pack", "brew", "--content", "my-content", "-o", "out/brew.zip")
     assert result.exit_code == 1 and "No space left on device" in result.stderr and "Traceback" not in result.stderr
     assert list((tmp_path / "out").iterdir()) == []
+
+
+def test_a_card_that_only_the_games_own_template_overflows_fails_validate_first(cli, tmp_path):
+    """The fit model knows the bundled card's room, not an author's: a game with its own templates
+    has its sets laid out by validate, so the card that would not print is found at its line."""
+    game = _homebrew(cli, tmp_path)
+    override = game / "templates" / "card.html.j2"
+    assert cli("validate", "--content", "my-content").exit_code == 0  # the override as shipped: all fit
+    override.write_text(override.read_text().replace("{% endblock %}", ".card.front p { font-size: 44pt !important; }\n"
+                                                                      "{% endblock %}"))
+    result = cli("validate", "--content", "my-content")
+    assert result.exit_code == 1, result
+    cards = game / "cards" / "orders.yaml"
+    written = load_yaml(cards, "orders.yaml").data["cards"]
+    for i, card in enumerate(written):
+        line = _line_of(cards, f"id: {card['id']}")
+        assert any(f"orders.yaml:{line}: cards[{i}]:" in m and "own templates" in m for m in result.stderr.splitlines())
+    printed = cli("cards", "brew", "--content", "my-content", "-o", "cards.pdf")
+    assert printed.exit_code == 1 and not (tmp_path / "cards.pdf").exists()  # what validate said, printing meets
