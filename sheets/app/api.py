@@ -169,7 +169,9 @@ def make_card_images(game_id: str, options: PrintOptions = PrintOptions(), *, wh
     pdfs = make_pdfs([(render_html(s), s.forms, s.finish) for s in sheets])
     if export == "pdf":
         palette = lib.palette()
-        files = [(folder / f"{s.id}.pdf", card_export.deck_pdf(pdf, s, sheet, how, palette))
+        own = lib.root / "_print" / "palette.yaml"  # the one Library.shared reads: the folder's, else the bundled
+        palette_file = str(own.relative_to(lib.root.parent)) if own.is_file() else "content/_print/palette.yaml"
+        files = [(folder / f"{s.id}.pdf", card_export.deck_pdf(pdf, s, sheet, how, palette, palette_file))
                  for s, sheet, pdf, how in zip(chosen, sheets, pdfs, plans)]
         output.ensure_dir(folder)
         return [output.write_atomic(path, data) for path, data in files]

@@ -7,12 +7,14 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 import zipfile
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
+import pikepdf
 import pymupdf
 import pytest
 from fontTools.ttLib import TTFont
@@ -256,3 +258,31 @@ def test_a_card_that_only_the_games_own_template_overflows_fails_validate_first(
         assert any(f"orders.yaml:{line}: cards[{i}]:" in m and "own templates" in m for m in result.stderr.splitlines())
     printed = cli("cards", "brew", "--content", "my-content", "-o", "cards.pdf")
     assert printed.exit_code == 1 and not (tmp_path / "cards.pdf").exists()  # what validate said, printing meets
+
+
+def test_a_homebrew_deck_reaches_the_cmyk_print_shop_file_as_its_messages_say(cli, tmp_path):
+    """The shop's PDF/X-1a is CMYK only: RGB art is refused with what to do (a CMYK JPEG), an icon's
+    colour the palette lacks with the folder's own palette file and a line to add; done that way,
+    the file holds CMYK images and no RGB colour."""
+    game = _homebrew(cli, tmp_path)
+    shop = ("cards", "brew", "--content", "my-content", "--shop", "drivethrucards", "-o", "shop")
+    refused = cli(*shop)
+    assert refused.exit_code == 1, refused
+    suggested = re.search(r"`(my-colour: \{.*?\})`", refused.stderr)
+    assert "my-content/_print/palette.yaml" in refused.stderr and suggested and "#204080" in suggested[1]
+    palette = tmp_path / "my-content" / "_print" / "palette.yaml"
+    palette.write_text(palette.read_text() + f"  {suggested[1]}\n")
+    refused = cli(*shop)
+    assert refused.exit_code == 1 and "RGB image" in refused.stderr and "CMYK JPEG" in refused.stderr
+    Image.new("CMYK", (60, 40), (0, 200, 200, 50)).save(game / "images" / "art.jpg")
+    (game / "cards" / "orders.yaml").write_text(CARDS.replace("art.png", "art.jpg"))
+    done = cli(*shop)
+    assert done.exit_code == 0, done
+    with pikepdf.open(tmp_path / "shop" / "orders.pdf") as pdf:
+        spaces = set()
+        for page in pdf.pages:
+            for _, xobject in page.get_images().items():
+                spaces.add(str(xobject.get("/ColorSpace")))
+            ops = {str(op) for _, op in pikepdf.parse_content_stream(page)}
+            assert not ops & {"rg", "RG"}
+        assert spaces == {"/DeviceCMYK"}

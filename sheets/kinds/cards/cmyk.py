@@ -23,8 +23,9 @@ _CMYK = Name.DeviceCMYK
 class _Walk:
     """One pass over a file's content streams and resources."""
 
-    def __init__(self, palette: dict, ink_limit: float | None):
+    def __init__(self, palette: dict, ink_limit: float | None, palette_file: str = PALETTE_FILE):
         self.palette = palette
+        self.palette_file = palette_file
         self.limit = ink_limit
         self.seen: set = set()
         self.most = 0.0  # the most ink any colour uses (per cent)
@@ -40,15 +41,17 @@ class _Walk:
             return list(self.palette[key])
         if max(key) - min(key) <= 1:
             return [0.0, 0.0, 0.0, round(1 - sum(values) / 3, 4)]
-        raise SheetsError("colour #{:02x}{:02x}{:02x} is not in {}: add it with its CMYK"
-                          .format(*key, PALETTE_FILE))
+        hex_colour = "#{:02x}{:02x}{:02x}".format(*key)
+        raise SheetsError(f"colour {hex_colour} is not in {self.palette_file}: add it with its CMYK, for instance "
+                          f"`my-colour: {{rgb: \"{hex_colour}\", cmyk: {list(plain_separation(key))}}}` (its plain "
+                          f"separation; a theme's, a card's and an icon's colours count as the templates' do)")
 
     def ink(self, values: list[float], where: str) -> None:
         total = round(sum(values) * 100, 2)
         self.most = max(self.most, total)
         if self.limit is not None and total > self.limit + 0.01:
             raise SheetsError(f"{where}: a colour of {total:g} % total ink; the shop takes at most "
-                              f"{self.limit:g} % (make its CMYK in {PALETTE_FILE} lighter)")
+                              f"{self.limit:g} % (make its CMYK in {self.palette_file} lighter)")
 
     def ops(self, ops: list, where: str) -> list:
         """The operators with every colour CMYK (fill and stroke spaces followed through q/Q)."""
@@ -145,7 +148,11 @@ class _Walk:
             if "/SMask" in xobject or "/SMaskInData" in xobject and int(xobject.SMaskInData):
                 raise SheetsError(f"{where}: an image with a soft mask; a PDF/X-1a file has no transparency")
             if not xobject.get("/ImageMask", False):
-                self.check_space(xobject.get("/ColorSpace", Name.DeviceGray), f"{where} (an image)")
+                try:
+                    self.check_space(xobject.get("/ColorSpace", Name.DeviceGray), f"{where} (an image)")
+                except SheetsError as exc:  # art or an icon in RGB: say what the author can do
+                    raise SheetsError(f"{exc}: a card's art (or a PNG icon) is an RGB image; for a print shop's "
+                                      "PDF/X-1a save it as a CMYK JPEG in the game's images/ (card: image: NAME.jpg)") from None
             return
 
     def stream(self, form, where: str) -> None:
@@ -170,10 +177,20 @@ class _Walk:
                 self.stream(pattern, f"{where}, pattern {key}")
 
 
-def to_cmyk(pdf: pikepdf.Pdf, palette: dict, ink_limit: float | None) -> float:
+def plain_separation(rgb: tuple[int, ...]) -> tuple[int, int, int, int]:
+    """A colour's CMYK per cent by the plain separation the palette's game colours use: K = 1 -
+    max(R, G, B), then C, M, Y of what is left (a suggestion for the palette, not a press profile)."""
+    r, g, b = (v / 255 for v in rgb)
+    k = 1 - max(r, g, b)
+    if k >= 1:
+        return (0, 0, 0, 100)
+    return tuple(round(100 * v) for v in ((1 - r - k) / (1 - k), (1 - g - k) / (1 - k), (1 - b - k) / (1 - k), k))  # type: ignore[return-value]
+
+
+def to_cmyk(pdf: pikepdf.Pdf, palette: dict, ink_limit: float | None, palette_file: str = PALETTE_FILE) -> float:
     """Make every colour of `pdf` CMYK and check the rest (see the module's doc); the most ink
-    any colour uses, in per cent."""
-    walk = _Walk(palette, ink_limit)
+    any colour uses, in per cent. `palette_file`: where the palette was read, for the messages."""
+    walk = _Walk(palette, ink_limit, palette_file)
     done: dict = {}  # a page's content stream -> its CMYK one (a back page copied behind every card)
     for number, page in enumerate(pdf.pages, 1):
         where = f"card page {number}"

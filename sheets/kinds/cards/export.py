@@ -281,9 +281,10 @@ def check_pixels(size, how: Plan) -> tuple[int, int]:
     return got
 
 
-def deck_pdf(pdf: bytes, card_set: CardSet, sheet: Sheet, how: Plan, palette) -> bytes:
+def deck_pdf(pdf: bytes, card_set: CardSet, sheet: Sheet, how: Plan, palette, palette_file: str = "content/_print/palette.yaml") -> bytes:
     """The deck's print-shop PDF (shop_pdf.py): pages in print order, boxes, PDF/X-1a for a shop that asks."""
     spec = sheet.finish.spec  # type: ignore[union-attr]
     order = print_order(len(card_set.cards), spec.back_of, how.alternate, spec.counts)
     return shop_pdf(pdf, ShopPdf(order=order, bleed_mm=how.bleed_mm, title=spec.title, x1a=how.x1a,
-                                 ink_limit=how.ink_limit, palette=tuple(palette.by_rgb().items())))
+                                 ink_limit=how.ink_limit, palette=tuple(palette.by_rgb().items()),
+                                 palette_file=palette_file))

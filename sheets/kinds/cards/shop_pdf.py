@@ -25,7 +25,7 @@ import io
 from dataclasses import dataclass
 
 from sheets.base import interrupts
-from sheets.kinds.cards.cmyk import to_cmyk
+from sheets.kinds.cards.cmyk import PALETTE_FILE, to_cmyk
 from sheets.pdf.finish import pdf_date, xmp_packet
 
 with interrupts.held():
@@ -49,6 +49,7 @@ class ShopPdf:
     x1a: bool = False
     ink_limit: float | None = None  # per cent
     palette: tuple = ()             # ((r, g, b) 0-255, (c, m, y, k) 0-1) pairs
+    palette_file: str = PALETTE_FILE  # where the palette was read (the messages name it)
 
 
 def print_order(cards: int, back_of: tuple[int, ...] | None, alternate: bool,
@@ -98,7 +99,7 @@ def shop_pdf(data: bytes, how: ShopPdf) -> bytes:
             pdf.save(buf, deterministic_id=True, object_stream_mode=pikepdf.ObjectStreamMode.generate,
                      fix_metadata_version=False)
             return buf.getvalue()
-        to_cmyk(pdf, dict(how.palette), how.ink_limit)
+        to_cmyk(pdf, dict(how.palette), how.ink_limit, how.palette_file)
         _pdfx(pdf, how.title)
         buf = io.BytesIO()
         pdf.save(buf, deterministic_id=True, object_stream_mode=pikepdf.ObjectStreamMode.disable,
