@@ -266,14 +266,23 @@ def test_a_homebrew_deck_reaches_the_cmyk_print_shop_file_as_its_messages_say(cl
     the file holds CMYK images and no RGB colour."""
     game = _homebrew(cli, tmp_path)
     shop = ("cards", "brew", "--content", "my-content", "--shop", "drivethrucards", "-o", "shop")
-    refused = cli(*shop)
-    assert refused.exit_code == 1, refused
-    suggested = re.search(r"`(my-colour: \{.*?\})`", refused.stderr)
-    assert "my-content/_print/palette.yaml" in refused.stderr and suggested and "#204080" in suggested[1]
+    # the deck's own colours, each refused in turn until the palette has it: the theme's named
+    # colours and a card's hex (its heads), the icon's fill (the accent is drawn nowhere on this deck:
+    # each card has its own head, and the back is an image)
+    theme = load_yaml(game / "theme.yaml", "theme.yaml").data
+    ours = {*theme["colours"].values(), "#103070", "#204080"}
     palette = tmp_path / "my-content" / "_print" / "palette.yaml"
-    palette.write_text(palette.read_text() + f"  {suggested[1]}\n")
+    added: list[str] = []
     refused = cli(*shop)
-    assert refused.exit_code == 1 and "RGB image" in refused.stderr and "CMYK JPEG" in refused.stderr
+    while "is not in" in refused.stderr and len(added) < len(ours):
+        suggested = re.search(r'`my-colour: (\{rgb: "(#[0-9a-f]{6})".*?\})`', refused.stderr)
+        assert refused.exit_code == 1 and "my-content/_print/palette.yaml" in refused.stderr and suggested, refused
+        assert suggested[2] in ours and suggested[2] not in added
+        added.append(suggested[2])
+        palette.write_text(palette.read_text() + f"  brew-{len(added)}: {suggested[1]}\n")
+        refused = cli(*shop)
+    assert set(added) == ours  # every one asked for, nothing else
+    assert refused.exit_code == 1 and "RGB image" in refused.stderr and "CMYK JPEG" in refused.stderr, refused
     Image.new("CMYK", (60, 40), (0, 200, 200, 50)).save(game / "images" / "art.jpg")
     (game / "cards" / "orders.yaml").write_text(CARDS.replace("art.png", "art.jpg"))
     done = cli(*shop)
@@ -286,3 +295,13 @@ def test_a_homebrew_deck_reaches_the_cmyk_print_shop_file_as_its_messages_say(cl
             ops = {str(op) for _, op in pikepdf.parse_content_stream(page)}
             assert not ops & {"rg", "RG"}
         assert spaces == {"/DeviceCMYK"}
+        # the deck's look kept: each card's head in the CMYK the palette gives it
+        written = load_yaml(palette, "palette.yaml").data["colours"]
+        cmyk_of = {c["rgb"]: tuple(round(v / 100, 4) for v in c["cmyk"]) for c in written.values()}
+        fills = set()
+        drawn = [*pdf.pages, *(o for o in pdf.objects if isinstance(o, pikepdf.Stream) and o.get("/Subtype") == "/Form")]
+        for stream in drawn:
+            fills |= {tuple(round(float(v), 4) for v in operands)
+                      for operands, op in pikepdf.parse_content_stream(stream) if str(op) == "k"}
+        for colour in (theme["colours"]["reds"], "#103070"):
+            assert cmyk_of[colour] in fills, colour

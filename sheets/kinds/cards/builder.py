@@ -130,7 +130,10 @@ def card_sheet(game: "Game", card_set: CardSet, geometry: PrintGeometry, *, layo
     context = {**style.of(game, band=False), 
         "title": spec.title,
         "colours": card_colours(game, cmyk),
-        "themed": not cmyk,  # the game's accent and frame (a print shop's CMYK file keeps the palette's)
+        # the game's accent and frame in a print shop's CMYK file too: its RGB is made CMYK through the
+        # palette (cards.cmyk), where every bundled game's look has its CMYK; a homebrew colour the
+        # palette lacks is refused with the line to add
+        "themed": True,
         "theme_frame_tint": tint(style.frame_of(game), 0.35), "band": style.band_of(game), "set_title": card_set.title,
         # each deck of a game its own hatching on its backs (the angle by the deck's place in the game)
         "back_angle": BACK_ANGLES[list(game.card_sets).index(card_set.id) % len(BACK_ANGLES)]
@@ -145,7 +148,7 @@ def card_sheet(game: "Game", card_set: CardSet, geometry: PrintGeometry, *, layo
         "art_mm": art_mm(size),
         # art and icons' rules only on sheets with some: the bundled decks' HTML stays as it was
         "card_looks": bool(assets.icon_names(game.folder)) or any(c.image or c.icons for c in card_set.cards),
-        "fronts": [{"anchor": f"card-{i}", "card": c, "number": i + 1, **_fitted(c, size), **_look(game, c, cmyk)}
+        "fronts": [{"anchor": f"card-{i}", "card": c, "number": i + 1, **_fitted(c, size), **_look(game, c)}
                    for i, c in enumerate(card_set.cards)],
         "backs": [{"anchor": f"back-{j}", "back": b,
                    **({"art": assets.data_uri(game.folder, "images", b.image)} if b.image else {})}
@@ -170,12 +173,12 @@ def art_mm(size) -> float:
     return round((size.height_mm - 2 * size.margin_mm - FOOT_MM) * ART_SHARE, 2)
 
 
-def _look(game: "Game", card, cmyk: bool = False) -> dict:
+def _look(game: "Game", card) -> dict:
     """A card's own look: its head's colour (a theme colour's name resolved), its art and icons as
     data: URIs (sheets.library.assets; the loader checked every name). A print shop's CMYK file
-    keeps the palette's head, as it keeps it for the theme's accent (a theme colour has no CMYK)."""
+    is made CMYK through the palette (cards.cmyk), as the theme's accent is."""
     look: dict = {}
-    if card.colour is not None and not cmyk:
+    if card.colour is not None:
         fill = card.colour if card.colour.startswith("#") else game.content["theme"].look.colours[card.colour]
         look["head"] = {"fill": fill, "ink": text_on(fill)}
     if card.image is not None:
