@@ -169,8 +169,8 @@ def make_card_images(game_id: str, options: PrintOptions = PrintOptions(), *, wh
     pdfs = make_pdfs([(render_html(s), s.forms, s.finish) for s in sheets])
     if export == "pdf":
         palette = lib.palette()
-        own = lib.root / "_print" / "palette.yaml"  # the one Library.shared reads: the folder's, else the bundled
-        palette_file = str(own.relative_to(lib.root.parent)) if own.is_file() else "content/_print/palette.yaml"
+        read = lib.shared_file("palette.yaml")
+        palette_file = str(read.relative_to(lib.root.parent)) if read.is_relative_to(lib.root.parent) else str(read)
         files = [(folder / f"{s.id}.pdf", card_export.deck_pdf(pdf, s, sheet, how, palette, palette_file))
                  for s, sheet, pdf, how in zip(chosen, sheets, pdfs, plans)]
         output.ensure_dir(folder)

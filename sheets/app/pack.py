@@ -78,7 +78,7 @@ def game_files(lib: Library, game_id: str) -> tuple[dict[str, Path], list[str]]:
     if game_id not in lib.game_ids():
         lib.game(game_id)  # the unknown game's message, naming the games there are
     folder = lib.root / game_id
-    problems = _problems_of(lib, folder, lib.validate() + preflight.problems(lib))
+    problems = _problems_of(lib, folder, lib.validate() + preflight.problems(lib, only=game_id))
     if problems:
         raise ContentError(problems)
     game = lib.game(game_id)

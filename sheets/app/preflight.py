@@ -66,10 +66,11 @@ class _Locator:
         return doc.problem(loc, message) if doc is not None else Problem(shown, None, "", message)  # type: ignore[attr-defined]
 
 
-def problems(lib: Library) -> list[Problem]:
-    """Every print-time problem of every game that loads (one that does not is reported by the loader)."""
+def problems(lib: Library, only: str | None = None) -> list[Problem]:
+    """Every print-time problem of every game that loads (one that does not is reported by the
+    loader); `only`: of that one game (`sheets pack`: another game's layout is not its business)."""
     found: list[Problem] = []
-    for game_id in lib.game_ids():
+    for game_id in lib.game_ids() if only is None else [only]:
         try:
             game = lib.game(game_id)
         except SheetsError:

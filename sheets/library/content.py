@@ -68,12 +68,17 @@ class Library:
         folder without it uses the bundled one."""
         if name not in self._shared:
             problems: list[Problem] = []
-            root = self.root if (self.root / SHARED_DIR / name).is_file() else paths.content_dir()
+            root = self.shared_file(name).parent.parent
             value = FileLoader(root, root / SHARED_DIR, problems).model(name, model)
             if problems or value is None:
                 raise ContentError(problems)
             self._shared[name] = value
         return self._shared[name]
+
+    def shared_file(self, name: str) -> Path:
+        """The _print/ file `shared` reads: the content folder's own, else the bundled one."""
+        own = self.root / SHARED_DIR / name
+        return own if own.is_file() else paths.content_dir() / SHARED_DIR / name
 
     def shops(self) -> Shops:
         return self.shared("shops.yaml", Shops)

@@ -201,3 +201,15 @@ def test_a_theme_without_a_colour_fails_at_its_line_not_in_a_template(cli, brew,
         assert "required key is missing" in message, result
         assert ".j2" not in result.stderr
     assert not (tmp_path / "x.pdf").exists() and not (tmp_path / "r.pdf").exists()
+
+
+def test_a_section_id_written_as_a_mapping_is_a_located_mistake_not_a_traceback(cli, tmp_path):
+    """Found by the hostile property test: a quick-reference card naming a section, in a file whose
+    section id is a mapping (unhashable), crashed the check that runs when the file does not load."""
+    assert cli("new", "game", "brew").exit_code == 0
+    (tmp_path / "my-content" / "brew" / "reference.yaml").write_text(
+        "title: Brew\nsections:\n  - id: {a: 1}\n    title: Moves\n    blocks: [{p: Move.}]\n"
+        "cards:\n  title: Quick\n  size: poker\n  cards:\n    - {id: q, title: Q, sections: [moves]}\n")
+    result = cli("validate", "--content", "my-content")
+    assert result.exit_code == 1 and "Traceback" not in result.stderr
+    assert "reference.yaml:3:" in result.stderr, result.stderr

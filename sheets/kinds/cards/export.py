@@ -34,6 +34,7 @@ from sheets.base.errors import SheetsError
 from sheets.base.paper import Paper
 from sheets.kinds.cards.builder import card_sheet
 from sheets.kinds.cards.impose import Imposition, preflight
+from sheets.kinds.cards.cmyk import PALETTE_FILE
 from sheets.kinds.cards.shop_pdf import ShopPdf, print_order, shop_pdf
 from sheets.library.kinds.cards import CardSet, Layout, PrintGeometry
 from sheets.pipeline.sheet import Sheet
@@ -281,7 +282,7 @@ def check_pixels(size, how: Plan) -> tuple[int, int]:
     return got
 
 
-def deck_pdf(pdf: bytes, card_set: CardSet, sheet: Sheet, how: Plan, palette, palette_file: str = "content/_print/palette.yaml") -> bytes:
+def deck_pdf(pdf: bytes, card_set: CardSet, sheet: Sheet, how: Plan, palette, palette_file: str = PALETTE_FILE) -> bytes:
     """The deck's print-shop PDF (shop_pdf.py): pages in print order, boxes, PDF/X-1a for a shop that asks."""
     spec = sheet.finish.spec  # type: ignore[union-attr]
     order = print_order(len(card_set.cards), spec.back_of, how.alternate, spec.counts)

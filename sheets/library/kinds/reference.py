@@ -56,7 +56,9 @@ def _unknown_sections(written: dict, files: FileLoader) -> None:
     """The sections quick-reference cards name that the file has not, checked as written (when
     some other mistake keeps the file from loading, this one is reported with it)."""
     sections = written.get("sections")
-    known = {s.get("id") for s in sections if isinstance(s, dict)} if isinstance(sections, list) else set()
+    # as written: an id may be any YAML value (a mapping is unhashable), and only text names a section
+    known = {s.get("id") for s in sections if isinstance(s, dict) and isinstance(s.get("id"), str)} \
+        if isinstance(sections, list) else set()
     spec = written.get("cards")
     cards = spec.get("cards") if isinstance(spec, dict) else None
     for ci, card in enumerate(cards if isinstance(cards, list) else []):
