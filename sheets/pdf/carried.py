@@ -193,13 +193,23 @@ def page_structures(pdf: pikepdf.Pdf) -> list[Array | None]:
 
 
 _CACHE: dict[int, tuple[object, list]] = {}
+#: files whose tree walk is kept at most: a job's blanks, and the parts laid out in full that
+#: a batch reads ahead while its workers lay out the rest (a campaign of 100 missions)
+_CACHE_MAX = 128
 
 
 def page_structure(pdf: pikepdf.Pdf, index: int) -> Array | None:
     """`page_structures(pdf)[index]`, the tree walked once per file."""
     hit = _CACHE.get(id(pdf))
     if hit is None or hit[0] is not pdf:
-        if len(_CACHE) >= 16:  # the files of one job's blanks at a time; keep the newest
+        if len(_CACHE) >= _CACHE_MAX:  # keep the newest
             del _CACHE[next(iter(_CACHE))]
         hit = _CACHE[id(pdf)] = (pdf, page_structures(pdf))
     return hit[1][index]
+
+
+def forget(pdf: pikepdf.Pdf) -> None:
+    """`pdf` drawn for the last time: its walk goes with it (bounds a batch's memory)."""
+    hit = _CACHE.get(id(pdf))
+    if hit is not None and hit[0] is pdf:
+        del _CACHE[id(pdf)]

@@ -262,11 +262,16 @@ class StreamingPdf:
         """Page `index` of a source PDF as the parts of a form XObject: its content, its entries
         (the resources imported, written once), its structure (sheets.pdf.carried) and web links."""
         page = pdf.pages[index]
+        return page_content(page), self.form_entries(source, pdf, index), page_structure(pdf, index), uri_links(page)
+
+    def form_entries(self, source: str, pdf: pikepdf.Pdf, index: int) -> dict:
+        """The entries of page `index`'s form XObject, its resources imported into this file."""
+        page = pdf.pages[index]
         entries = {"/Type": Name.XObject, "/Subtype": Name.Form, "/BBox": [float(v) for v in page.mediabox],
                    "/Resources": self._import(source, page.obj.get("/Resources", Dictionary()))}
         if "/Group" in page.obj:
             entries["/Group"] = self._import(source, page.obj.Group)
-        return page_content(page), entries, page_structure(pdf, index), uri_links(page)
+        return entries
 
     def _page_resources(self, source: str, resources, form: Ref) -> dict:
         """An overlay page's resources, imported, with the blank's form as `/WSBase`."""

@@ -17,6 +17,7 @@ little more than writing their bytes.
 """
 from __future__ import annotations
 
+import copy
 import hashlib
 import zlib
 from array import array
@@ -25,6 +26,8 @@ from typing import BinaryIO
 from sheets.pdf.finish import KEPT, pikepdf, xmp_packet
 from sheets.pdf.marking import BASE_DRAWN, mark_content
 from sheets.pdf.spacing import mark_bytes, to_unicode
+from sheets.pdf import carried, stream
+from sheets.pdf.carried import page_structure
 from sheets.pdf.stream import Ref, StreamingPdf, fresh_links, page_content, syntax
 from sheets.pdf.ua import printable_link, scope_tables
 
@@ -71,6 +74,42 @@ class _Base:
         return index
 
 
+#: source pages made ready to be tagged forms (`prepared`), kept at most: a job's blanks, and
+#: the parts laid out in full that a batch reads ahead while its workers lay out the rest
+_PREPARED: dict[tuple[int, int], tuple[object, _Base]] = {}
+_PREPARED_MAX = 256
+
+
+def prepared(pdf: pikepdf.Pdf, index: int) -> _Base:
+    """Page `index` of a source PDF as the form of a tagged page, all but its resources (those are
+    imported into each file: `TaggedPdf.form`): its content with its letter-spaced runs marked
+    (sheets.pdf.spacing), compressed, and its structure (sheets.pdf.carried) with the tables'
+    repairs `finish` makes to a whole file (PDF/UA-1), compiled. Made once per page, before
+    the file it goes in is open when a batch reads it ahead (sheets.pipeline.stamp.write)."""
+    hit = _PREPARED.get((id(pdf), index))
+    if hit is not None and hit[0] is pdf:
+        return hit[1]
+    page = pdf.pages[index]
+    fonts = page.obj.get("/Resources", {}).get("/Font", {})
+    content = page_content(page)
+    content = mark_bytes(content, lambda name: to_unicode(fonts[name]) if name in fonts else None) or content
+    structure = page_structure(pdf, index)
+    if structure is not None:
+        scope_tables(structure)
+    base = _Base(zlib.compress(content, 6), {}, structure, stream.uri_links(page))
+    if len(_PREPARED) >= _PREPARED_MAX:  # keep the newest
+        del _PREPARED[next(iter(_PREPARED))]
+    _PREPARED[(id(pdf), index)] = (pdf, base)
+    return base
+
+
+def forget(pdf: pikepdf.Pdf) -> None:
+    """`pdf` drawn for the last time: what was made of its pages goes (bounds a batch's memory)."""
+    for key in [k for k, (source, _) in _PREPARED.items() if source is pdf]:
+        del _PREPARED[key]
+    carried.forget(pdf)
+
+
 _ANY_FORM = 2**31 - 1  # an object number no file here reaches: where a page's form goes (`_resources`)
 _MCR = b"<< /Type /MCR /MCID %d /Pg %d 0 R /Stm %d 0 R >>"
 _OBJR = b"<< /Type /OBJR /Obj %d 0 R /Pg %d 0 R >>"
@@ -110,13 +149,10 @@ class TaggedPdf(StreamingPdf):
     def form(self, source: str, pdf, index: int):  # type: ignore[override]
         key = (source, index)
         if key not in self._bases:
-            content, entries, structure, links = self.form_parts(source, pdf, index)
-            fonts = pdf.pages[index].obj.get("/Resources", {}).get("/Font", {})
-            content = mark_bytes(content, lambda name: to_unicode(fonts[name]) if name in fonts else None) or content
-            if structure is not None:  # the tables' repairs `finish` makes to a whole file (PDF/UA-1)
-                scope_tables(structure)
-            self._bases[key] = _Base(zlib.compress(content, 6), {**entries, "/Filter": Name.FlateDecode},
-                                     structure, links)
+            base = copy.copy(prepared(pdf, index))  # what is the source page's alone, then this file's:
+            base.entries = {**self.form_entries(source, pdf, index), "/Filter": Name.FlateDecode}
+            base.elements = {}  # (its formats hold this file's Document number)
+            self._bases[key] = base
         return key
 
     def forget(self, source: str) -> None:

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Callable
 
 from sheets.base import interrupts, output
+from sheets.pdf import tagged
 from sheets.pdf.stream import open_source, read_ahead
 from sheets.pipeline.workers import Pool
 from sheets.pipeline import cache
@@ -61,6 +62,8 @@ class Base:
 
     def let_go(self) -> None:
         """Drawn for the last time: its bytes and what was read of them go (bounds memory)."""
+        if self._reader is not None:
+            tagged.forget(self._reader)
         self._reader = None
         self.pdf = b""
 
@@ -80,6 +83,20 @@ def missing_blanks(parts: list, cache_dir: Path | None) -> dict[str, str]:
         if key not in found and not cache.has_blank(cache_dir, key):
             found[key] = html
     return found
+
+
+def read_now(pdf: bytes, between: Callable[[], None], finished: bool):
+    """A laid-out PDF opened and each of its pages read (sheets.pdf.stream.read_ahead) or, for a
+    tagged file (`finished`), made ready to be its form (sheets.pdf.tagged.prepared); `between`
+    called after each page (the workers' next jobs handed out)."""
+    reader = open_source(pdf)
+    for p in range(len(reader.pages)):
+        if finished:
+            tagged.prepared(reader, p)
+        else:
+            read_ahead(reader, p)
+        between()
+    return reader
 
 
 @dataclass
@@ -131,12 +148,17 @@ class StampJob:
         direct_html = {i: render_html(self.parts[i][1]) for i in direct}
         jobs = [(self.blank_html[k],) for k in self.todo] + [(direct_html[i],) for i in direct]
         interrupts.phase("laying out blanks")
-        made = self.laid_out(jobs, meanwhile=self._work_ahead())  # this process's own work meanwhile
+        # this process's own work meanwhile; then, while the workers lay out the rest, each part
+        # laid out in full read as it comes back (`opened`): its tree walked and its content read
+        # now, not after every part is back, when this process alone writes the file
+        opened: dict[int, object] = {}
+        made = self.laid_out(jobs, meanwhile=self._work_ahead(), opened=opened,
+                             read=range(len(self.todo), len(jobs)))
         for key, (pdf, layout) in zip(self.todo, made):
             self.bases[key] = Base(key, pdf, layout)
-        for i, (pdf, layout) in zip(direct, made[len(self.todo):]):
+        for j, (i, (pdf, layout)) in enumerate(zip(direct, made[len(self.todo):]), len(self.todo)):
             key = self.part_keys[i] = f"part-{i}"  # its own base: only its page footers are stamped on it
-            self.bases[key] = Base(key, pdf, _same_shape_as_cached(layout))
+            self.bases[key] = Base(key, pdf, _same_shape_as_cached(layout), _reader=opened.get(j))
             self.blank_html[key] = direct_html.pop(i)
             self.parts[i][1].html = None
         for key, base in self.bases.items():
@@ -166,12 +188,14 @@ class StampJob:
         self._load_taller(plans)
         yield from self._read_ahead(dict.fromkeys(p.key for p in plans if p.key in self.bases))
 
-    def laid_out(self, jobs: list[tuple[str]], meanwhile=()) -> list[tuple[bytes, dict]]:
+    def laid_out(self, jobs: list[tuple[str]], meanwhile=(), opened: dict | None = None,
+                 read=()) -> list[tuple[bytes, dict]]:
         """Each HTML laid out in full (render_base), taken from the cache when it holds it (a
         blank, a part with no blank, a part that could not be stamped: the same HTML gives the
         same bytes), the rest laid out on the workers and cached. `meanwhile`: this process's
         own steps, taken while the workers lay out (each followed by handing out their next job),
-        and only while they do."""
+        and only while they do. The jobs in `read` are read (`read_now`) into `opened` (job
+        index -> source PDF) as each is had, in order, while the workers lay out the next."""
         keys = [cache.blank_key(html) for html, in jobs]
         made: list = [cache.read_blank(self.cache_dir, key) for key in keys]
         todo = [i for i, hit in enumerate(made) if hit is None]
@@ -180,10 +204,15 @@ class StampJob:
             fresh.poll()
             if not fresh.out:  # the workers are done: what is left is the stamping's (on every core)
                 break
+        wanted = set(read) if opened is not None else set()
+        for i in sorted(wanted - set(todo)):  # the cache's, read while the workers lay out the rest
+            opened[i] = read_now(made[i][0], fresh.poll, self.finished)  # type: ignore[index]
         for i, (pdf, layout) in zip(todo, fresh):
             layout = _same_shape_as_cached(layout)
             cache.write_blank(self.cache_dir, keys[i], pdf, layout)
             made[i] = (pdf, layout)
+            if i in wanted and fresh.out:  # none out: the rest is read when the file is written
+                opened[i] = read_now(pdf, fresh.poll, self.finished)  # type: ignore[index]
         return made
 
     # -- phase 2: plans and overlays ------------------------------------------------
@@ -308,7 +337,10 @@ class StampJob:
         for key in keys if keys is not None else dict.fromkeys(k for k in self.part_keys if k is not None):
             base = self.bases[key]
             for p in range(base.pages):
-                read_ahead(base.reader, p)
+                if self.finished:
+                    tagged.prepared(base.reader, p)
+                else:
+                    read_ahead(base.reader, p)
                 yield True
 
     # -- phase 3: the file --------------------------------------------------------
