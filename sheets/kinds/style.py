@@ -100,6 +100,9 @@ def of(game, band: bool = True) -> dict:
     # an icon in running text is set at the text's size, on its baseline (only a game with icons has the rule)
     icon_css = "img.icon { height: 1em; width: auto; vertical-align: -0.15em; }\n" if icons else ""
     return {"theme_css": css(theme.base, theme, theme.band if band else None) + Markup(icon_css),
+            # the words the header band prints above every page ("" without one): a page's own head
+            # need not name the game again
+            "band_title": theme.band if band else "",
             # the game's own templates/ come before the bundled ones; its icons/ may stand in any text
             rendering.OWN_TEMPLATES: assets.own_templates(game.folder),
             rendering.INLINE_ICONS: {name: assets.data_uri(game.folder, "icons", file) for name, file in icons.items()}}

@@ -223,7 +223,7 @@ def test_the_kits_letter_spaced_playbook_headings_extract_as_words(whole_kit):
         text = doc[0].get_textpage().get_text_range()
     finally:
         doc.close()
-    assert "OPERATOR" in text and "THE REGIMENT" in text
+    assert "OPERATOR" in text and "ALPHA 2.0" in text  # the name 0.08 em apart, the edition 0.12 em
 
 
 @pytest.mark.unit
