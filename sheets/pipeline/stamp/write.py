@@ -206,6 +206,8 @@ class StampJob:
                 break
         wanted = set(read) if opened is not None else set()
         for i in sorted(wanted - set(todo)):  # the cache's, read while the workers lay out the rest
+            if not fresh.out:  # none out (a warm run): read when the file is written, as before
+                break
             opened[i] = read_now(made[i][0], fresh.poll, self.finished)  # type: ignore[index]
         for i, (pdf, layout) in zip(todo, fresh):
             layout = _same_shape_as_cached(layout)
