@@ -74,10 +74,11 @@ class _Base:
         return index
 
 
-#: source pages made ready to be tagged forms (`prepared`), kept at most: a job's blanks, and
-#: the parts laid out in full that a batch reads ahead while its workers lay out the rest
-_PREPARED: dict[tuple[int, int], tuple[object, _Base]] = {}
-_PREPARED_MAX = 256
+#: source files whose pages were made ready to be tagged forms (`prepared`), kept at most: a
+#: job's blanks, and the parts laid out in full that a batch reads ahead while its workers lay out
+#: the rest (by `id`: a pikepdf.Pdf takes no weak reference; each entry holds its file, so no id is reused)
+_PREPARED: dict[int, tuple[pikepdf.Pdf, dict[int, _Base]]] = {}
+_PREPARED_MAX = 128
 
 
 def prepared(pdf: pikepdf.Pdf, index: int) -> _Base:
@@ -86,27 +87,29 @@ def prepared(pdf: pikepdf.Pdf, index: int) -> _Base:
     (sheets.pdf.spacing), compressed, and its structure (sheets.pdf.carried) with the tables'
     repairs `finish` makes to a whole file (PDF/UA-1), compiled. Made once per page, before
     the file it goes in is open when a batch reads it ahead (sheets.pipeline.stamp.write)."""
-    hit = _PREPARED.get((id(pdf), index))
-    if hit is not None and hit[0] is pdf:
-        return hit[1]
-    page = pdf.pages[index]
-    fonts = page.obj.get("/Resources", {}).get("/Font", {})
-    content = page_content(page)
-    content = mark_bytes(content, lambda name: to_unicode(fonts[name]) if name in fonts else None) or content
-    structure = page_structure(pdf, index)
-    if structure is not None:
-        scope_tables(structure)
-    base = _Base(zlib.compress(content, 6), {}, structure, stream.uri_links(page))
-    if len(_PREPARED) >= _PREPARED_MAX:  # keep the newest
-        del _PREPARED[next(iter(_PREPARED))]
-    _PREPARED[(id(pdf), index)] = (pdf, base)
-    return base
+    hit = _PREPARED.get(id(pdf))
+    if hit is None or hit[0] is not pdf:
+        if len(_PREPARED) >= _PREPARED_MAX:  # keep the newest
+            del _PREPARED[next(iter(_PREPARED))]
+        hit = _PREPARED[id(pdf)] = (pdf, {})
+    pages = hit[1]
+    if index not in pages:
+        page = pdf.pages[index]
+        fonts = page.obj.get("/Resources", {}).get("/Font", {})
+        content = page_content(page)
+        content = mark_bytes(content, lambda name: to_unicode(fonts[name]) if name in fonts else None) or content
+        structure = page_structure(pdf, index)
+        if structure is not None:
+            scope_tables(structure)
+        pages[index] = _Base(zlib.compress(content, 6), {}, structure, stream.uri_links(page))
+    return pages[index]
 
 
 def forget(pdf: pikepdf.Pdf) -> None:
     """`pdf` drawn for the last time: what was made of its pages goes (bounds a batch's memory)."""
-    for key in [k for k, (source, _) in _PREPARED.items() if source is pdf]:
-        del _PREPARED[key]
+    hit = _PREPARED.get(id(pdf))
+    if hit is not None and hit[0] is pdf:
+        del _PREPARED[id(pdf)]
     carried.forget(pdf)
 
 

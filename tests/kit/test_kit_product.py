@@ -475,3 +475,26 @@ def test_calibration_scales_read_to_half_a_millimetre_with_no_label_over_another
     lines = [s for s in segments(reader, 0) if max(abs(s[2] - s[0]), abs(s[3] - s[1])) > 100]
     assert len(lines) == 2
     assert [(s, c) for s in lines for c in words[0] + seen_through if _crosses(s, c)] == []
+
+
+def test_a_game_s_own_sheet_names_its_game_once_at_its_top(whole_kit, library):
+    """The header band names the game above every page of a game's own sheets (a playbook, a
+    roster, a log sheet, a campaign record: the kinds a plug-in adds), so the page's own head does
+    not say it again ("THE REGIMENT" beside MEDIC, "THE WAY OF THE WARRIOR · LOG SHEET" under the
+    band). Read back from the kit's files: every text span in a page's top 45 mm."""
+    import pymupdf
+
+    from sheets.kinds import registry
+
+    generic = {kind.name for kind in registry.GENERIC}
+    manifest = json.loads((whole_kit.folder / "manifest.json").read_text(encoding="utf-8"))
+    own = [f for f in manifest["files"] if f["game"] and f["kind"] not in generic]
+    assert own, "the kit holds no sheet of a game's own"
+    for part in own:
+        band = library.game(part["game"]).content["theme"].band
+        with pymupdf.open(whole_kit.folder / part["path"]) as doc:
+            for number, page in enumerate(doc, 1):
+                named = [span["text"] for block in page.get_text("dict")["blocks"] for line in block.get("lines", [])
+                         for span in line["spans"]
+                         if span["bbox"][1] < 45 * MM and band.casefold() in span["text"].casefold()]
+                assert len(named) == 1, (part["path"], number, named)  # the band's, and no other

@@ -85,16 +85,22 @@ def missing_blanks(parts: list, cache_dir: Path | None) -> dict[str, str]:
     return found
 
 
+def read_page(reader, index: int, finished: bool) -> None:
+    """A source page read now, while this process would otherwise wait on its workers: for a
+    tagged file (`finished`) made ready to be its form (sheets.pdf.tagged.prepared), else its
+    content and structure read (sheets.pdf.stream.read_ahead). Nothing is written."""
+    if finished:
+        tagged.prepared(reader, index)
+    else:
+        read_ahead(reader, index)
+
+
 def read_now(pdf: bytes, between: Callable[[], None], finished: bool):
-    """A laid-out PDF opened and each of its pages read (sheets.pdf.stream.read_ahead) or, for a
-    tagged file (`finished`), made ready to be its form (sheets.pdf.tagged.prepared); `between`
-    called after each page (the workers' next jobs handed out)."""
+    """A laid-out PDF opened and each of its pages read (`read_page`), `between` called after
+    each page (the workers' next jobs handed out)."""
     reader = open_source(pdf)
     for p in range(len(reader.pages)):
-        if finished:
-            tagged.prepared(reader, p)
-        else:
-            read_ahead(reader, p)
+        read_page(reader, p, finished)
         between()
     return reader
 
@@ -339,10 +345,7 @@ class StampJob:
         for key in keys if keys is not None else dict.fromkeys(k for k in self.part_keys if k is not None):
             base = self.bases[key]
             for p in range(base.pages):
-                if self.finished:
-                    tagged.prepared(base.reader, p)
-                else:
-                    read_ahead(base.reader, p)
+                read_page(base.reader, p, self.finished)
                 yield True
 
     # -- phase 3: the file --------------------------------------------------------
