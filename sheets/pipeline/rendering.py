@@ -168,6 +168,29 @@ def game_titled(game_title: str, title: str, sep: str = " · ") -> str:
     return f"{game_title}{sep}{title}"
 
 
+#: what joins a game's name to the rest of a title ("Down Range — Quick Reference", "The Regiment: Moves")
+_JOIN = ":·—–,-"
+
+
+def beneath_band(title: str, band_title: str) -> str:
+    """A page's own heading under the header band: its title without the game's name the band prints
+    just above it ('Down Range — Quick Reference' -> 'Quick Reference', 'Down Range templates (true
+    scale)' -> 'Templates (true scale)'). A title that is the game's name alone, one that only starts
+    with the same letters ('Down Ranger'), or a page without a band keeps its title whole; the PDF's
+    title and outline keep the game's name either way (a file is read without its band)."""
+    if not band_title:
+        return title
+    for name in dict.fromkeys((band_title, re.sub(r"\s*\(.*?\)", "", band_title).strip())):
+        after = title[len(name):]
+        if not name or not title.casefold().startswith(name.casefold()) or not after[:1].isspace() and after[:1] not in _JOIN:
+            continue
+        rest = after.lstrip(_JOIN + " ").strip()
+        if rest:
+            return rest[0].upper() + rest[1:]
+    return title
+
+
+
 # -- combining marks --------------------------------------------------------
 #: nonspacing marks (accents, dots, tildes: Unicode's Mn and Me) kept on one letter. Each stacks over
 #: or under the one before, out of the letter's line: fifty of them ("Z̴̡̛...", as a forged name or a
@@ -296,6 +319,7 @@ def _environment(search_path: tuple[Path, ...], sandboxed: bool = False) -> jinj
     )
     env.filters["md"] = _md
     env.filters["plain"] = plain
+    env.filters["beneath_band"] = beneath_band
     env.filters["nb"] = nobreak
     env.tests["numbered"] = numbered
     env.filters["signed"] = signed

@@ -482,8 +482,6 @@ def test_a_game_s_own_sheet_names_its_game_once_at_its_top(whole_kit, library):
     roster, a log sheet, a campaign record: the kinds a plug-in adds), so the page's own head does
     not say it again ("THE REGIMENT" beside MEDIC, "THE WAY OF THE WARRIOR · LOG SHEET" under the
     band). Read back from the kit's files: every text span in a page's top 45 mm."""
-    import pymupdf
-
     from sheets.kinds import registry
 
     generic = {kind.name for kind in registry.GENERIC}
@@ -492,9 +490,36 @@ def test_a_game_s_own_sheet_names_its_game_once_at_its_top(whole_kit, library):
     assert own, "the kit holds no sheet of a game's own"
     for part in own:
         band = library.game(part["game"]).content["theme"].band
-        with pymupdf.open(whole_kit.folder / part["path"]) as doc:
-            for number, page in enumerate(doc, 1):
-                named = [span["text"] for block in page.get_text("dict")["blocks"] for line in block.get("lines", [])
-                         for span in line["spans"]
-                         if span["bbox"][1] < 45 * MM and band.casefold() in span["text"].casefold()]
-                assert len(named) == 1, (part["path"], number, named)  # the band's, and no other
+        for number, spans in _top_spans(whole_kit.folder / part["path"]):
+            named = [text for text, _ in spans if band.casefold() in text.casefold()]
+            assert len(named) == 1, (part["path"], number, named)  # the band's, and no other
+
+
+def _top_spans(path, depth_mm: float = 45):
+    """(page number, [(text, size)]) for every page of a PDF: its text spans in the top `depth_mm`."""
+    import pymupdf
+
+    with pymupdf.open(path) as doc:
+        for number, page in enumerate(doc, 1):
+            yield number, [(span["text"].strip(), span["size"]) for block in page.get_text("dict")["blocks"]
+                           for line in block.get("lines", []) for span in line["spans"]
+                           if span["bbox"][1] < depth_mm * MM and span["text"].strip()]
+
+
+def test_a_heading_under_the_band_does_not_name_the_game_again(whole_kit, library):
+    """Every sheet with a header band (the shared kinds too: a reference, the gauges, the trackers):
+    no heading beneath it, set larger than the band, says the game's name again ("Down Range" over
+    "Down Range — Quick Reference", "The Regiment" over "The Regiment: Moves"). The text may name
+    the game ("Dice in Down Range come in four types"); a heading need not."""
+    manifest = json.loads((whole_kit.folder / "manifest.json").read_text(encoding="utf-8"))
+    banded = 0
+    for part in (f for f in manifest["files"] if f["game"]):
+        band = library.game(part["game"]).content["theme"].band
+        for number, spans in _top_spans(whole_kit.folder / part["path"]):
+            sizes = [size for text, size in spans if text.casefold() == band.casefold()]
+            if not sizes:
+                continue  # a card sheet or a token sheet: no band (the cards carry their own)
+            banded += 1
+            again = [text for text, size in spans if size > max(sizes) + 0.5 and band.casefold() in text.casefold()]
+            assert again == [], (part["path"], number, again)
+    assert banded, "no page of the kit has a header band"

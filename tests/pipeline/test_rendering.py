@@ -217,3 +217,18 @@ def test_the_field_functions_remember_plain_calls_only():
     assert ">before<" in fieldmarkup.write("w", value)
     value.text = "after"
     assert ">after<" in fieldmarkup.write("w", value)
+
+
+@pytest.mark.parametrize(("title", "band", "heading"), [
+    ("Down Range — Quick Reference", "Down Range", "Quick Reference"),
+    ("Down Range templates (true scale, inches)", "Down Range", "Templates (true scale, inches)"),
+    ("The Regiment: GM Moves", "The Regiment", "GM Moves"),
+    ("Platoon Rules — Quick Reference", "Platoon Rules (Base Seven)", "Quick Reference"),
+    ("Down Ranger tables", "Down Range", "Down Ranger tables"),  # the same letters, another word
+    ("Down Range", "Down Range", "Down Range"),  # the game's name alone stays: a heading is never empty
+    ("Down Range — Quick Reference", "", "Down Range — Quick Reference"),  # no band, nothing to repeat
+])
+def test_a_heading_under_the_band_leaves_out_the_game_s_name(title, band, heading):
+    from sheets.pipeline.rendering import beneath_band
+
+    assert beneath_band(title, band) == heading
