@@ -30,7 +30,9 @@ def test_fixture_game_reference_renders(cli, fixture_content, tmp_path):
     result = cli("reference", "skirmish", "--content", fixture_content, "-o", tmp_path / "ref.pdf")
     assert result.exit_code == 0, result
     text = squash(pdf_text(tmp_path / "ref.pdf"))
-    assert "PocketSkirmish—Reference" in text
+    # the heading under the band that names the game: "Reference", not "Pocket Skirmish — Reference"
+    assert "PocketSkirmish" in text and "PocketSkirmish—Reference" not in text
+    assert text.startswith("ReferenceTHETURN"), text[:40]
     assert "Eachsideactivatesoneunitatatime." in text
     assert "7—" in text  # the unknown value prints as a dash
 
