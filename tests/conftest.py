@@ -142,6 +142,15 @@ def pages(path: Path) -> int:
     return len(pypdf.PdfReader(str(path)).pages)
 
 
+def card_part(kit: Path, game: str, set_id: str) -> Path:
+    """The kit's part that holds card set `set_id` of `game`: its own file, or the one it shares
+    with the sets beside it (`{game}-cards-a-and-b.pdf`; `{game}-cards.pdf` holds every set)."""
+    found = [p for p in sorted(kit.glob(f"{game}-cards*.pdf"))
+             if p.name == f"{game}-cards.pdf" or set_id in p.stem.removeprefix(f"{game}-cards-").split("-and-")]
+    assert len(found) == 1, (game, set_id, found)
+    return found[0]
+
+
 def page_size_mm(path: Path, index: int = 0) -> tuple[float, float]:
     box = pypdf.PdfReader(str(path)).pages[index].mediabox
     return round(float(box.width) * 25.4 / 72, 1), round(float(box.height) * 25.4 / 72, 1)

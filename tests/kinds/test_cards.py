@@ -502,3 +502,23 @@ def test_all_bundled_table_material_passes_preflight_and_drops_no_css(library):
     for sheet in sheets:
         assert _pdf_worker(render_html(sheet), False, sheet.finish).startswith(b"%PDF")
     assert rendering.render_warnings()[before:] == []
+
+
+@pytest.mark.parametrize("sizes, per_sheet, runs", [
+    ([24, 6, 11, 4], 9, [[0, 1, 2, 3]]),  # 7 sheets apart, 5 together
+    ([11, 4], 9, [[0, 1]]),               # 3 sheets apart, 2 together
+    ([9, 9], 9, [[0], [1]]),              # nothing saved: each deck its own sheets
+    ([21], 4, [[0]]),
+    ([3, 5, 9, 2], 9, [[0, 1], [2], [3]]),  # shares only where it saves paper
+])
+def test_small_sets_share_a_sheet_only_where_it_saves_paper(sizes, per_sheet, runs):
+    from sheets.kinds.cards.builder import shared_decks
+    from sheets.library.kinds.cards import CardSet
+
+    sets = [CardSet.model_validate({"id": f"s{i}", "title": f"S{i}", "cards": [
+        {"id": f"c{k}", "title": f"C{k}"} for k in range(n)]}) for i, n in enumerate(sizes)]
+    got = shared_decks(sets, per_sheet)
+    assert [[int(s.id[1:]) for s in run] for run in got] == runs
+    apart = sum(-(-n // per_sheet) for n in sizes)
+    together = sum(-(-sum(sizes[i] for i in run) // per_sheet) for run in runs)
+    assert together <= apart

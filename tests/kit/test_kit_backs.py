@@ -67,6 +67,22 @@ def _decks_checked(path) -> dict[int, str]:
     return edges
 
 
+def _shared(library: Library, paper: str) -> dict[str, list[tuple[str, str]]]:
+    """{card part's file name: the (game, set) decks it holds}, as the kit makes them."""
+    from sheets.base.options import PrintOptions
+    from sheets.kinds import registry
+
+    kind = registry.generic("cards")
+    out = {}
+    for game_id in library.game_ids():
+        game = library.game(game_id)
+        if kind.make is None or not registry.has(kind, game):
+            continue
+        for sheet in kind.make(library, game, PrintOptions(paper=paper), None):
+            out[sheet.filename] = [(game_id, s) for s in sheet.finish.set_id.split("+")]
+    return out
+
+
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_every_deck_s_backs_follow_its_faces_mirrored_for_duplex(request, paper):
     kit = request.getfixturevalue("whole_kit" if paper == "a4" else "whole_kit_letter")
@@ -76,9 +92,17 @@ def test_every_deck_s_backs_follow_its_faces_mirrored_for_duplex(request, paper)
     faces = [f for f in cards(kit.folder / "kit.pdf") if f.front]
     assert len(faces) == sum(decks.values())  # every card of every deck is in kit.pdf, once
     parts = [p for p in kit.folder.glob("*.pdf") if p.name != "kit.pdf" and _pages(p)[0]]
-    assert len(parts) == len(decks)  # each deck a part of its own ...
+    # each deck in a part of its own, or sharing one with the decks beside it where that saves paper
+    shared = _shared(library, paper)
+    assert sorted(p.name for p in parts) == sorted(shared)
     for part in parts:
-        assert _decks_checked(part)  # ... with its backs after its faces too
+        faces = [f for f in cards(part) if f.front]
+        assert len(faces) == sum(decks[d] for d in shared[part.name])  # its decks' cards, each once ...
+        assert _decks_checked(part)  # ... with their backs after the faces
+        # sharing saves a sheet: its decks apart would take more
+        per_sheet = max(len(fs) for fs in _pages(part)[0].values())
+        apart = sum(-(-decks[d] // per_sheet) for d in shared[part.name])
+        assert len(shared[part.name]) == 1 or len(_decks_checked(part)) < apart, part.name
     # the contents page says the edge beside each deck, in words a person reads
     with pymupdf.open(kit.folder / "kit.pdf") as doc:
         contents = doc[0]
@@ -89,9 +113,39 @@ def test_every_deck_s_backs_follow_its_faces_mirrored_for_duplex(request, paper)
             row = contents.get_textbox(pymupdf.Rect(0, link["from"].y0, contents.rect.width, bottom))
             said[link["page"]] = " ".join(row.split())
         text = contents.get_text()
-    firsts = [page for page in said if page in edges]  # each deck's first page of faces: its row
-    assert len(firsts) == len(decks)
+    firsts = [page for page in said if page in edges]  # each part's first page of faces: its row
+    assert len(firsts) == len(shared)
     for page in firsts:
         assert f"flip on the {edges[page]} edge" in said[page], said[page]
         assert "reverse" in said[page], said[page]
     assert not re.search(r"\bsheets [a-z]+ |--[a-z]", text), "the contents page asks for a terminal"
+
+
+def test_small_decks_share_their_sheets_and_each_card_keeps_its_own_deck_s_footer_and_back(whole_kit):
+    """Small sets share a sheet (issue 47 item 4): a part that holds several decks takes fewer paper
+    sheets than its decks apart, and cut up it sorts by its backs: each card's footer names its own
+    deck, and the back behind it is that deck's."""
+    library = Library()
+    footer = library.theme().colours.footer.lower()
+    shared = {name: decks for name, decks in _shared(library, "a4").items() if len(decks) > 1}
+    assert shared, "no game's decks share a sheet"
+    for name, decks in shared.items():
+        sets = {s: library.game(g).card_sets[s] for g, s in decks}
+        titles = {s: card_set.title for s, card_set in sets.items()}
+        # a deck's back: its own (the vehicles' rules, by their title), else its name on the game's back
+        on_back = {s: card_set.back.title if card_set.back else card_set.title for s, card_set in sets.items()}
+        by_page, _ = _pages(whole_kit.folder / name)
+        mixed = 0
+        for page, faces in sorted(by_page.items()):
+            if not faces[0].front:
+                continue
+            backs = {b.slot: " ".join(s[4] for s in b.spans) for b in by_page[page + 1]}
+            on_page = set()
+            for face in faces:
+                foot = " ".join(s[4] for s in face.spans if s[5] == footer)
+                deck = [s for s, title in titles.items() if f"· {title}" in foot]
+                assert len(deck) == 1, (name, page + 1, face.slot, foot)
+                on_page.add(deck[0])
+                assert on_back[deck[0]] in backs[face.slot], (name, page + 1, face.slot, backs[face.slot][:80])
+            mixed += len(on_page) > 1
+        assert mixed, f"{name}: no sheet holds two decks"

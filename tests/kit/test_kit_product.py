@@ -11,7 +11,7 @@ import pypdf
 import pytest
 from pypdf.generic import ContentStream
 
-from conftest import pages, pdf_text, squash
+from conftest import card_part, pages, pdf_text, squash
 from inkcheck import largest_solid_fill
 
 MM = 72 / 25.4
@@ -175,7 +175,7 @@ def test_player_packets(cli, tmp_path):
     manifest = json.loads((kit / "manifest.json").read_text())
     assert {f["path"]: f["kind"] for f in manifest["files"]}["player-1.pdf"] == "packet"
     # vehicle damage rules now reach paper in the kit (the fronts)
-    vehicles = squash(pdf_text(kit / "regiment-cards-vehicles.pdf")).lower()
+    vehicles = squash(pdf_text(card_part(kit, "regiment", "vehicles"))).lower()
     assert "attackavehicle" in vehicles and "armor" in vehicles
 
 

@@ -25,18 +25,21 @@ The model (card sets, sizes, layouts, papers) is `sheets.library.kinds.cards`.
 """
 from __future__ import annotations
 
-from sheets.kinds.cards.builder import card_sheet, pick_sets
+from sheets.kinds.cards.builder import decks_sheet, pick_sets, shared_decks
+from sheets.kinds.cards.grid import CardGrid
 from sheets.base.options import PrintOptions
 from sheets.kinds.kind import Kind
 from sheets.library.content import Game, Library
 from sheets.library.kinds import cards
+from sheets.library.kinds.cards import CardSet, Layout
 from sheets.pipeline.sheet import Sheet
 
 
 def _make(lib: Library, game: Game, options: PrintOptions, which: str | None) -> list[Sheet]:
     """The game's card sets on the options' paper, each with its backs; in a kit with a layout (`sheets kit --layout`, or
     sheets.toml's), the sets of that layout's paper and card size take it (a size and its US twin
-    alike: poker-us-letter prints poker sets at 2.5x3.5 in), the others their size's default."""
+    alike: poker-us-letter prints poker sets at 2.5x3.5 in), the others their size's default. Sets of
+    one layout share their sheets where that saves paper (`builder.shared_decks`)."""
     geometry = lib.geometry()
     chosen = getattr(options, "layout", None)
     layout = geometry.layout(chosen) if chosen else None
@@ -46,19 +49,25 @@ def _make(lib: Library, game: Game, options: PrintOptions, which: str | None) ->
         return (layout is not None and layout.card.removesuffix("-us") == card_set.size.removesuffix("-us")
                 and layout.paper.removesuffix("-landscape") == paper)
 
-    def sheet(card_set) -> Sheet:
-        # the deck with its backs (issue 47: backs inside the kit, no terminal needed): each page of
-        # backs right after its page of fronts, placed for the run's duplex edge; a landscape sheet
-        # turns about its short edge, as the contents page says of every landscape part
-        chosen_layout = layout if layout is not None and fits(card_set) else geometry.default_layout(card_set.size, paper)
-        landscape = chosen_layout.paper.endswith("-landscape")
-        duplex = "short" if landscape else getattr(options, "duplex", "long")
-        made = card_sheet(game, card_set, geometry, paper=options.paper, layout=chosen_layout, backs=True,
-                          duplex=duplex, filename=f"{game.id}-cards-{card_set.id}.pdf",
-                          large_print=options.large_print)
-        made.reprint["--duplex"] = duplex
-        return made
-    return [sheet(s) for s in pick_sets(game, which or "all")]
+    # the decks with their backs (issue 47: backs inside the kit, no terminal needed): each page of
+    # backs right after its page of fronts, placed for the run's duplex edge; a landscape sheet
+    # turns about its short edge, as the contents page says of every landscape part
+    by_layout: dict[str, tuple[Layout, list[CardSet]]] = {}
+    for card_set in pick_sets(game, which or "all"):
+        own = layout if layout is not None and fits(card_set) else geometry.default_layout(card_set.size, paper)
+        by_layout.setdefault(own.id, (own, []))[1].append(card_set)
+    order = list(game.card_sets)
+    made: list[tuple[int, Sheet]] = []
+    for own, card_sets in by_layout.values():
+        duplex = "short" if own.paper.endswith("-landscape") else getattr(options, "duplex", "long")
+        for run in shared_decks(card_sets, CardGrid.from_layout(geometry, own).per_page):
+            every = len(run) == len(game.card_sets) and len(run) > 1
+            name = f"{game.id}-cards.pdf" if every else f"{game.id}-cards-{'-and-'.join(s.id for s in run)}.pdf"
+            sheet = decks_sheet(game, run, geometry, paper=options.paper, layout=own, backs=True, duplex=duplex,
+                                filename=name, large_print=options.large_print)
+            sheet.reprint["--duplex"] = duplex
+            made.append((order.index(run[0].id) if run[0].id in order else len(order), sheet))
+    return [sheet for _, sheet in sorted(made, key=lambda placed: placed[0])]  # in the game's order of sets
 
 
 KIND = Kind("cards", "the game's card sets", ("card.html.j2",), "cards",

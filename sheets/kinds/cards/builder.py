@@ -8,6 +8,7 @@ the pages n-up.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from sheets.base.colors import MIN_TEXT_PT, text_on, tint
@@ -90,76 +91,135 @@ def card_sheet(game: "Game", card_set: CardSet, geometry: PrintGeometry, *, layo
                large_print: bool = False) -> Sheet:
     """One card set as an imposed PDF sheet (phase one: no rendering happens here); `large_print`:
     the large-print edition's deck (`large_print_backs`)."""
+    return decks_sheet(game, [card_set], geometry, layout=layout, paper=paper, backs=backs, duplex=duplex,
+                       crop_marks=crop_marks, filename=filename, copies=copies, back_offset=back_offset,
+                       fold=fold, cmyk=cmyk, large_print=large_print)
+
+
+def decks_sheet(game: "Game", card_sets: Sequence[CardSet], geometry: PrintGeometry, *,
+                layout: Layout | None = None, paper: Paper | str = "a4", backs: bool = False,
+                duplex: str = "long", crop_marks: bool | None = None, filename: str | None = None,
+                copies: int = 1, back_offset: tuple[float, float] = (0.0, 0.0), fold: bool = False,
+                cmyk: bool = False, large_print: bool = False) -> Sheet:
+    """Card sets of one card size as one imposed PDF sheet: one set (`card_sheet`), or small sets
+    sharing their paper (`shared_decks`: the kit's battle plans and a loadout on two sheets, not
+    three), each card with its own deck's footer and back, so a shared sheet cut up sorts by its backs."""
     if duplex not in DUPLEX:
         raise SheetsError(f"unknown duplex {duplex!r}; choose long or short")
-    if not card_set.cards:
-        raise SheetsError(f"card set {card_set.id!r} has no cards")
+    if not card_sets:
+        raise SheetsError("no card set to print")
+    for card_set in card_sets:
+        if not card_set.cards:
+            raise SheetsError(f"card set {card_set.id!r} has no cards")
     if not 1 <= copies <= MAX_COPIES:
         raise SheetsError(f"--copies {copies}: give a number from 1 to {MAX_COPIES}")
     if fold and backs:
         raise SheetsError("--fold puts the backs beside the fronts; it does not go with --backs")
     if large_print and (backs or fold):
-        card_set = large_print_backs(card_set)
-    layout = layout or geometry.default_layout(card_set.size, str(paper))
+        card_sets = [large_print_backs(s) for s in card_sets]
+    first = card_sets[0]
+    shared = len(card_sets) > 1
+    layout = layout or geometry.default_layout(first.size, str(paper))
     size = geometry.card_sizes[layout.card]
     grid = fold_grid(geometry, layout, str(paper)) if fold else CardGrid.from_layout(geometry, layout)
     backs = backs or fold
+    decks = [(s, k, c) for s in card_sets for k, c in enumerate(s.cards)]  # every card: its set, its place in it
     back_of: tuple[int, ...] | None = None
     back_pages: list[CardBack] = []
     back_names: list[str] = []
+    back_decks: list[int] = []
     if backs:
         index: dict[str, int] = {}
         per_card = []
-        for card in card_set.cards:
+        for card_set, _, card in decks:
             back = card.back or card_set.back or default_back(card_set, game.info.title)
             key = back.model_dump_json()
             if key not in index:  # identical backs are rendered once and placed many times
                 index[key] = len(back_pages)
                 back_pages.append(back)
-                back_names.append(f"the back of card {card.id!r}" if card.back else "the card back")
+                of_set = f" of set {card_set.id!r}" if shared else ""
+                back_names.append(f"the back of card {card.id!r}" if card.back else f"the card back{of_set}")
+                back_decks.append(card_sets.index(card_set))
             per_card.append(index[key])
         back_of = tuple(per_card)
+    titles = [s.title for s in card_sets]
+    joined = titles[0] if not shared else ", ".join(titles[:-1]) + " and " + titles[-1]
+    set_id = first.id if not shared else "+".join(s.id for s in card_sets)
     spec = Imposition(
-        set_id=card_set.id, set_title=card_set.title, size_name=layout.card,
-        cards=tuple((c.id, c.title) for c in card_set.cards), back_of=back_of, back_names=tuple(back_names),
+        set_id=set_id, set_title=joined, size_name=layout.card,
+        cards=tuple((c.id, c.title) for _, _, c in decks), back_of=back_of, back_names=tuple(back_names),
         grid=grid, duplex=duplex, crop_marks=layout.crop_marks if crop_marks is None else crop_marks,
         mark_length=layout.mark_length_mm, mark_offset=layout.mark_offset_mm,
-        title=game_titled(game.info.title, card_set.title, ": "), copies=copies, back_offset=tuple(back_offset), fold=fold,
-        counts=tuple(c.count for c in card_set.cards),
+        title=game_titled(game.info.title, joined if not shared else f"{joined} cards", ": "), copies=copies,
+        back_offset=tuple(back_offset), fold=fold,
+        counts=tuple(c.count for _, _, c in decks),
     )
-    context = {**style.of(game, band=False), 
+
+    def angle(card_set: CardSet) -> float:
+        # each deck of a game its own hatching on its backs (the angle by the deck's place in the game)
+        place = list(game.card_sets).index(card_set.id) if card_set.id in game.card_sets else 0
+        return BACK_ANGLES[place % len(BACK_ANGLES)]
+
+    def front(i: int, card_set: CardSet, place: int, card: Card) -> dict:
+        own = {"anchor": f"card-{i}", "card": card, **_fitted(card, size), **_look(game, card)}
+        if not shared:
+            return {**own, "number": i + 1}
+        # a shared sheet: each card numbered in its own deck and footed with its deck's name
+        return {**own, "number": place + 1, "of": len(card_set.cards),
+                "set_label": game_titled(game.info.title, card_set.title), "set_title": card_set.title}
+
+    context = {**style.of(game, band=False),
         "title": spec.title,
         "colours": card_colours(game, cmyk),
         # the game's accent and frame in a print shop's CMYK file too: its RGB is made CMYK through the
         # palette (cards.cmyk), where every bundled game's look has its CMYK; a homebrew colour the
         # palette lacks is refused with the line to add
         "themed": True,
-        "theme_frame_tint": tint(style.frame_of(game), 0.35), "band": style.band_of(game), "set_title": card_set.title,
-        # each deck of a game its own hatching on its backs (the angle by the deck's place in the game)
-        "back_angle": BACK_ANGLES[list(game.card_sets).index(card_set.id) % len(BACK_ANGLES)]
-        if card_set.id in game.card_sets else BACK_ANGLES[0],
+        "theme_frame_tint": tint(style.frame_of(game), 0.35), "band": style.band_of(game), "set_title": first.title,
+        "back_angle": angle(first),
         "back_hatch": tint(style.back_of(game), 0.78),  # the back's colour a little lighter
         "page_size": f"{grid.cell_w:g}mm {grid.cell_h:g}mm", "cell_mm": (grid.cell_w, grid.cell_h),
         "inset_mm": round(layout.bleed_mm + size.margin_mm, 3),
         "margin_mm": size.margin_mm,
         "font_pt": size.font_pt,
         "card_h_mm": size.height_mm,
-        "set_label": game_titled(game.info.title, card_set.title),
+        "set_label": game_titled(game.info.title, first.title),
         "art_mm": art_mm(size),
         # art and icons' rules only on sheets with some: the bundled decks' HTML stays as it was
-        "card_looks": bool(assets.icon_names(game.folder)) or any(c.image or c.icons for c in card_set.cards),
-        "fronts": [{"anchor": f"card-{i}", "card": c, "number": i + 1, **_fitted(c, size), **_look(game, c)}
-                   for i, c in enumerate(card_set.cards)],
-        "backs": [{"anchor": f"back-{j}", "back": b,
+        "card_looks": bool(assets.icon_names(game.folder)) or any(c.image or c.icons for _, _, c in decks),
+        "fronts": [front(i, s, k, c) for i, (s, k, c) in enumerate(decks)],
+        "backs": [{"anchor": f"back-{j}", "back": b, **({"deck": back_decks[j]} if shared else {}),
                    **({"art": assets.data_uri(game.folder, "images", b.image)} if b.image else {})}
                   for j, b in enumerate(back_pages)],
     }
+    if shared:
+        context["deck_angles"] = [angle(s) for s in card_sets]
     suffix = "-fold" if fold else (("-backs-" + duplex) if backs else "")
     suffix += f"-x{copies}" if copies > 1 else ""
-    name = filename or f"{game.id}-cards-{card_set.id}{suffix}.pdf"
+    name = filename or f"{game.id}-cards-{'-and-'.join(s.id for s in card_sets)}{suffix}.pdf"
+    label = f"{game.info.title}: {joined}" + ("" if not shared and "card" in first.title.lower() else " cards")
+    reprint = {"--layout": layout.id} if shared else {"--set": first.id, "--layout": layout.id}
     return Sheet(filename=name, template="card.html.j2", context=context, game=game.id, templates=game.templates,
-                 label=f"{game.info.title}: {card_set.title}" + ("" if "card" in card_set.title.lower() else " cards"),
-                 finish=spec, reprint={"--set": card_set.id, "--layout": layout.id})
+                 label=label, finish=spec, reprint=reprint)
+
+
+def shared_decks(card_sets: Sequence[CardSet], per_sheet: int) -> list[list[CardSet]]:
+    """`card_sets` (of one layout, in order) cut into runs that each print as one sheet: the fewest
+    paper sheets in all (a run's cards, their `count` copies each, flow from one set into the next),
+    and of the ways to print that few, the one that keeps the most sets on sheets of their own (a
+    set shares only where it saves paper). Weapons 24, vehicles 6, battle plans 11 and a loadout of 4
+    on 9-up sheets: 3 + 1 + 2 + 1 = 7 sheets apart, 5 together."""
+    cards = [sum(c.count for c in s.cards) for s in card_sets]
+    best: list[tuple[int, int, int]] = [(0, 0, 0)]  # per prefix: (sheets, -runs, where its last run starts)
+    for end in range(1, len(card_sets) + 1):
+        best.append(min((best[start][0] + -(-sum(cards[start:end]) // per_sheet), best[start][1] - 1, start)
+                        for start in range(end)))
+    runs, end = [], len(card_sets)
+    while end:
+        start = best[end][2]
+        runs.append(list(card_sets[start:end]))
+        end = start
+    return runs[::-1]
 
 
 FOOT_MM = 3.4  # card.html.j2's footer band (its foot_mm): a footer's line wholly 3 mm inside the cut
