@@ -152,3 +152,32 @@ def test_the_large_print_kit_prints_every_text_at_12_pt(theme, large_print_kit):
         if found:
             low[pdf.name] = [(s.page, s.size, s.text[:40]) for s in found[:3]]
     assert low == {}
+
+
+def test_every_card_s_footer_is_printed_whole_in_large_print(large_print_kit, tmp_path):
+    """At 12 pt a card's footer (its deck's name, its number) is printed whole: on a poker card "The
+    Regiment · Battle plans" beside "5/11" lost its last word, so the large-print footer names the
+    deck alone (its game is on the card's back)."""
+    import re
+
+    from cardfill import fronts
+
+    library = Library()
+    titles = {cs.title for g in library.game_ids() for cs in library.game(g).card_sets.values()}
+    parts = sorted(p for p in large_print_kit.glob("*-cards*.pdf"))
+    # and the decks of the games the kit above leaves out, printed alone
+    from typer.testing import CliRunner
+
+    from sheets.cli import app
+
+    for game_id in (g for g in library.game_ids() if _text_backed(library.game(g))):
+        result = CliRunner().invoke(app, ["cards", game_id, "--large-print", "-o", str(tmp_path / game_id)])
+        assert result.exit_code == 0, result.output
+        parts += sorted((tmp_path / game_id).glob("*.pdf"))
+    assert parts
+    for part in parts:
+        for face in fronts(part):
+            foot = max(s[3] for s in face.spans)
+            line = " ".join(s[4] for s in sorted(face.spans, key=lambda s: s[0]) if foot - s[3] < 1.0)
+            found = re.fullmatch(r"(.+) (\d+/\d+)", line)
+            assert found and found[1] in titles, (part.name, face.page + 1, face.slot, line)
