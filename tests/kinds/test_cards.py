@@ -522,3 +522,21 @@ def test_small_sets_share_a_sheet_only_where_it_saves_paper(sizes, per_sheet, ru
     apart = sum(-(-n // per_sheet) for n in sizes)
     together = sum(-(-sum(sizes[i] for i in run) // per_sheet) for run in runs)
     assert together <= apart
+
+
+def test_a_card_that_does_not_fit_on_a_shared_sheet_is_named_with_its_own_set():
+    from sheets.kinds.cards.builder import decks_sheet
+    from sheets.kinds.cards.impose import CardOverflowError
+    from sheets.library.content import Library
+    from sheets.library.kinds.cards import CardSet
+    from sheets.pipeline.sheet import pdf_of_html, render_html
+
+    lib = Library()
+    short = CardSet.model_validate({"id": "orders", "title": "Orders", "size": "poker",
+                                    "cards": [{"id": "hold", "title": "Hold", "blocks": [{"p": "Stay put."}]}]})
+    long = CardSet.model_validate({"id": "briefs", "title": "Briefs", "size": "poker", "cards": [
+        {"id": "epic", "title": "Epic", "blocks": [{"p": "A very long brief. " * 200}]}]})
+    sheet = decks_sheet(lib.game("regiment"), [short, long], lib.geometry(), backs=True)
+    with pytest.raises(CardOverflowError) as raised:
+        pdf_of_html(render_html(sheet), False, sheet.finish)
+    assert "card 'epic' (Epic) of set 'briefs'" in str(raised.value), str(raised.value)

@@ -138,7 +138,7 @@ def decks_sheet(game: "Game", card_sets: Sequence[CardSet], geometry: PrintGeome
                 index[key] = len(back_pages)
                 back_pages.append(back)
                 of_set = f" of set {card_set.id!r}" if shared else ""
-                back_names.append(f"the back of card {card.id!r}" if card.back else f"the card back{of_set}")
+                back_names.append((f"the back of card {card.id!r}" if card.back else "the card back") + of_set)
                 back_decks.append(card_sets.index(card_set))
             per_card.append(index[key])
         back_of = tuple(per_card)
@@ -153,6 +153,7 @@ def decks_sheet(game: "Game", card_sets: Sequence[CardSet], geometry: PrintGeome
         title=game_titled(game.info.title, joined if not shared else f"{joined} cards", ": "), copies=copies,
         back_offset=tuple(back_offset), fold=fold,
         counts=tuple(c.count for _, _, c in decks),
+        sets_of=tuple(s.id for s, _, _ in decks) if shared else None,
     )
 
     def angle(card_set: CardSet) -> float:

@@ -65,6 +65,8 @@ class Imposition:
     # a card whose text runs over its card continues on the next card (the large-print edition:
     # 12 pt text is printed whole, never refused for want of room); else it is an error
     continued: bool = False
+    # per card: the set it is of, when several sets share the sheet (builder.decks_sheet); None: `set_id`
+    sets_of: tuple[str, ...] | None = None
     #: each card face drawn on a page is one unit (sheets.pdf.finish); not data: not in `key`
     unit_forms: ClassVar[tuple[str, ...]] = (FRONT, BACK)
 
@@ -86,22 +88,25 @@ class Imposition:
         the card document's front pages are then one card each, as `impose` places them."""
         if all(run == 1 for run in runs):
             return self
-        cards, back_of, counts = [], [], []
+        cards, back_of, counts, sets_of = [], [], [], []
         for i, ((cid, title), run) in enumerate(zip(self.cards, runs)):
             for k in range(run):
                 cards.append((cid if k == 0 else f"{cid} ({k + 1})", title if k == 0 else f"{title} (continued)"))
                 back_of.append(self.back_of[i] if self.back_of is not None else 0)
                 counts.append(self.counts[i] if self.counts is not None else 1)
+                sets_of.append(self.sets_of[i] if self.sets_of is not None else self.set_id)
         return replace(self, cards=tuple(cards), back_of=tuple(back_of) if self.back_of is not None else None,
-                       counts=tuple(counts) if self.counts is not None else None)
+                       counts=tuple(counts) if self.counts is not None else None,
+                       sets_of=tuple(sets_of) if self.sets_of is not None else None)
 
 
 def _anchors(spec: Imposition) -> list[tuple[str, str]]:
     """(anchor, description) of every page the card document must have, in order."""
     size = f"{spec.size_name} card ({spec.grid.card_w:g}×{spec.grid.card_h:g} mm)"
-    out = [(f"card-{i}", f"card {cid!r} ({title}) of set {spec.set_id!r} does not fit on a {size}")
-           for i, (cid, title) in enumerate(spec.cards)]
-    out += [(f"back-{j}", f"{name} of set {spec.set_id!r} does not fit on a {size}")
+    sets_of = spec.sets_of or (spec.set_id,) * len(spec.cards)
+    out = [(f"card-{i}", f"card {cid!r} ({title}) of set {set_id!r} does not fit on a {size}")
+           for i, ((cid, title), set_id) in enumerate(zip(spec.cards, sets_of))]
+    out += [(f"back-{j}", f"{name}{'' if spec.sets_of else f' of set {spec.set_id!r}'} does not fit on a {size}")
             for j, name in enumerate(spec.back_names)]
     return out
 
