@@ -79,7 +79,8 @@ def _shared(library: Library, paper: str) -> dict[str, list[tuple[str, str]]]:
         if kind.make is None or not registry.has(kind, game):
             continue
         for sheet in kind.make(library, game, PrintOptions(paper=paper), None):
-            out[sheet.filename] = [(game_id, s) for s in sheet.finish.set_id.split("+")]
+            finish = sheet.finish  # its imposition: the set of each card, when several share it
+            out[sheet.filename] = [(game_id, s) for s in dict.fromkeys(finish.sets_of or (finish.set_id,))]
     return out
 
 
