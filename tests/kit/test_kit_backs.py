@@ -119,6 +119,13 @@ def test_every_deck_s_backs_follow_its_faces_mirrored_for_duplex(request, paper)
     for page in firsts:
         assert f"flip on the {edges[page]} edge" in said[page], said[page]
         assert "reverse" in said[page], said[page]
+    # a part of several decks names them (its title), and says how its cut cards come apart
+    several = [held for held in shared.values() if len(held) > 1]
+    sorting = [row for row in said.values() if "sort the cards into their decks by their backs" in row]
+    assert len(sorting) == len(several), sorting
+    for held in several:
+        titles = [library.game(g).card_sets[s].title for g, s in held]
+        assert any(all(title in row for title in titles) for row in sorting), (titles, sorting)
     assert not re.search(r"\bsheets [a-z]+ |--[a-z]", text), "the contents page asks for a terminal"
 
 

@@ -66,6 +66,8 @@ def _make(lib: Library, game: Game, options: PrintOptions, which: str | None) ->
             sheet = decks_sheet(game, run, geometry, paper=options.paper, layout=own, backs=True, duplex=duplex,
                                 filename=name, large_print=options.large_print)
             sheet.reprint["--duplex"] = duplex
+            if len(run) > 1:  # decks on shared sheets (the part's title names them) come apart by their backs
+                sheet.copies = "one of each deck, for the table; once cut, sort the cards into their decks by their backs"
             made.append((order.index(run[0].id) if run[0].id in order else len(order), sheet))
     return [sheet for _, sheet in sorted(made, key=lambda placed: placed[0])]  # in the game's order of sets
 
