@@ -9,7 +9,8 @@ file, line and field that causes it, with the rest of `validate`'s problems, bef
 - a token label whose widest word is wider than the circle at its line (it would run onto the next
   token: the label is set at its size's floor and cannot shrink further);
 - a game's own templates (its templates/) rendered on its sheets: an error there names the
-  template's file and line.
+  template's file and line; once they render, its sheets are laid out on A4 and Letter, so that
+  a box its templates fix that runs off the page or out of its column is named at that template.
 
 The bundled templates and palette are checked where they are read (a palette without a colour the
 card template uses is refused at its line: `sheets.library.kinds.cards.Palette`).
@@ -24,8 +25,9 @@ from pathlib import Path
 from sheets.base.colors import MIN_TEXT_PT
 from sheets.base.errors import ContentError, Problem, SheetsError
 from sheets.base.options import PrintOptions
-from sheets.base.paper import TABLE
+from sheets.base.paper import TABLE, resolve
 from sheets.kinds import registry, style
+from sheets.kinds.cards import KIND as CARDS
 from sheets.kinds.cards import builder as cards
 from sheets.kinds.cards.fit import PT_PER_MM, lines, text_em
 from sheets.kinds.gauges import builder as gauges
@@ -35,6 +37,7 @@ from sheets.library.content import Game, Library
 from sheets.library.yaml_source import load_yaml
 from sheets.kinds.cards.impose import CardOverflowError
 from sheets.pipeline.build import build
+from sheets.pipeline.rendering import LayoutOverflowError
 from sheets.pipeline.sheet import render_html
 
 #: a card set with a card whose modelled text fills this much of its room is laid out for real
@@ -127,6 +130,8 @@ def _laid_out(lib: Library, game: Game, where: _Locator, sets: list, own: bool =
                 sheet = cards.card_sheet(game, card_set, geometry, paper=paper)
                 try:
                     build([sheet], Path(scratch))  # one sheet: laid out here, no workers started
+                except LayoutOverflowError as exc:  # a width the game's own card template fixes
+                    out.append(_own_overflow(lib, game, sheet.template, paper, exc))
                 except CardOverflowError as exc:
                     index = {c.id: i for i, c in enumerate(card_set.cards)}
                     for card_id in re.findall(r"^card '([^']+)'", str(exc), re.M):
@@ -200,7 +205,8 @@ def label_room_mm(token, diameter: float, size_pt: float) -> float:
 
 
 def _own_templates(lib: Library, game: Game) -> list[Problem]:
-    """The game's sheets rendered (Jinja only) with its own templates: an error names the template."""
+    """The game's sheets made with its own templates: rendered (an error names the template's file
+    and line) and, once every one renders, laid out as printing lays them out (`_own_laid_out`)."""
     out = []
     options = PrintOptions(content=lib.root)
     for kind in registry.kit_kinds(game):
@@ -212,5 +218,46 @@ def _own_templates(lib: Library, game: Game) -> list[Problem]:
         except SheetsError as exc:
             located = re.match(r"^(\S+?):(\d+): (.*)$", str(exc), re.S)  # a template error: FILE:LINE: what
             out.append(Problem(located[1], int(located[2]), "", located[3]) if located else
-                       Problem(str(game.folder.relative_to(lib.root.parent) / "templates"), None, "", str(exc)))
+                       Problem(_shown(lib, game.folder / "templates"), None, "", str(exc)))
+    return out or _own_laid_out(lib, game)
+
+
+def _own_overflow(lib: Library, game: Game, template: str, paper: str, exc: Exception) -> Problem:
+    """A sheet that runs out of its columns with the game's own templates: at the game's own
+    template of that sheet when it has one (else at its templates folder), in one line."""
+    own = game.folder / "templates" / template
+    where = own if own.is_file() else game.folder / "templates"
+    return Problem(_shown(lib, where), None, "", f"laid out on {paper} with the game's own templates, {_one_line(exc)}")
+
+
+def _one_line(exc: Exception) -> str:
+    """A layout's message (its title, each box that runs over, what to do) as one line."""
+    lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
+    return " ".join(lines[:1] + ["; ".join(lines[1:])])
+
+
+def _shown(lib: Library, path: Path) -> str:
+    return str(path.relative_to(lib.root.parent)) if path.is_relative_to(lib.root.parent) else str(path)
+
+
+def _own_laid_out(lib: Library, game: Game) -> list[Problem]:
+    """The game's sheets (its cards apart: `_cards` lays them out) laid out on each paper a kit
+    prints on, one at a time in this process and through the PDF cache (the kit that follows takes
+    them from there): what the game's own templates fix (a width, a height, a size) that runs off
+    its page or out of its column is found here, at the template of the sheet it breaks, not by
+    the kit that would leave the game out."""
+    out: list[Problem] = []
+    with tempfile.TemporaryDirectory(prefix="sheets-validate-") as scratch:
+        for paper in PAPERS:
+            options = PrintOptions(content=lib.root, paper=resolve(paper))
+            for kind in registry.kit_kinds(game):
+                if kind.make is None or kind is CARDS:
+                    continue
+                for sheet in style.made(kind, lib, game, options, None):
+                    try:
+                        build([sheet], Path(scratch))  # one sheet: laid out here, no workers started
+                    except LayoutOverflowError as exc:
+                        out.append(_own_overflow(lib, game, sheet.template, paper, exc))
+            if out:
+                break
     return out

@@ -116,6 +116,26 @@ def test_a_game_whose_layout_fails_only_when_laid_out_stops_no_other_game(cli, b
     assert not list((tmp_path / "kit").glob("brew-*"))
 
 
+@pytest.mark.parametrize("template, block, rule", [
+    ("reference.html.j2", "extra_style", ".blocks table.rules { width: %s; }"),
+    ("card.html.j2", "style", "{{ super() }} .card-head { width: %s; }")], ids=["reference", "card"])
+def test_a_width_a_games_own_template_fixes_past_the_page_fails_validate_at_that_template(cli, brew, template,
+                                                                                          block, rule):
+    """What only a layout finds (a box the game's own template makes 400 mm wide) is found by
+    `validate` first, in one line at that template (the kit would leave the game out); the same
+    template with a width that fits passes."""
+    own = brew / "templates" / template
+    own.parent.mkdir()
+    for width in ("40mm", "400mm"):
+        own.write_text(f'{{% extends "bundled/{template}" %}}\n'
+                       f"{{% block {block} %}}{rule % width}{{% endblock %}}\n")
+        result = cli("validate", "--content", "my-content")
+        if width == "40mm":
+            assert result.exit_code == 0, result
+    line = _one_located(result, f"templates/{template}")
+    assert "laid out on a4" in line and "past the right edge of its column" in line, line
+
+
 def test_a_palette_without_a_template_colour_fails_at_its_line(cli, brew, tmp_path):
     palette = tmp_path / "my-content" / "_print" / "palette.yaml"
     removed = CARD_COLOURS[1]
