@@ -38,10 +38,14 @@ def side_by_side(before: Path, after: Path, labels: tuple[str, str]) -> tuple[Im
 def main(before: Path, after: Path, out: Path, labels: tuple[str, str] = ("before", "after")) -> None:
     out.mkdir(parents=True, exist_ok=True)
     for pdf in sorted(after.glob("*.pdf")):
-        if not (before / pdf.name).exists():
+        # a part the other kit printed in several files (small decks that now share their sheets:
+        # regiment-cards.pdf, regiment-cards-weapons.pdf ...) is shown beside the first of them
+        twins = [before / pdf.name] if (before / pdf.name).exists() else sorted(before.glob(f"{pdf.stem}-*.pdf"))
+        if not twins:
             print(f"{pdf.stem} - (not in {before})")
             continue
-        sheet, n_before, n_after = side_by_side(before / pdf.name, pdf, labels)
+        sheet, n_before, n_after = side_by_side(twins[0], pdf, labels)
+        n_before = sum(first_page(twin)[1] for twin in twins)
         sheet.quantize(colors=96).save(out / f"{pdf.stem}.png", optimize=True)  # a palette: small files
         print(pdf.stem, n_before, n_after)
 
