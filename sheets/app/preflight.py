@@ -131,6 +131,8 @@ def _laid_out(lib: Library, game: Game, where: _Locator, sets: list, own: bool =
                 try:
                     build([sheet], Path(scratch))  # one sheet: laid out here, no workers started
                 except LayoutOverflowError as exc:  # a width the game's own card template fixes
+                    if not own:
+                        raise  # the bundled template's own fault, not the content's: said as it is
                     out.append(_own_overflow(lib, game, sheet.template, paper, exc))
                 except CardOverflowError as exc:
                     index = {c.id: i for i, c in enumerate(card_set.cards)}
@@ -223,8 +225,8 @@ def _own_templates(lib: Library, game: Game) -> list[Problem]:
 
 
 def _own_overflow(lib: Library, game: Game, template: str, paper: str, exc: Exception) -> Problem:
-    """A sheet that runs out of its columns with the game's own templates: at the game's own
-    template of that sheet when it has one (else at its templates folder), in one line."""
+    """A sheet that runs out of its columns (or cannot be made) with the game's own templates: at
+    the game's own template of that sheet when it has one (else at its templates folder), in one line."""
     own = game.folder / "templates" / template
     where = own if own.is_file() else game.folder / "templates"
     return Problem(_shown(lib, where), None, "", f"laid out on {paper} with the game's own templates, {_one_line(exc)}")
@@ -256,7 +258,7 @@ def _own_laid_out(lib: Library, game: Game) -> list[Problem]:
                 for sheet in style.made(kind, lib, game, options, None):
                     try:
                         build([sheet], Path(scratch))  # one sheet: laid out here, no workers started
-                    except LayoutOverflowError as exc:
+                    except SheetsError as exc:  # a box run over (LayoutOverflowError), or what else stops it
                         out.append(_own_overflow(lib, game, sheet.template, paper, exc))
             if out:
                 break
