@@ -4,6 +4,8 @@ text 7.5 pt, notes and captions 7 pt, running footers 6.5 pt; a role is told by 
 marker colours). Values the stamper draws keep its own floor until it reads the theme too."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from floors import Span, spans, under_floor
@@ -181,3 +183,58 @@ def test_every_card_s_footer_is_printed_whole_in_large_print(large_print_kit, tm
             line = " ".join(s[4] for s in sorted(face.spans, key=lambda s: s[0]) if foot - s[3] < 1.0)
             found = re.fullmatch(r"(.+) (\d+/\d+)", line)
             assert found and found[1] in titles, (part.name, face.page + 1, face.slot, line)
+
+
+def _vocabulary() -> set[str]:
+    """Every word the bundled content and templates write, lower case: a sheet prints nothing else
+    but numbers and the names rolled from content."""
+    from sheets.base import paths
+
+    words: set[str] = set()
+    for folder, pattern in ((paths.content_dir(), "**/*.yaml"), (paths.templates_dir(), "**/*.j2")):
+        for path in folder.glob(pattern):
+            words.update(w.lower() for w in re.findall(r"[A-Za-z0-9]+", path.read_text(encoding="utf-8")))
+    return words
+
+
+def broken_words(pdf, vocabulary: set[str]) -> list[str]:
+    """Words cut between two lines of one text block without a hyphen ("Qualit" / "y"): a line that
+    ends in a word's letters, the next that starts with more, and the two pieces a word of the
+    vocabulary that one of them alone is not."""
+    import pymupdf
+
+    found = []
+    with pymupdf.open(pdf) as doc:
+        for number, page in enumerate(doc, 1):
+            for block in page.get_text("dict")["blocks"]:
+                lines = ["".join(s["text"] for s in line["spans"]) for line in block.get("lines", [])]
+                for before, after in zip(lines, lines[1:]):
+                    end, start = re.search(r"([A-Za-z0-9]+)$", before), re.match(r"([A-Za-z0-9]+)", after)
+                    if end and start and (end[1] + start[1]).lower() in vocabulary and not (
+                            end[1].lower() in vocabulary and start[1].lower() in vocabulary):
+                        found.append(f"page {number}: {end[1]}|{start[1]}")
+    return found
+
+
+def test_the_broken_word_measure_sees_a_word_cut_without_a_hyphen(tmp_path):
+    from sheets.pipeline.rendering import html_to_pdf
+
+    face = '@font-face { font-family: "Sheets DejaVu Sans"; src: url("sheets-font:DejaVuSans.ttf"); }'
+    cell = '<table style="table-layout: fixed; width: 14mm"><tr><td style="overflow-wrap: anywhere">Quality</td></tr></table>'
+    page = ('<html lang="en"><head><style>' + face + '</style></head><body style="font-family: \'Sheets DejaVu Sans\'; '
+            'font-size: 12pt">BODY</body></html>')
+    cut, whole = tmp_path / "cut.pdf", tmp_path / "whole.pdf"
+    cut.write_bytes(html_to_pdf(page.replace("BODY", cell)))
+    whole.write_bytes(html_to_pdf(page.replace("BODY", "<p>Quality</p>")))
+    assert broken_words(cut, {"quality"}) and not broken_words(whole, {"quality"})
+
+
+def test_no_word_of_the_large_print_kit_is_cut_but_at_a_hyphen(large_print_kit):
+    """At 12 pt a cell laid out for 7.5 pt holds a few letters of a word: every table cell may break
+    a word that does not fit its column (overflow-wrap), and does so at a syllable, with a hyphen
+    (hyphens: auto), never as "Qualit" over "y"; a reference prints in one column and the mission
+    track in two, so that their words fit. Every part of the large-print kit, read back: no word cut."""
+    vocabulary = _vocabulary()
+    cut = {pdf.name: found[:5] for pdf in sorted(large_print_kit.glob("*.pdf")) if pdf.name != "kit.pdf"
+           if (found := broken_words(pdf, vocabulary))}
+    assert cut == {}

@@ -22,6 +22,8 @@ from sheets.pipeline.sheet import Sheet
 #: the rest run on to a continuation page); SPARE_ROWS below the last step rolled, for a step
 #: added in play (a Wind event's Regrouping, a move back)
 TRACK_COLUMNS = 3
+#: the large-print edition's track: two columns of the same rows, its words whole at 12 pt
+LARGE_PRINT_TRACK_COLUMNS = 2
 FRONT_ROWS = 27
 SPARE_ROWS = 2
 #: the pages of a mission's log sheet, in print order: the front, its back (the play aid: a
@@ -163,6 +165,8 @@ def mission_context(game: Game, mission: Mission, team: Team | None, campaign=No
     return {
         "m": m, "p": prefix if prefix is not None else f"m{m.number}-", "v": values,
         "front": in_columns(front), "continuation": in_columns(continuation), "last_step": len(steps),
+        "front_large": in_columns(front, LARGE_PRINT_TRACK_COLUMNS),
+        "continuation_large": in_columns(continuation, LARGE_PRINT_TRACK_COLUMNS),
         "legend": split_balanced(legend), "nation": nation, "enemy": enemy, "team": team, "roster": roster,
         "columns": data.rules.log_sheet.roster_columns, "morale": data.rules.morale.values,
         "engineer": data.rules.engineer, "engineer_name": engineer_name,
@@ -398,6 +402,8 @@ def blank_log_sheet(game: Game, paper: str = "a4") -> Sheet:
     ctx = {"m": BlankMission(True, True, True), "p": "", "blank": True,
            "v": dict.fromkeys(("number", "theatre", "team", "enemy", "weather", "rules", "objective", "state", "rolled"), ""),
            "front": in_columns(front), "continuation": in_columns(continuation), "last_step": 0,
+           "front_large": in_columns(front, LARGE_PRINT_TRACK_COLUMNS),
+           "continuation_large": in_columns(continuation, LARGE_PRINT_TRACK_COLUMNS),
            "legend": ([dict(empty) for _ in range(BLANK_EVENT_ROWS)], [dict(empty) for _ in range(BLANK_EVENT_ROWS)]),
            "roster": [{"s": None, "grenades": grenade_boxes(None, rules.grenades)} for _ in range(size)],
            "columns": data.rules.log_sheet.roster_columns, "morale": data.rules.morale.values,
