@@ -59,7 +59,7 @@ class _Locator:
 
     def problem(self, rel: str, loc: tuple, message: str) -> Problem:
         path = self.game.folder / rel
-        shown = str(path.relative_to(self.lib.root.parent)) if path.is_relative_to(self.lib.root.parent) else str(path)
+        shown = _shown(self.lib, path)
         if rel not in self.docs:
             try:
                 self.docs[rel] = load_yaml(path, shown)
@@ -210,18 +210,21 @@ def _own_templates(lib: Library, game: Game) -> list[Problem]:
     """The game's sheets made with its own templates: rendered (an error names the template's file
     and line) and, once every one renders, laid out as printing lays them out (`_own_laid_out`)."""
     out = []
-    options = PrintOptions(content=lib.root)
+    options = PrintOptions(content=lib.root, paper=resolve(PAPERS[0]))
+    rendered: list = []  # the sheets on the first paper, rendered: laid out next as they are
     for kind in registry.kit_kinds(game):
         if kind.make is None:
             continue
         try:
-            for sheet in style.made(kind, lib, game, options, None):
+            sheets = style.made(kind, lib, game, options, None)
+            for sheet in sheets:
                 render_html(sheet)
+            rendered += [] if kind is CARDS else sheets  # the cards: laid out by `_cards`
         except SheetsError as exc:
             located = re.match(r"^(\S+?):(\d+): (.*)$", str(exc), re.S)  # a template error: FILE:LINE: what
             out.append(Problem(located[1], int(located[2]), "", located[3]) if located else
                        Problem(_shown(lib, game.folder / "templates"), None, "", str(exc)))
-    return out or _own_laid_out(lib, game)
+    return out or _own_laid_out(lib, game, rendered)
 
 
 def _own_overflow(lib: Library, game: Game, template: str, paper: str, exc: Exception) -> Problem:
@@ -242,24 +245,24 @@ def _shown(lib: Library, path: Path) -> str:
     return str(path.relative_to(lib.root.parent)) if path.is_relative_to(lib.root.parent) else str(path)
 
 
-def _own_laid_out(lib: Library, game: Game) -> list[Problem]:
+def _own_laid_out(lib: Library, game: Game, first: list) -> list[Problem]:
     """The game's sheets (its cards apart: `_cards` lays them out) laid out on each paper a kit
     prints on, one at a time in this process and through the PDF cache (the kit that follows takes
     them from there): what the game's own templates fix (a width, a height, a size) that runs off
     its page or out of its column is found here, at the template of the sheet it breaks, not by
-    the kit that would leave the game out."""
+    the kit that would leave the game out. `first`: its sheets on the first paper, made already."""
     out: list[Problem] = []
     with tempfile.TemporaryDirectory(prefix="sheets-validate-") as scratch:
         for paper in PAPERS:
             options = PrintOptions(content=lib.root, paper=resolve(paper))
-            for kind in registry.kit_kinds(game):
-                if kind.make is None or kind is CARDS:
-                    continue
-                for sheet in style.made(kind, lib, game, options, None):
-                    try:
-                        build([sheet], Path(scratch))  # one sheet: laid out here, no workers started
-                    except SheetsError as exc:  # a box run over (LayoutOverflowError), or what else stops it
-                        out.append(_own_overflow(lib, game, sheet.template, paper, exc))
+            sheets = first if paper == PAPERS[0] else [
+                sheet for kind in registry.kit_kinds(game) if kind.make is not None and kind is not CARDS
+                for sheet in style.made(kind, lib, game, options, None)]
+            for sheet in sheets:
+                try:
+                    build([sheet], Path(scratch))  # one sheet: laid out here, no workers started
+                except SheetsError as exc:  # a box run over (LayoutOverflowError), or what else stops it
+                    out.append(_own_overflow(lib, game, sheet.template, paper, exc))
             if out:
                 break
     return out
