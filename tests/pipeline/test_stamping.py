@@ -19,7 +19,7 @@ from pathlib import Path
 import pypdf
 import pytest
 
-from conftest import REPO
+from conftest import REPO, squash
 
 from sheets.base.dice import Dice
 from sheets.pipeline import rendering
@@ -120,13 +120,15 @@ def test_rolled_campaign_log_sheet_like_laid_out(library, tmp_path, cache):
     wotw = library.game("wotw")
     missions = roll_missions(wotw, Dice.seeded(5), 3, "france-1944", None, engineers=True)
     sheet = log_sheet(wotw, missions, "c.pdf")
-    fronts = sum(1 for blank, filled in sheet.parts if blank is None and filled.context["pages"] == ("front",))
+    fronts = sum(1 for blank, filled in sheet.parts if blank is not None and filled.context["pages"] == ("front",))
     continued = sum(1 for _, filled in sheet.parts if filled.context["pages"] == ("continuation",))
     assert fronts == 3 and len(sheet.parts) == 3 * 2 + continued + 1  # front, back (+ more track), the record
+    blanks = len({render_html(blank) for blank, _ in sheet.parts if blank is not None})
     pdf, stats = stamp(sheet, tmp_path / "c.pdf", cache)
-    # every mission's back (its play aid) stamped onto the one blank of its sides; its front,
-    # any continuation page and the record laid out (a front holds the mission's own events)
-    assert stats == {**stats, "stamped": 3, "laid_out": 3 + continued + 1, "blanks_rendered": 1}
+    # every mission's back (its play aid) stamped onto the one blank of its sides, its front (and
+    # any continuation page) onto the blank of its rows, its events drawn in (an inset); only the
+    # campaign record laid out
+    assert stats == {**stats, "stamped": 3 * 2 + continued, "insets": 3, "laid_out": 1, "blanks_rendered": blanks}
     # the same words; not page by page: a long value the stamper shrinks into its box, the
     # layout engine wraps, its row grows, and a row of the track may move to the next page
     reference = laid_out(log_sheet(wotw, missions, "c.pdf"))
@@ -137,6 +139,64 @@ def test_rolled_campaign_log_sheet_like_laid_out(library, tmp_path, cache):
     again, _ = stamp(log_sheet(wotw, roll_missions(wotw, Dice.seeded(5), 3, "france-1944", None, engineers=True),
                                "c.pdf"), tmp_path / "d.pdf", cache)
     assert again == pdf
+
+
+def _events_below_their_heading(pdf: bytes, missions, wotw) -> int:
+    """How many fronts print every event of their mission's terrains below the events heading
+    (each front: a page with LOG SHEET on it; its events from the mission's own context)."""
+    import pymupdf
+
+    from sheets.games.wotw.sheets import mission_context
+
+    found = 0
+    with pymupdf.open(stream=pdf, filetype="pdf") as doc:
+        fronts = [page for page in doc if "LOG SHEET" in page.get_text() and "CONTINUATION" not in page.get_text()]
+        assert len(fronts) == len(missions)
+        for page, mission in zip(fronts, missions):
+            heading = page.search_for("EVENTS (2D6)")
+            assert heading, page.number
+            below = squash(page.get_textbox(pymupdf.Rect(0, heading[0].y1, page.rect.width, page.rect.height)))
+            legend = [e for column in mission_context(wotw, mission, None)["legend"] for e in column]
+            assert legend
+            for entry in legend:
+                assert squash(entry["terrain"]) in below, (page.number, entry["terrain"])
+                for roll, text in entry["events"]:
+                    assert squash(f"{roll}: {text}") in below, (page.number, roll, text)
+            found += 1
+    return found
+
+
+def test_a_missions_events_are_drawn_into_its_stamped_front(library, tmp_path, cache):
+    """A mission's front is stamped on the blank of its track's shape, its events (bold rolls,
+    rows as tall as their text: too rich to stamp) laid out on their own and drawn in below
+    their heading (an inset, sheets.pdf.inset), upright and where the layout puts them; an
+    inset with no room on its page (large print) has its part laid out in full instead, where
+    the events run on. Either way every event is printed whole, and the same bytes come back."""
+    from sheets.games.wotw.sheets import log_sheet, mission_context, roll_missions
+    from sheets.kinds.style import large_print
+
+    wotw = library.game("wotw")
+
+    def missions():
+        return roll_missions(wotw, Dice.seeded(5), 4, "france-1944", None)
+
+    sheet = log_sheet(wotw, missions(), "c.pdf")
+    pdf, stats = stamp(sheet, tmp_path / "c.pdf", cache)
+    assert stats == {**stats, "insets": 4, "stamped": len(sheet.parts) - 1, "laid_out": 1}, stats
+    assert _events_below_their_heading(pdf, missions(), wotw) == 4
+    again, stats = stamp(log_sheet(wotw, missions(), "c.pdf"), tmp_path / "d.pdf", cache)  # the insets cached
+    assert again == pdf and stats["blanks_rendered"] == 0
+    # large print: a front's events may need more than the room its page leaves
+    big = large_print([log_sheet(wotw, missions(), "c.pdf")])[0]
+    pdf, stats = stamp(big, tmp_path / "e.pdf", cache)
+    fronts = sum(1 for _, filled in big.parts if filled.context["pages"] == ("front",))
+    assert stats["insets"] + (stats["laid_out"] - 1) == fronts, stats
+    words = sum(words_by_page(pdf), Counter())
+    for mission in missions():
+        for column in mission_context(wotw, mission, None)["legend"]:
+            for entry in column:
+                for _, text in entry["events"]:
+                    assert Counter(text.split()) <= words, text
 
 
 def _band_spans(pdf: bytes, band: str) -> list[tuple[int, str, int]]:
@@ -174,8 +234,9 @@ def test_a_stamped_page_s_header_band_is_in_the_theme_s_title_face(library, tmp_
              family.replace(" ", "-") + ("-Bold" if weight == "bold" else "")}
     accent = int(theme.look.accent.lstrip("#"), 16)
     missions = roll_missions(wotw, Dice.seeded(5), 2, "france-1944", None)
-    pdf, stats = stamp(log_sheet(wotw, missions, "c.pdf"), tmp_path / "c.pdf", cache)
-    assert stats["stamped"] == 2
+    sheet = log_sheet(wotw, missions, "c.pdf")
+    pdf, stats = stamp(sheet, tmp_path / "c.pdf", cache)
+    assert stats["stamped"] == len(sheet.parts) - 1  # all but the campaign record
     spans = _band_spans(pdf, theme.band)
     assert len(spans) == len(words_by_page(pdf))  # every page has its band
     assert {font for _, font, _ in spans} <= names, spans
@@ -362,11 +423,10 @@ def test_a_long_audit_trail_grows_its_box_and_is_stamped_not_laid_out(library, t
         return roll_missions(wotw, Dice.seeded(1), 7, wotw.data.default_theatre().id, None)[4:]
 
     sheet = log_sheet(wotw, missions(), "c.pdf")
-    # the fronts (and any continuation) are laid out in full, each mission's own; its back, the
-    # play aid with the audit, is stamped on the grown blank
-    fronts = sum(1 for blank, _ in sheet.parts if blank is None)
+    # every page stamped (the fronts with their events drawn in), the backs, the play aid with
+    # the audit, on the grown blank; only the campaign record laid out
     pdf, stats = stamp(sheet, tmp_path / "c.pdf", cache)
-    assert fronts >= 3 and stats == {**stats, "stamped": 3, "grown": 3, "laid_out": fronts, "no_blank": fronts}, stats
+    assert stats == {**stats, "stamped": len(sheet.parts) - 1, "grown": 3, "laid_out": 1, "no_blank": 1}, stats
     reference = laid_out(log_sheet(wotw, missions(), "c.pdf"))
     assert words_by_page(pdf) == words_by_page(reference)  # page by page: the boxes grew as laid out
     reader = pypdf.PdfReader(io.BytesIO(pdf))

@@ -139,6 +139,8 @@ def mission_context(game: Game, mission: Mission, team: Team | None, campaign=No
         if step.terrain != terrain.name and step.terrain not in seen[key]["places"]:
             seen[key]["places"].append(step.terrain)
     front, continuation = track_pages(steps)
+    steps_text = f"({len(steps)} steps" + (f": from step {len(front) + 1} on the continuation page" if continuation else "") + ")"
+    continued_text = f"(steps {len(front) + 1} to {len(steps)}, then spare rows)" if continuation else ""
     if campaign:
         state = (f"Campaign: {campaign.cp} CP saved, {campaign.xp} XP unused; state is fit or wounded "
                  f"(a second wound kills).")
@@ -164,7 +166,8 @@ def mission_context(game: Game, mission: Mission, team: Team | None, campaign=No
     engineer_name = next((s.name for s in team.soldiers if s.engineer), "") if team else ""
     return {
         "m": m, "p": prefix if prefix is not None else f"m{m.number}-", "v": values,
-        "front": in_columns(front), "continuation": in_columns(continuation), "last_step": len(steps),
+        "front": in_columns(front), "continuation": in_columns(continuation), "last_step": len(steps), "steps": steps_text,
+        "steps_cont": continued_text,
         "front_large": in_columns(front, LARGE_PRINT_TRACK_COLUMNS),
         "continuation_large": in_columns(continuation, LARGE_PRINT_TRACK_COLUMNS),
         "legend": split_balanced(legend), "nation": nation, "enemy": enemy, "team": team, "roster": roster,
@@ -229,6 +232,31 @@ def _blank_back(ctx: dict) -> dict:
             "morale": ctx["morale"], "aid": ctx["aid"]}
 
 
+def _blank_rows(rows: list[list]) -> list[list]:
+    """A track's rows with nothing rolled on them (a struck step stays struck: its row's look)."""
+    return [[None if r is None else dict(r, terrain="", cover="", enemy="", objective=False) for r in line]
+            for line in rows]
+
+
+def _blank_front(ctx: dict) -> dict:
+    """A mission's front with nothing written: the blank its values are stamped onto, its events
+    drawn into (the same for every mission with as many rows on its front, the same steps struck,
+    the same men carrying the same grenades and the same optional rules)."""
+    # the team's state line is the same on every mission of a batch (the team's or the campaign's
+    # points, or lines to write them on): printed on the blank, where its words flow as laid out
+    return {**ctx, "v": {k: "" if k != "state" else v for k, v in ctx["v"].items()}, "steps": "", "steps_cont": "",
+            "continuation": _blank_rows(ctx["continuation"]), "continuation_large": _blank_rows(ctx["continuation_large"]), "legend": ([], []), "engineer_name": "",
+            "front": _blank_rows(ctx["front"]), "front_large": _blank_rows(ctx["front_large"]),
+            "roster": [{"s": None, "grenades": row["grenades"]} for row in ctx["roster"]]}
+
+
+def _front_shape(ctx: dict, page: str = "front") -> tuple:
+    """What tells two missions' blank fronts (or continuation pages) apart (`_blank_front`)."""
+    rows = ctx[page]
+    return (page, ctx["v"]["state"], len(rows), tuple(bool(r and r["struck"]) for line in rows for r in line),
+            tuple(tuple(row["grenades"]) for row in ctx["roster"]), bool(ctx["m"].engineers))
+
+
 def log_sheet(game: Game, missions: list[Mission], filename: str, paper: str = "a4",
               team: Team | None = None) -> Sheet:
     campaign = len(missions) > 1
@@ -247,22 +275,31 @@ def log_sheet(game: Game, missions: list[Mission], filename: str, paper: str = "
 
 def mission_parts(game: Game, missions: list[Mission], team: Team | None, filename: str, paper: str,
                   footer: str, campaign=None) -> list:
-    """(blank, filled) parts, in print order: each mission's front (no blank: laid out, its rows
-    and events are its own), its back (the play aid, stamped on a blank that every mission of
-    the same sides shares) and its continuation page, if its track needs one (laid out)."""
-    parts, backs = [], {}
+    """(blank, filled) parts, in print order: each mission's front (stamped on a blank that every
+    mission of the same shape shares, its events laid out on their own and drawn into it), its
+    back (the play aid, stamped on a blank that every mission of the same sides shares) and its
+    continuation page, if its track needs one (stamped on a blank of its rows)."""
+    parts, backs, fronts = [], {}, {}
     # the blank's own footer names no seed, so that one blank serves every seed (each
     # page's footer is stamped: `footer`, and "page N of M" over the whole document)
     blank_footer = f"{game.info.title} · log sheet · warsheets"
     for m in missions:
         ctx = mission_context(game, m, team, campaign, prefix="m-")
-        parts.append((None, _log_sheet(game, [ctx], filename, paper, False, footer, pages=("front",))))
+        shape = _front_shape(ctx)
+        if shape not in fronts:  # one blank front for every mission of this shape (its Jinja rendered once)
+            fronts[shape] = _log_sheet(game, [_blank_front(ctx)], filename, paper, False, blank_footer, pages=("front",))
+        parts.append((fronts[shape], _log_sheet(game, [ctx], filename, paper, False, footer, pages=("front",))))
         side = (m.nation, m.enemy, m.weather is not None, bool(m.airborne))
         if side not in backs:  # one blank back for every mission of these sides (its Jinja rendered once)
             backs[side] = _log_sheet(game, [_blank_back(ctx)], filename, paper, False, blank_footer, pages=("back",))
         parts.append((backs[side], _log_sheet(game, [ctx], filename, paper, False, footer, pages=("back",))))
-        if ctx["continuation"]:
-            parts.append((None, _log_sheet(game, [ctx], filename, paper, False, footer, pages=("continuation",))))
+        if ctx["continuation"]:  # stamped on a blank of its rows, as the front
+            shape = _front_shape(ctx, "continuation")
+            if shape not in fronts:
+                fronts[shape] = _log_sheet(game, [_blank_front(ctx)], filename, paper, False, blank_footer,
+                                           pages=("continuation",))
+            parts.append((fronts[shape],
+                          _log_sheet(game, [ctx], filename, paper, False, footer, pages=("continuation",))))
     return parts
 
 

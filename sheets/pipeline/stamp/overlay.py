@@ -89,32 +89,37 @@ def plan_part(blank: Fields, layout: dict, filled: Fields) -> list[list[Op]] | N
         if value == before:
             continue
         spec = layout["fields"].get(name)
-        if spec is None:
+        if spec is None or value.kind != before.kind:
             return None
-        page = ops[spec["page"]]
-        kind = value.kind
-        if kind != before.kind:
+        if value.kind == "inset" and value.text and name not in layout.get("drawn", ()):
+            return None  # a blank without this part's inset drawn into it: laid out in full
+        drawn = _value_ops(before, value, spec)
+        if drawn is None:
             return None
-        if kind == "text":
-            if before.text:
-                return None  # cannot paint over text already on the blank
-            if value.text:
-                op = _fit_text(value.text, spec)
-                if op is None:
-                    return None  # laid out in full, where the value is printed whole
-                page.append(op)
-        elif kind == "box":
-            drawn = _box_ops(before, value, spec)
-            if drawn is None:
-                return None
-            page += drawn
-        else:  # a mark over text that is the same on blank and filled
-            if value.text != before.text or "marked" in before.classes:
-                return None
-            if "marked" in value.classes:
-                page.append(Op(kind, spec["border"], spec["font"], size=spec["font"]["size"],
-                               baseline=spec["baseline"]))
+        ops[spec["page"]] += drawn
     return ops
+
+
+def _value_ops(before, value, spec: dict) -> list[Op] | None:
+    """What to draw for one field whose value differs from the blank's; None: it cannot be drawn."""
+    kind = value.kind
+    if kind == "inset":  # drawn into the part's own base (sheets.pdf.inset)
+        return []
+    if kind == "text":
+        if before.text:
+            return None  # cannot paint over text already on the blank
+        if not value.text:
+            return []
+        op = _fit_text(value.text, spec)
+        return [op] if op is not None else None  # None: laid out in full, where it is printed whole
+    if kind == "box":
+        return _box_ops(before, value, spec)
+    # a mark over text that is the same on blank and filled
+    if value.text != before.text or "marked" in before.classes:
+        return None
+    if "marked" in value.classes:
+        return [Op(kind, spec["border"], spec["font"], size=spec["font"]["size"], baseline=spec["baseline"])]
+    return []
 
 
 def growth(blank: Fields, layout: dict, filled: Fields) -> dict[str, float] | None:
@@ -151,7 +156,7 @@ def growth(blank: Fields, layout: dict, filled: Fields) -> dict[str, float] | No
     return heights if plan_part(blank, taller, filled) is not None else None
 
 
-_FIELD_TAG = r'<(?:span|td|th|div|p|li)\b[^>]*\sdata-field="{name}"[^>]*>'
+_FIELD_TAG = r'<(?:span|td|th|div|p|li|section)\b[^>]*\sdata-field="{name}"[^>]*>'
 
 
 _STYLE = re.compile(r"""(\sstyle\s*=\s*)(["'])(.*?)\2""", re.S)

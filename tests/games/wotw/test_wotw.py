@@ -236,8 +236,11 @@ def test_log_sheet_prints_events_beside_steps(cli, tmp_path):
     flat = squash(pdf_text(tmp_path / "l.pdf"))
     front, back = text_runs(tmp_path / "l.pdf", 0), text_runs(tmp_path / "l.pdf", 1)
     # each step's terrain and cover on its row; each terrain's events once, in the table below
-    assert beside(front, "Wood", occurrence=0, max_dx=70) == "light"
-    assert beside(front, "Cliff", occurrence=0, max_dx=70) == "none"
+    # (the runs above that table's heading are the track's, in whatever order they were drawn)
+    events = next(r[1] for r in front if r[2].upper().startswith("EVENTS (2D6)"))
+    track = [r for r in front if r[1] > events]
+    assert beside(track, "Wood", occurrence=0, max_dx=70) == "light"
+    assert beside(track, "Cliff", occurrence=0, max_dx=70) == "none"
     assert squash("2: Bad intelligence") in flat and squash("4: Patrol (+1)") in flat
     # the back: how it was rolled, and the fire factors of both sides, so that the player
     # needs no other sheet at the table

@@ -68,17 +68,25 @@ def test_blank_rows_numbered_throughout(wotw, paper, tmp_path):
 
 def test_a_campaigns_missions_share_their_blanks_each_rendered_once(wotw):
     """A mission's back (its play aid) is stamped on a blank made once per side (the nations,
-    the weather, the airborne boxes), not once per mission; its front is laid out."""
+    the weather, the airborne boxes), not once per mission; its front (and continuation page) on
+    a blank made once per shape of its track, its events drawn in (an inset)."""
     from sheets.games.wotw import sheets as wotw_sheets
     from sheets.games.wotw.mission import roll_missions
     from sheets.pipeline.sheet import render_html
 
     missions = roll_missions(wotw, Dice.seeded(1), 40, "france-1944", None, engineers=True)
     sheet = wotw_sheets.log_sheet(wotw, missions, "x.pdf")
-    blanks = {id(blank): blank for blank, _ in sheet.parts if blank is not None}
+    backs = {id(blank): blank for blank, filled in sheet.parts if blank is not None and filled.context["pages"] == ("back",)}
+    fronts = {id(blank): blank for blank, filled in sheet.parts if blank is not None and filled.context["pages"] != ("back",)}
     sides = {(m.nation, m.enemy, m.weather is not None, bool(m.airborne)) for m in missions}
-    assert len(blanks) == len(sides) < 10  # 40 missions: a handful of blanks
-    assert sum(1 for blank, _ in sheet.parts if blank is not None) == 40  # every back on one
-    for blank in blanks.values():
+    assert len(backs) == len(sides) < 10  # 40 missions: a handful of blanks
+    assert len(fronts) < len(missions) / 2  # shared: one a track's shape, not one a mission
+    assert sum(1 for blank, _ in sheet.parts if blank is None) == 1  # only the campaign record is laid out
+    for blank in backs.values():
         assert all(not v for c in blank.context["missions"] for v in c["v"].values())  # nothing written
         assert "Fire Table" in render_html(blank)
+    for blank in fronts.values():  # nothing rolled on it: no terrain, no events (the team's points are the batch's)
+        assert all(not v for c in blank.context["missions"] for k, v in c["v"].items() if k != "state")
+        assert 'class="legend"' not in render_html(blank)
+        assert not any(r and r["terrain"] for c in blank.context["missions"] for line in c["front"] + c["continuation"]
+                       for r in line)
