@@ -28,7 +28,8 @@ from sheets.pipeline.workers import Pool
 from sheets.pipeline import cache
 from sheets.pipeline.sheet import Sheet, render_html
 from sheets.pipeline.stamp.fields import Fields, fields_of
-from sheets.pipeline.stamp.layout import inset_document, render_base, render_insets
+from sheets.pipeline.stamp.insets import inset_document, render_insets
+from sheets.pipeline.stamp.layout import render_base
 from sheets.pipeline.stamp.out import CHUNK, Out as _Out
 from sheets.pipeline.stamp.widgets import add_form, widgets_of
 from sheets.pipeline.stamp import chunk
