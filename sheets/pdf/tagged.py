@@ -67,8 +67,9 @@ class _Base:
         made.nodes = list(self.nodes)
         owners: dict[int, int] = {}
         made.tops = list(self.tops) + [made._compile(desc, -1, owners) for desc in inset]
-        made.owners = list(self.owners) + [None] * (shift - len(self.owners)) if owners else list(self.owners)
-        if owners:
+        made.owners = list(self.owners)
+        if owners:  # the inset's MCIDs start at `shift`: none of the page's own is at or past it
+            made.owners += [None] * (shift - len(made.owners))
             made.owners += [owners.get(i) for i in range(shift, max(owners) + 1)]
         made.links = [i for i, node in enumerate(made.nodes) if node[0].startswith(b"/S /Link")]
         return made
