@@ -28,11 +28,20 @@ with interrupts.held():  # a Ctrl-C while pikepdf registers its C++ types aborts
 _NAMED = {"Tf": ("/Font", 0), "Do": ("/XObject", 0), "gs": ("/ExtGState", 0), "sh": ("/Shading", 0),
           "cs": ("/ColorSpace", 0), "CS": ("/ColorSpace", 0), "BDC": ("/Properties", 1), "DP": ("/Properties", 1)}
 _PATTERN_OPS = ("scn", "SCN")  # a pattern's name is their last operand
-PREFIX = "In"  # an inset's resources are named this, then their own name: no name of the blank's
+PREFIX = "In"  # an inset's resources are named this and a number, then their own name: no name of the blank's
 
 
-def _renamed(name: Name) -> Name:
-    return Name("/" + PREFIX + str(name)[1:])
+def _renamed(name: Name, prefix: str) -> Name:
+    return Name("/" + prefix + str(name)[1:])
+
+
+def _free_prefix(resources) -> str:
+    """PREFIX and a number that no resource of the page is named with yet (each inset its own)."""
+    taken = {str(n) for entries in resources.values() if isinstance(entries, Dictionary) for n in entries.keys()}
+    number = 0
+    while any(n.startswith(f"/{PREFIX}{number}") for n in taken):
+        number += 1
+    return f"{PREFIX}{number}"
 
 
 def _parent_entry(tree, key: int):
@@ -58,17 +67,20 @@ def _document(tree):
     return tree
 
 
-def _content(inset: pikepdf.Page, shift: int) -> list:
+def _content(inset: pikepdf.Page, shift: int, prefix: str) -> list:
     """The inset page's content instructions, its resource names renamed and its MCIDs shifted."""
     out = []
-    for operands, operator in pikepdf.parse_content_stream(inset):
+    for instruction in pikepdf.parse_content_stream(inset):
+        if isinstance(instruction, pikepdf.ContentStreamInlineImage):  # its own data: nothing named in it
+            out.append(instruction)
+            continue
+        operands, operator = list(instruction.operands), instruction.operator
         op = str(operator)
-        operands = list(operands)
         named = _NAMED.get(op)
         if named is not None and len(operands) > named[1] and isinstance(operands[named[1]], Name):
-            operands[named[1]] = _renamed(operands[named[1]])
+            operands[named[1]] = _renamed(operands[named[1]], prefix)
         elif op in _PATTERN_OPS and operands and isinstance(operands[-1], Name):
-            operands[-1] = _renamed(operands[-1])
+            operands[-1] = _renamed(operands[-1], prefix)
         if op in ("BDC", "DP") and len(operands) > 1 and isinstance(operands[1], Dictionary) and "/MCID" in operands[1]:
             props = Dictionary({k: v for k, v in operands[1].items()})
             props.MCID = int(props.MCID) + shift
@@ -91,7 +103,9 @@ def place(base_pdf: bytes, inset_pdf: bytes, index: int, x: float, top: float) -
     # its content: after the blank's, moved to the slot (a PDF page's origin is its bottom-left)
     height = float(page.mediabox[3]) - float(page.mediabox[1])
     inset_height = float(source.mediabox[3]) - float(source.mediabox[1])
-    drawn = pikepdf.unparse_content_stream(_content(source, shift))
+    resources = page.obj.Resources
+    prefix = _free_prefix(resources)
+    drawn = pikepdf.unparse_content_stream(_content(source, shift, prefix))
     moved = b"q 1 0 0 1 %s %s cm\n" % (_num(x), _num(height - top - inset_height)) + drawn + b"\nQ\n"
     # the blank's content inside a save and a restore first: WeasyPrint's page turns the page's
     # coordinates upside down once, at its start, and leaves them so
@@ -99,7 +113,6 @@ def place(base_pdf: bytes, inset_pdf: bytes, index: int, x: float, top: float) -
     page.contents_add(pikepdf.Stream(base, b"Q\n" + moved), prepend=False)
 
     # its resources, under names of their own
-    resources = page.obj.Resources
     for category, entries in source.obj.get("/Resources", Dictionary()).items():
         if not isinstance(entries, Dictionary):
             continue  # /ProcSet
@@ -107,7 +120,7 @@ def place(base_pdf: bytes, inset_pdf: bytes, index: int, x: float, top: float) -
         if target is None:
             target = resources[category] = Dictionary()
         for name, value in entries.items():
-            target[_renamed(Name(name))] = _copied(base, value)
+            target[_renamed(Name(name), prefix)] = _copied(base, value)
 
     # its structure: elements of the blank's tree, after the page's own
     if owners is not None and elements is not None:
@@ -124,7 +137,11 @@ def place(base_pdf: bytes, inset_pdf: bytes, index: int, x: float, top: float) -
             owners.append(owned[mcid])
         # the same elements as the page carries them (sheets.pdf.tagged.prepared: a file stamped
         # on many such pages compiles its blank's structure once, and only this much per page)
-        page.obj[KEY] = Dictionary(Shift=shift, K=Array([_shifted(base, desc, shift) for desc in elements]))
+        carried = [_shifted(base, desc, shift) for desc in elements]
+        if KEY in page.obj:  # a second inset on the page: after the first's, from the first's shift on
+            page.obj[KEY].K.extend(carried)
+        else:
+            page.obj[KEY] = Dictionary(Shift=shift, K=Array(carried))
     buf = io.BytesIO()
     base.save(buf, deterministic_id=True, object_stream_mode=pikepdf.ObjectStreamMode.generate,
               fix_metadata_version=False)

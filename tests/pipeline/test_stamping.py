@@ -571,3 +571,34 @@ def test_drawn_chunks_wait_for_a_slow_writer_and_memory_stays_bounded(regiment, 
     assert stats["chunks"] == 24 and two == one
     assert len(out) >= 24 and max(out) <= 2 + stamping.AHEAD  # at most one a worker, and AHEAD more
     assert max(out) > 2  # the writer did fall behind
+
+
+def test_two_insets_drawn_into_one_page_keep_both_their_texts_and_their_structure():
+    """sheets.pdf.inset.place, twice on one page: each inset's words where it was put, upright,
+    and both insets' elements carried for the tagged writer (`/WSInset`), each MCID of theirs
+    owned by one of their elements once the page is prepared from its blank (tagged.derive)."""
+    import pymupdf
+
+    from sheets.pdf import inset as insets, tagged
+    from sheets.pdf.stream import open_source
+
+    def page(body: str, size: str) -> bytes:
+        return rendering.html_to_pdf(f"<html lang='en'><head><title>t</title><style>@page {{ size: {size}; margin: 0 }}"
+                                     f"</style></head><body>{body}</body></html>")
+
+    blank = page("<h1>Blank heading</h1>", "200pt 300pt")
+    first = page("<table><tr><td><b>2:</b> first inset</td></tr></table>", "180pt 40pt")
+    second = page("<p>second inset words</p>", "180pt 40pt")
+    both = insets.place(insets.place(blank, first, 0, 10, 100), second, 0, 10, 200)
+    with pymupdf.open(stream=both, filetype="pdf") as doc:
+        words = {w[4]: w[1] for w in doc[0].get_text("words")}
+    assert 100 < words["first"] < 140 and 200 < words["second"] < 240 and words["Blank"] < 100
+    pdf, base = open_source(both), open_source(blank)
+    carried = pdf.pages[0].obj[insets.KEY]
+    assert len(carried.K) >= 2
+    tagged.derive(pdf, base)
+    made = tagged.prepared(pdf, 0)
+    plain = tagged.prepared(base, 0)
+    assert made.nodes[:len(plain.nodes)] == plain.nodes and len(made.tops) > len(plain.tops)
+    owned = [o for o in made.owners[int(carried.Shift):] if o is not None]
+    assert owned and all(o >= len(plain.nodes) for o in owned)

@@ -41,6 +41,9 @@ PLAN_AHEAD = 8 * CHUNK  # parts planned while the blanks are laid out, at most (
 #: parts' own bases (a blank with an inset) read while the workers lay out the rest, at most: well
 #: within the files sheets.pdf.tagged keeps prepared (bounds memory: each is an open file)
 INSETS_AHEAD = 64
+#: how a blank and its insets are made one page (sheets.pdf.inset), in the key of every such base, so
+#: that an entry made another way is not taken for one of today's bytes
+INSET_FORMAT = "inset 2: each inset's resources named with a number of its own"
 AHEAD = 2  # chunks drawn and not yet written, at most, beyond one a worker (bounds memory)
 
 
@@ -197,7 +200,8 @@ class StampJob:
         wanted = self._insets_wanted()
         if not wanted:
             return 0
-        keys = {i: cache.blank_key("\0".join([key, *(h for _, h in insets)])) for i, (key, insets) in wanted.items()}
+        keys = {i: cache.blank_key("\0".join([INSET_FORMAT, key, *(h for _, h in insets)]))
+                for i, (key, insets) in wanted.items()}
         self._inset_bases(wanted, keys)
         full = []
         for i, (key, insets) in wanted.items():
