@@ -312,8 +312,9 @@ def _xmp(title: str, lang: str, producer: str, extra: str = "") -> bytes:
         '</rdf:Description></rdf:RDF></x:xmpmeta>\n<?xpacket end="w"?>').encode("utf-8")
 
 
-def describe(pdf: pikepdf.Pdf, title: str | None = None, lang: str = "en") -> None:
-    """Language, title (shown by the viewer), XMP metadata and a TrimBox on every page."""
+def describe(pdf: pikepdf.Pdf, title: str | None = None, lang: str = "en", *, repair: bool = True) -> None:
+    """Language, title (shown by the viewer), XMP metadata and a TrimBox on every page; the
+    PDF/UA repairs unless `repair` is off (a merge of files each already repaired)."""
     info = pdf.docinfo
     title = title or str(info.get("/Title", "")) or "warsheets"
     info.Title = pikepdf.String(title)
@@ -323,7 +324,8 @@ def describe(pdf: pikepdf.Pdf, title: str | None = None, lang: str = "en") -> No
     prefs.DisplayDocTitle = True
     pdf.Root.ViewerPreferences = prefs
     pdf.Root.Metadata = pdf.make_stream(_xmp(title, str(pdf.Root.Lang), str(info.get("/Producer", "warsheets"))), Type=Name.Metadata, Subtype=Name.XML)
-    ua_repair(pdf)  # header scopes, printable links (PDF/UA-1)
+    if repair:
+        ua_repair(pdf)  # header scopes, printable links (PDF/UA-1)
     for page in pdf.pages:
         if "/TrimBox" not in page.obj:
             page.obj.TrimBox = Array(page.obj.get("/CropBox", page.mediabox))

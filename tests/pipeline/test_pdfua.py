@@ -130,3 +130,17 @@ def test_a_margin_box_footer_becomes_a_pagination_artifact(tmp_path):
             assert any(tag != "/Artifact" and "/MCID" in p for tag, p in marks)  # the text stays content
     assert conformance(path) == Counter()
     assert _footer_findings(outloud_results([path])[path]) == []
+
+
+def test_the_merge_needs_no_repair_of_its_own(whole_kit):
+    """kit.pdf is merged from finished parts without running the PDF/UA repairs over it again
+    (sheets/pdf/merge.py): running them now must change nothing, else the merge needs them."""
+    from sheets.pdf.finish import save
+    from sheets.pdf.ua import repair
+
+    kit = whole_kit.folder / "kit.pdf"
+    with pikepdf.open(kit) as pdf:
+        before = save(pdf)
+    with pikepdf.open(kit) as pdf:
+        repair(pdf)
+        assert save(pdf) == before
