@@ -14,11 +14,12 @@ from sheets.pipeline import rendering
 
 #: an inset's document: the part's own page, as wide as its slot and as tall as the room below
 #: it, with no margin and no running footer (the blank's are stamped)
-_INSET_PAGE = ("<style>@page { size: %(w).2fpt %(h).2fpt; margin: 0; background: none; "
+_INSET_PAGE = ('<style id="inset-page">@page { size: %(w).2fpt %(h).2fpt; margin: 0; background: none; '
                "@top-left { content: none } @top-center { content: none } @top-right { content: none } "
                "@bottom-left { content: none } @bottom-center { content: none } @bottom-right { content: none } } "
                "html, body { margin: 0; padding: 0; background: none; }</style>")
 _STYLE = re.compile(r"<style>(.*?)</style>", re.S)
+_PAGE_STYLE = re.compile(r'<style id="inset-page">(.*?)</style>', re.S)
 _SECTION = re.compile(r'<section\b[^>]*\sdata-field="([^"]*)"[^>]*\sdata-inset\b[^>]*>(.*?)</section>', re.S)
 
 
@@ -40,10 +41,13 @@ def render_insets(blank_pdf: bytes, insets: list[tuple[int, float, float, str]])
     page (the part is then laid out in full, where its inset flows on)."""
     pdf = blank_pdf
     for page, x, top, html in insets:
-        # its styles parsed once for every inset this worker lays out with them (most of the
-        # time an inset of a few rows takes)
+        # the part's styles parsed once for every inset this worker lays out with them (most
+        # of the time an inset of a few rows takes), its page's size (the room, which differs
+        # from one part to the next) each time, after them
+        page_style = _PAGE_STYLE.search(html)
+        html = _PAGE_STYLE.sub("", html)
         css = "\n".join(m.group(1) for m in _STYLE.finditer(html))
-        document = rendering.lay_out(_STYLE.sub("", html), css)
+        document = rendering.lay_out(_STYLE.sub("", html), css, page_style.group(1) if page_style else None)
         if len(document.pages) != 1:
             return None
         pdf = place(pdf, finish_fonts(document.write_pdf(uncompressed_pdf=False, pdf_tags=True)), page, x, top)
