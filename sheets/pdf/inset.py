@@ -19,6 +19,7 @@ import io
 
 from sheets.base import interrupts
 from sheets.pdf.carried import KEPT, page_structure
+from sheets.pdf.ua import scope_tables
 
 with interrupts.held():  # a Ctrl-C while pikepdf registers its C++ types aborts the process
     import pikepdf
@@ -138,6 +139,9 @@ def place(base_pdf: bytes, inset_pdf: bytes, index: int, x: float, top: float) -
         # the same elements as the page carries them (sheets.pdf.tagged.prepared: a file stamped
         # on many such pages compiles its blank's structure once, and only this much per page)
         carried = [_shifted(base, desc, shift) for desc in elements]
+        # their tables' repairs made here, once, into the cache entry, not each time the page is
+        # stamped (sheets.pdf.tagged.prepared: 10 ms a mission's events, in the batch's own process)
+        scope_tables(carried)
         if KEY in page.obj:  # a second inset on the page: after the first's, from the first's shift on
             page.obj[KEY].K.extend(carried)
         else:
@@ -149,7 +153,8 @@ def place(base_pdf: bytes, inset_pdf: bytes, index: int, x: float, top: float) -
 
 
 #: a page with an inset: the MCID its inset's marked content starts at (`/Shift`) and the inset's
-#: structure (`/K`: sheets.pdf.carried's descriptions, their MCIDs shifted)
+#: structure (`/K`: sheets.pdf.carried's descriptions, their MCIDs shifted, their tables scoped
+#: as sheets.pdf.ua.scope_tables makes them)
 KEY = "/WSInset"
 
 

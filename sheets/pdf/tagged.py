@@ -130,7 +130,6 @@ def prepared(pdf: pikepdf.Pdf, index: int) -> _Base:
         inset = page.obj.get(INSET_KEY)
         blank = _DERIVED.get(id(pdf))
         if inset is not None and blank is not None and blank[0] is pdf:
-            scope_tables(inset.K)
             pages[index] = prepared(blank[1], index).with_inset(
                 zlib.compress(content, 6), inset.K, int(inset.Shift), stream.uri_links(page))
             return pages[index]

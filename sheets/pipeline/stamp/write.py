@@ -43,7 +43,7 @@ PLAN_AHEAD = 8 * CHUNK  # parts planned while the blanks are laid out, at most (
 INSETS_AHEAD = 64
 #: how a blank and its insets are made one page (sheets.pdf.inset), in the key of every such base, so
 #: that an entry made another way is not taken for one of today's bytes
-INSET_FORMAT = "inset 2: each inset's resources named with a number of its own"
+INSET_FORMAT = "inset 3: each inset's resources named with a number of its own, its tables scoped"
 AHEAD = 2  # chunks drawn and not yet written, at most, beyond one a worker (bounds memory)
 
 
