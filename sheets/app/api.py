@@ -280,5 +280,5 @@ def make_tokens(game_id: str, options: PrintOptions = PrintOptions(), *, copies:
                 full_colour: bool = False) -> Path:
     """A game's token sheet: ink-saver style, or solid colour discs with `full_colour`."""
     game = library(options.content).game(game_id)
-    sheet = token_sheet(game, options.paper, copies, full_colour=full_colour)
+    sheet = token_sheet(game, options.paper, copies, full_colour=full_colour, large_print=options.large_print)
     return write(style.large_print([sheet], options.large_print), options)[0]

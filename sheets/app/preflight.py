@@ -31,7 +31,7 @@ from sheets.kinds.cards import KIND as CARDS
 from sheets.kinds.cards import builder as cards
 from sheets.kinds.cards.fit import PT_PER_MM, lines, text_em
 from sheets.kinds.gauges import builder as gauges
-from sheets.kinds.tokens.builder import label_size_pt
+from sheets.kinds.tokens.builder import label_size_pt, token_text
 from sheets.library import assets
 from sheets.library.content import Game, Library
 from sheets.library.yaml_source import load_yaml
@@ -179,12 +179,18 @@ def _tokens(game: Game, where: _Locator) -> list[Problem]:
         size = label_size_pt(token.label, sheet.diameter_mm)
         widest = max(token.label.split(), key=lambda w: text_em(w.upper(), bold=True, spacing_em=0.02), default="")
         width = text_em(widest.upper(), bold=True, spacing_em=0.02) * size / PT_PER_MM
-        room = label_room_mm(token, sheet.diameter_mm, size)
+        room = label_room_mm(token.model_copy(update={"detail": None}), sheet.diameter_mm, size)  # the label alone
         if width > room:
             out.append(where.problem("tokens.yaml", ("tokens", i, "label"), f"{widest!r} is {width:.1f} mm wide at "
                                      f"{size:g} pt, and its line of a {sheet.diameter_mm:g} mm token is {room:.1f} mm "
                                      f"inside the cut: it would run out of its circle; shorten it or give a "
                                      f"larger diameter_mm"))
+        elif width > label_room_mm(token, sheet.diameter_mm, size) or not token_text(token, sheet.diameter_mm).fits:
+            # the label fits its line, but not with the detail under it, which takes its room
+            out.append(where.problem("tokens.yaml", ("tokens", i, "detail" if token.detail else "label"),
+                                     f"its mark, label and detail, at {MIN_TEXT_PT:g} pt at least, are taller than a "
+                                     f"{sheet.diameter_mm:g} mm circle holds: its lines near the top or bottom would "
+                                     f"run out of the circle; shorten the detail or give a larger diameter_mm"))
     return out
 
 

@@ -233,3 +233,56 @@ def test_a_section_id_written_as_a_mapping_is_a_located_mistake_not_a_traceback(
     result = cli("validate", "--content", "my-content")
     assert result.exit_code == 1 and "Traceback" not in result.stderr
     assert "reference.yaml:3:" in result.stderr, result.stderr
+
+
+def _token_overrun_mm(pdf_path) -> list[tuple[float, str]]:
+    """How far each printed word on a token reaches past its cut circle (negative: inside), in
+    mm: its letters' corners, from the capitals' height above the baseline to a descender under it."""
+    out = []
+    with pymupdf.open(pdf_path) as pdf:
+        for page in pdf:
+            circles = [d["rect"] for d in page.get_drawings() if abs(d["rect"].width - d["rect"].height) < 1]
+            for span in (s for b in page.get_text("dict")["blocks"] for line in b.get("lines", []) for s in line["spans"]):
+                r = pymupdf.Rect(span["bbox"])
+                mid = pymupdf.Point((r.x0 + r.x1) / 2, (r.y0 + r.y1) / 2)
+                around = [c for c in circles if math.hypot(mid.x - (c.x0 + c.x1) / 2, mid.y - (c.y0 + c.y1) / 2) < c.width / 2]
+                if not span["text"].strip() or not around:
+                    continue  # the sheet's head and foot
+                cut = min(around, key=lambda c: c.width)
+                cx, cy = (cut.x0 + cut.x1) / 2, (cut.y0 + cut.y1) / 2
+                base = span["origin"][1]
+                reach = max(math.hypot(x - cx, y - cy) for x in (r.x0, r.x1)
+                            for y in (base - 0.73 * span["size"], base + 0.2 * span["size"]))
+                out.append(((reach - cut.width / 2) / PT_PER_MM, span["text"].strip()))
+    return out
+
+
+@pytest.mark.parametrize("options", [("--paper", "a4"), ("--paper", "letter"), ("--large-print",)])
+def test_every_bundled_token_prints_its_words_inside_its_circle(cli, tmp_path, options):
+    """Every word of every token of every game (its label and its rule text at the 7.5 pt floor,
+    or at 12 pt in large print, where the tokens grow to hold them), read back from the printed
+    sheet, stays inside the cut (a reminder of six lines ran 1.5 mm through it at the bottom of a
+    30 mm circle, where the circle is narrow; at 12 pt, 4.8 mm)."""
+    lib = Library()
+    games = [g for g in lib.game_ids() if lib.game(g).content.get("tokens") is not None]
+    assert games
+    for game_id in games:
+        out = tmp_path / f"{game_id}.pdf"
+        assert cli("tokens", game_id, *options, "-o", str(out)).exit_code == 0
+        reach = _token_overrun_mm(out)
+        assert reach, game_id
+        worst = max(reach)
+        assert worst[0] < 0, (game_id, worst)  # no letter reaches the cut line
+
+
+def test_a_token_whose_words_overfill_its_circle_fails_validate_and_truly_runs_out(cli, brew, tmp_path):
+    """A detail whose every line fits across the token, but whose lines together reach where the
+    circle is too narrow for them, is named at its detail; printed anyway, it does run out."""
+    tokens = brew / "tokens.yaml"
+    detail = "activated this turn; may not move, fire or react again until the next turn begins"
+    tokens.write_text(tokens.read_text().replace('detail: "activated"', f'detail: "{detail}"'))
+    message = _one_located(cli("validate", "--content", "my-content"),
+                           f"tokens.yaml:{_line(tokens, detail)}: tokens[1].detail:")
+    assert "run out of the circle" in message
+    assert cli("tokens", "brew", "--content", "my-content", "-o", "t.pdf").exit_code == 0
+    assert max(_token_overrun_mm(tmp_path / "t.pdf"))[0] > 0

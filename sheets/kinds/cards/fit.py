@@ -78,16 +78,48 @@ def lines(text: str, size_pt: float, width_mm: float, bold: bool = False, upper:
           spacing_em: float = 0.0) -> int:
     """How many lines `text` breaks into at `size_pt` in a box `width_mm` wide (greedy, as a
     browser breaks it; a word longer than the line takes a line of its own)."""
+    return len(line_widths_mm(text, size_pt, width_mm, bold, upper, spacing_em))
+
+
+def line_widths_mm(text: str, size_pt: float, width_mm: float, bold: bool = False, upper: bool = False,
+                   spacing_em: float = 0.0) -> list[float]:
+    """How wide each line of `text` is, broken as `lines` breaks it, in mm."""
     room = width_mm * PT_PER_MM / size_pt  # in em
     space = text_em(" ")
-    count, used = 1, 0.0
+    widths, used = [], 0.0
     for word, heavy in _words(text, bold):
         w = text_em(word.upper() if upper else word, heavy or bold, spacing_em)
         if used and used + space + w > room:
-            count, used = count + 1, w
+            widths.append(used)
+            used = w
         else:
             used = used + space + w if used else w
-    return count
+    widths.append(used)
+    return [w * size_pt / PT_PER_MM for w in widths]
+
+
+def line_reach_mm(text: str, size_pt: float, width_mm: float, bold: bool = False, upper: bool = False,
+                  spacing_em: float = 0.0) -> list[float]:
+    """How wide each line of `text` may be on the page: as `line_widths_mm` breaks it, or with the
+    next line's first word too, where that still fits `width_mm` (the layout's advances are a shade
+    different from these, so it may take one word more), at most `width_mm` or its one word."""
+    room = width_mm * PT_PER_MM / size_pt  # in em
+    space = text_em(" ")
+    lines_em: list[list[float]] = [[]]
+    for word, heavy in _words(text, bold):
+        w = text_em(word.upper() if upper else word, heavy or bold, spacing_em)
+        line = lines_em[-1]
+        if line and sum(line) + space * len(line) + w > room:
+            lines_em.append([w])
+        else:
+            line.append(w)
+    out = []
+    for i, line in enumerate(lines_em):
+        width = sum(line) + space * (len(line) - 1)
+        if i + 1 < len(lines_em):
+            width = max(width, min(room, width + space + lines_em[i + 1][0]))
+        out.append(width * size_pt / PT_PER_MM)
+    return out
 
 
 def _table_mm(table: TableBlock, size_pt: float, width_mm: float) -> float:
