@@ -23,6 +23,7 @@ BANNED = (
     "lost in conversion", "never define", "conflict:", "our reading", "[sic]", "stand-in", "(summary)",
     "[reference]", "[elements of warfare", "30 minutes before", "repeat with", "not rule text",
     "longest mission the tables can roll", "seeds readme", "/work/", ".txt",
+    "initial draft", "trying out", "[in this kit",  # the source's notes on its draft, a file's pointer
 )
 #: a seed as a value ("seed 7", "dice seed 640047"): metadata and colophon only
 SEED = re.compile(r"\bseed\s*\d+", re.IGNORECASE)

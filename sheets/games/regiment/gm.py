@@ -171,7 +171,9 @@ def battle_plan_cards(data) -> dict:
     parts = _shares(blocks)
     for i, part in enumerate(parts):
         cards.append({"id": "using-battle-plans" + (f"-{i + 1}" if i else ""),
-                      "title": using.title + (f" ({i + 1} of {len(parts)})" if len(parts) > 1 else ""),
+                      # no "(1 of 3)": a poker card's title has no room for it (it split the title
+                      # over two lines); the deck's numbers in each card's footer give the order
+                      "title": using.title,
                       "blocks": part})
     return dict(id="battle-plans", title="Battle plans", size=PLAN_CARD, cards=cards)
 
