@@ -273,6 +273,22 @@ def test_every_bundled_token_prints_its_words_inside_its_circle(cli, tmp_path, o
         assert reach, game_id
         worst = max(reach)
         assert worst[0] < 0, (game_id, worst)  # no letter reaches the cut line
+        assert _head_overlap_mm(out) <= 0, game_id  # the sheet's title, wrapped or not, stays above the tokens
+
+
+def _head_overlap_mm(pdf_path) -> float:
+    """How far the lowest text of a token sheet's head reaches into its first row of tokens (the
+    outer edge of their rings), in mm; negative: above it."""
+    worst = -math.inf
+    with pymupdf.open(pdf_path) as pdf:
+        for page in pdf:
+            rings = [d["rect"] for d in page.get_drawings() if abs(d["rect"].width - d["rect"].height) < 1
+                     and d["rect"].width > 20]
+            first_row = min(r.y0 for r in rings)
+            head = [pymupdf.Rect(s["bbox"]) for b in page.get_text("dict")["blocks"] for line in b.get("lines", [])
+                    for s in line["spans"] if s["text"].strip() and s["bbox"][1] < first_row]
+            worst = max(worst, max(r.y1 for r in head) - first_row)
+    return worst / PT_PER_MM
 
 
 def test_a_token_whose_words_overfill_its_circle_fails_validate_and_truly_runs_out(cli, brew, tmp_path):

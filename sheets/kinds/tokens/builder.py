@@ -30,6 +30,19 @@ PT_PER_MM = 72 / 25.4
 MARGIN_MM = 10.0    # printers cannot print to the edge
 HEADER_MM = 9.0     # the sheet's title line
 LARGE_PRINT_HEAD_MM = 9.0  # the head's taller lines in large print (its title and the check bars' note wrap)
+#: the head's title beside the check bars (tokens.html.j2 .thead: 11 pt in the game's title face,
+#: the bars and their labels floated right): the room it has, and an em per character no title
+#: face exceeds on average (IBM 3270, the widest, 0.6), so a title that may wrap gets its second line
+CHECK_BARS_MM, TITLE_PT, TITLE_EM_PER_CHAR = 118.0, 11.0, 0.62
+TITLE_LINE_MM = 4.5
+
+
+def head_mm(title: str, paper: Paper, large_print: bool) -> float:
+    """How tall the sheet's head is: its title's line (two when the title may wrap beside the
+    check bars: the Platoon markers' title ran into the first row of tokens), more in large print."""
+    room = paper.width_mm - 2 * MARGIN_MM - CHECK_BARS_MM
+    wraps = len(title) * TITLE_EM_PER_CHAR * TITLE_PT / PT_PER_MM > room
+    return HEADER_MM + (TITLE_LINE_MM if wraps else 0.0) + (LARGE_PRINT_HEAD_MM if large_print else 0.0)
 FOOTER_MM = 6.0
 GAP_MM = 2.5        # room for scissors between two circles
 
@@ -202,7 +215,7 @@ def token_sheet(game: "Game", paper: Paper, copies: int = 1, filename: str | Non
     if d != sheet.diameter_mm:
         sheet = sheet.model_copy(update={"diameter_mm": d})
     # the head (title, check bars and their note) at the large-print floor: two lines of 12 pt more
-    pages = layout_tokens(sheet, paper, copies, HEADER_MM + (LARGE_PRINT_HEAD_MM if large_print else 0.0))
+    pages = layout_tokens(sheet, paper, copies, head_mm(sheet.title, paper, large_print))
     marks = shapes.marks_of(sheet)
 
     def mark_colour(token) -> str:
