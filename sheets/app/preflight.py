@@ -185,8 +185,9 @@ def _tokens(game: Game, where: _Locator) -> list[Problem]:
                                      f"{size:g} pt, and its line of a {sheet.diameter_mm:g} mm token is {room:.1f} mm "
                                      f"inside the cut: it would run out of its circle; shorten it or give a "
                                      f"larger diameter_mm"))
-        elif width > label_room_mm(token, sheet.diameter_mm, size) or not token_text(token, sheet.diameter_mm).fits:
-            # the label fits its line, but not with the detail under it, which takes its room
+        elif not token_text(token, sheet.diameter_mm).fits:
+            # the label fits its line, but not with the detail under it (the template sets the
+            # token's words in token_text's box: the one model of what fits)
             out.append(where.problem("tokens.yaml", ("tokens", i, "detail" if token.detail else "label"),
                                      f"its mark, label and detail, at {MIN_TEXT_PT:g} pt at least, are taller than a "
                                      f"{sheet.diameter_mm:g} mm circle holds: its lines near the top or bottom would "

@@ -29,6 +29,8 @@ if TYPE_CHECKING:
 PT_PER_MM = 72 / 25.4
 MARGIN_MM = 10.0    # printers cannot print to the edge
 HEADER_MM = 9.0     # the sheet's title line
+FOOTER_MM = 6.0
+GAP_MM = 2.5        # room for scissors between two circles
 LARGE_PRINT_HEAD_MM = 9.0  # the head's taller lines in large print (its title and the check bars' note wrap)
 #: the head's title beside the check bars (tokens.html.j2 .thead: 11 pt in the game's title face,
 #: the bars and their labels floated right): the room it has, and an em per character no title
@@ -43,8 +45,6 @@ def head_mm(title: str, paper: Paper, large_print: bool) -> float:
     room = paper.width_mm - 2 * MARGIN_MM - CHECK_BARS_MM
     wraps = len(title) * TITLE_EM_PER_CHAR * TITLE_PT / PT_PER_MM > room
     return HEADER_MM + (TITLE_LINE_MM if wraps else 0.0) + (LARGE_PRINT_HEAD_MM if large_print else 0.0)
-FOOTER_MM = 6.0
-GAP_MM = 2.5        # room for scissors between two circles
 
 
 @dataclass(frozen=True)
@@ -141,8 +141,8 @@ def token_text(token: Token, diameter: float, floor_pt: float = MIN_TEXT_PT) -> 
     best: tuple[float, float, float] | None = None  # (overrun, -size, -box)
     size = max(floor_pt, label_size_pt(token.label, diameter))
     detail_pt = floor_pt  # the template's max(var(--play-floor), the detail's size): the floor
+    widest = diameter - 2 * CUT_CLEARANCE_MM - 1.0  # the chord through the centre, less a margin
     while True:
-        widest = diameter - 2 * CUT_CLEARANCE_MM - 1.0  # the chord through the centre, less a margin
         for step in range(0, int(widest * 0.6 / 0.25) + 1):  # down to 40 % of it
             box = widest - 0.25 * step
             rows: list[tuple[float, float, float | None]] = [(mark, mark + _UNDER_MARK_MM, None)]  # (width, height, size of its letters)
