@@ -283,7 +283,7 @@ def turns(case: Case, moments: list[float]) -> list:
 #: the sweeps (`-m slow`), each run by a module of its own (test_interrupt_sweep_*.py)
 KIT_SWEEP = turns(KIT, DOZEN)
 BATCH_SWEEP = (turns(PLAYBOOKS, [0.05, "laying out blanks", 0.4, "stamping", 0.75, "writing the stamped file"])
-               + turns(MISSIONS, [0.15, "laying out insets", "stamping", "writing the stamped file"]))
+               + turns(MISSIONS, [0.15, "laying out blanks", "stamping", "writing the stamped file"]))
 FONTTOOLS_SWEEP = turns(KIT_NO_HB, [0.1, 0.3, 0.5, 0.7, 0.9, "merging kit.pdf", "previews", "previews", "previews"])
 #: the default run's few points (tests/base/test_interrupts.py), three of the sweeps' own: a Ctrl-C
 #: a quarter into a cold kit, a SIGKILL as it writes its sheets, a SIGTERM as a batch lays out its

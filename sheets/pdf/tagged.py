@@ -28,7 +28,6 @@ from sheets.pdf.marking import BASE_DRAWN, mark_content
 from sheets.pdf.spacing import mark_bytes, to_unicode
 from sheets.pdf import carried, stream
 from sheets.pdf.carried import page_structure
-from sheets.pdf.inset import KEY as INSET_KEY
 from sheets.pdf.stream import Ref, StreamingPdf, fresh_links, page_content, syntax
 from sheets.pdf.ua import printable_link, scope_tables
 
@@ -59,21 +58,6 @@ class _Base:
         self.owners = [owners.get(i) for i in range(max(owners) + 1)] if owners else []
         self.links = [i for i, node in enumerate(self.nodes) if node[0].startswith(b"/S /Link")]
 
-    def with_inset(self, data: bytes, inset, shift: int, web: list) -> "_Base":
-        """This blank's page with an inset drawn in (sheets.pdf.inset): `data`, its content;
-        its structure this page's, compiled once, then the inset's elements (carried
-        descriptions, their MCIDs from `shift` on) after the page's own."""
-        made = _Base(data, {}, None, web)
-        made.nodes = list(self.nodes)
-        owners: dict[int, int] = {}
-        made.tops = list(self.tops) + [made._compile(desc, -1, owners) for desc in inset]
-        made.owners = list(self.owners)
-        if owners:  # the inset's MCIDs start at `shift`: none of the page's own is at or past it
-            made.owners += [None] * (shift - len(made.owners))
-            made.owners += [owners.get(i) for i in range(shift, max(owners) + 1)]
-        made.links = [i for i, node in enumerate(made.nodes) if node[0].startswith(b"/S /Link")]
-        return made
-
     def _compile(self, desc, parent: int, owners: dict) -> int:
         index = len(self.nodes)
         present = desc.keys()  # once: `key in desc` asks qpdf again for every key of KEPT
@@ -97,19 +81,6 @@ _PREPARED: dict[int, tuple[pikepdf.Pdf, dict[int, _Base]]] = {}
 _PREPARED_MAX = 128
 
 
-#: files whose pages are another file's with an inset drawn in (sheets.pdf.inset), by `id`: (the
-#: file, the blank it was made from); kept as long as `_PREPARED` keeps them
-_DERIVED: dict[int, tuple[pikepdf.Pdf, pikepdf.Pdf]] = {}
-
-
-def derive(pdf: pikepdf.Pdf, blank: pikepdf.Pdf) -> None:
-    """`pdf`'s pages are `blank`'s with an inset drawn in: `prepared` then makes each from the
-    blank's page (its structure compiled once for every such file) and the inset's elements."""
-    if len(_DERIVED) >= _PREPARED_MAX:
-        del _DERIVED[next(iter(_DERIVED))]
-    _DERIVED[id(pdf)] = (pdf, blank)
-
-
 def prepared(pdf: pikepdf.Pdf, index: int) -> _Base:
     """Page `index` of a source PDF as the form of a tagged page, all but its resources (those are
     imported into each file: `TaggedPdf.form`): its content with its letter-spaced runs marked
@@ -127,12 +98,6 @@ def prepared(pdf: pikepdf.Pdf, index: int) -> _Base:
         fonts = page.obj.get("/Resources", {}).get("/Font", {})
         content = page_content(page)
         content = mark_bytes(content, lambda name: to_unicode(fonts[name]) if name in fonts else None) or content
-        inset = page.obj.get(INSET_KEY)
-        blank = _DERIVED.get(id(pdf))
-        if inset is not None and blank is not None and blank[0] is pdf:
-            pages[index] = prepared(blank[1], index).with_inset(
-                zlib.compress(content, 6), inset.K, int(inset.Shift), stream.uri_links(page))
-            return pages[index]
         structure = page_structure(pdf, index)
         if structure is not None:
             scope_tables(structure)
@@ -145,9 +110,6 @@ def forget(pdf: pikepdf.Pdf) -> None:
     hit = _PREPARED.get(id(pdf))
     if hit is not None and hit[0] is pdf:
         del _PREPARED[id(pdf)]
-    derived = _DERIVED.get(id(pdf))
-    if derived is not None and derived[0] is pdf:
-        del _DERIVED[id(pdf)]
     carried.forget(pdf)
 
 

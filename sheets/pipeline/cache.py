@@ -29,11 +29,12 @@ from sheets.pipeline import rendering
 from sheets.pipeline.sheet import Finisher, Sheet, render_html
 from sheets.pdf.forms import KEY as FORMS_KEY
 
-VERSION = "7"  # the format of entries (raise it when what a key names changes meaning); 2: sealed;
+VERSION = "8"  # the format of entries (raise it when what a key names changes meaning); 2: sealed;
 # 3: font subsets tagged by their program (sheets/pdf/fonts.py), no unembedded font; 4: tagged, finished PDFs;
 # 5: page margin boxes (running footers, card numbers) as pagination artifacts (PDF/UA, sheets/pdf/ua.py);
 # 6: overlays start with a TTF (no Helvetica preamble), the kit's contents page tagged as it is streamed;
-# 7: a blank's margin boxes carry their colour (was black) and rule, a title face stamped in its own file
+# 7: a blank's margin boxes carry their colour (was black) and rule, a title face stamped in its own file;
+# 8: a stamped rows' sample field carries its display, rule and padding (sheets.pipeline.stamp.rows)
 
 
 @lru_cache(maxsize=1)

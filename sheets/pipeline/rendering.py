@@ -451,28 +451,14 @@ def _weasy():
     return weasyprint, FontConfiguration(), SandboxFetcher, FatalURLFetchingError
 
 
-def lay_out(html: str, css: str | None = None, page_css: str | None = None):
-    """WeasyPrint's laid-out Document of `html` (sandboxed fetcher, the shared fonts); `css`: its
-    style sheet, parsed once per process for every document that has it (`_style_sheet`): a page
-    laid out many times over with the same styles (an inset) parses them once. `page_css`: a
-    few rules after it that differ from one document to the next (an inset's page size), parsed
-    each time."""
+def lay_out(html: str):
+    """WeasyPrint's laid-out Document of `html` (sandboxed fetcher, the shared fonts)."""
     weasyprint, fonts, fetcher_cls, fatal = _weasy()
     try:
-        sheets = [_style_sheet(css)] if css is not None else []
-        if page_css is not None:
-            sheets.append(weasyprint.CSS(string=page_css, font_config=fonts))
         return weasyprint.HTML(string=html, base_url=str(paths.templates_dir()) + "/",
-                               url_fetcher=fetcher_cls()).render(font_config=fonts, stylesheets=sheets or None)
+                               url_fetcher=fetcher_cls()).render(font_config=fonts)
     except fatal as exc:
         raise SheetsError(str(exc)) from None
-
-
-@lru_cache(maxsize=8)
-def _style_sheet(css: str):
-    weasyprint, fonts, fetcher_cls, _ = _weasy()
-    return weasyprint.CSS(string=css, base_url=str(paths.templates_dir()) + "/", url_fetcher=fetcher_cls(),
-                          font_config=fonts)
 
 
 def warm_up() -> None:

@@ -126,9 +126,9 @@ def test_rolled_campaign_log_sheet_like_laid_out(library, tmp_path, cache):
     blanks = len({render_html(blank) for blank, _ in sheet.parts if blank is not None})
     pdf, stats = stamp(sheet, tmp_path / "c.pdf", cache)
     # every mission's back (its play aid) stamped onto the one blank of its sides, its front (and
-    # any continuation page) onto the blank of its rows, its events drawn in (an inset); only the
+    # any continuation page) onto the blank of its rows, its events set as stamped rows; only the
     # campaign record laid out
-    assert stats == {**stats, "stamped": 3 * 2 + continued, "insets": 3, "laid_out": 1, "blanks_rendered": blanks}
+    assert stats == {**stats, "stamped": 3 * 2 + continued, "laid_out": 1, "blanks_rendered": blanks}
     # the same words; not page by page: a long value the stamper shrinks into its box, the
     # layout engine wraps, its row grows, and a row of the track may move to the next page
     reference = laid_out(log_sheet(wotw, missions, "c.pdf"))
@@ -166,12 +166,24 @@ def _events_below_their_heading(pdf: bytes, missions, wotw) -> int:
     return found
 
 
-def test_a_missions_events_are_drawn_into_its_stamped_front(library, tmp_path, cache):
-    """A mission's front is stamped on the blank of its track's shape, its events (bold rolls,
-    rows as tall as their text: too rich to stamp) laid out on their own and drawn in below
-    their heading (an inset, sheets.pdf.inset), upright and where the layout puts them; an
-    inset with no room on its page (large print) has its part laid out in full instead, where
-    the events run on. Either way every event is printed whole, and the same bytes come back."""
+def _events_words(page) -> list[tuple[str, float, float]]:
+    """The words below a front's events heading: (word, x, y from the heading's bottom) in pt."""
+    import pymupdf
+
+    heading = page.search_for("EVENTS (2D6)")[0]
+    area = pymupdf.Rect(0, heading.y1, page.rect.width, page.rect.height - 30)  # not the footer
+    return [(w[4], w[0], w[3] - heading.y1) for w in page.get_text("words") if pymupdf.Rect(w[:4]) in area]
+
+
+def test_a_missions_events_are_set_as_stamped_rows_where_the_layout_puts_them(library, tmp_path, cache):
+    """A mission's front is stamped on the blank of its track's shape, its events (one row a
+    terrain, bold rolls, rows as tall as their text) set by the stamper in the look of the
+    blank's sample row (sheets.pipeline.stamp.rows): every word where WeasyPrint puts it when it
+    lays the same front out in full, within a point. Rows with no room on their page
+    (large print) have their part laid out in full instead, where the events run on. Either way
+    every event is printed whole, and the same bytes come back."""
+    import pymupdf
+
     from sheets.games.wotw.sheets import log_sheet, mission_context, roll_missions
     from sheets.kinds.style import large_print
 
@@ -182,15 +194,24 @@ def test_a_missions_events_are_drawn_into_its_stamped_front(library, tmp_path, c
 
     sheet = log_sheet(wotw, missions(), "c.pdf")
     pdf, stats = stamp(sheet, tmp_path / "c.pdf", cache)
-    assert stats == {**stats, "insets": 4, "stamped": len(sheet.parts) - 1, "laid_out": 1}, stats
+    assert stats == {**stats, "stamped": len(sheet.parts) - 1, "laid_out": 1}, stats  # the record alone laid out
     assert _events_below_their_heading(pdf, missions(), wotw) == 4
-    again, stats = stamp(log_sheet(wotw, missions(), "c.pdf"), tmp_path / "d.pdf", cache)  # the insets cached
+    reference = laid_out(log_sheet(wotw, missions(), "c.pdf"))
+    with pymupdf.open(stream=pdf, filetype="pdf") as doc, pymupdf.open(stream=reference, filetype="pdf") as ref:
+        fronts = [(a, b) for a, b in zip(doc, ref) if "EVENTS (2D6)" in a.get_text()]
+        assert len(fronts) == 4
+        for a, b in fronts:
+            stamped, expected = _events_words(a), _events_words(b)
+            assert len(stamped) == len(expected) > 20, a.number
+            assert Counter(w for w, _, _ in stamped) == Counter(w for w, _, _ in expected), a.number
+            for word, x, y in stamped:  # set at WeasyPrint's widths (kerned): the same lines, the same rows
+                assert any(w == word and abs(x - ex) < 1 and abs(y - ey) < 1 for w, ex, ey in expected), \
+                    (a.number, word, x, y)
+    again, stats = stamp(log_sheet(wotw, missions(), "c.pdf"), tmp_path / "d.pdf", cache)  # the blanks cached
     assert again == pdf and stats["blanks_rendered"] == 0
     # large print: a front's events may need more than the room its page leaves
     big = large_print([log_sheet(wotw, missions(), "c.pdf")])[0]
     pdf, stats = stamp(big, tmp_path / "e.pdf", cache)
-    fronts = sum(1 for _, filled in big.parts if filled.context["pages"] == ("front",))
-    assert stats["insets"] + (stats["laid_out"] - 1) == fronts, stats
     words = sum(words_by_page(pdf), Counter())
     for mission in missions():
         for column in mission_context(wotw, mission, None)["legend"]:
@@ -571,34 +592,3 @@ def test_drawn_chunks_wait_for_a_slow_writer_and_memory_stays_bounded(regiment, 
     assert stats["chunks"] == 24 and two == one
     assert len(out) >= 24 and max(out) <= 2 + stamping.AHEAD  # at most one a worker, and AHEAD more
     assert max(out) > 2  # the writer did fall behind
-
-
-def test_two_insets_drawn_into_one_page_keep_both_their_texts_and_their_structure():
-    """sheets.pdf.inset.place, twice on one page: each inset's words where it was put, upright,
-    and both insets' elements carried for the tagged writer (`/WSInset`), each MCID of theirs
-    owned by one of their elements once the page is prepared from its blank (tagged.derive)."""
-    import pymupdf
-
-    from sheets.pdf import inset as insets, tagged
-    from sheets.pdf.stream import open_source
-
-    def page(body: str, size: str) -> bytes:
-        return rendering.html_to_pdf(f"<html lang='en'><head><title>t</title><style>@page {{ size: {size}; margin: 0 }}"
-                                     f"</style></head><body>{body}</body></html>")
-
-    blank = page("<h1>Blank heading</h1>", "200pt 300pt")
-    first = page("<table><tr><td><b>2:</b> first inset</td></tr></table>", "180pt 40pt")
-    second = page("<p>second inset words</p>", "180pt 40pt")
-    both = insets.place(insets.place(blank, first, 0, 10, 100), second, 0, 10, 200)
-    with pymupdf.open(stream=both, filetype="pdf") as doc:
-        words = {w[4]: w[1] for w in doc[0].get_text("words")}
-    assert 100 < words["first"] < 140 and 200 < words["second"] < 240 and words["Blank"] < 100
-    pdf, base = open_source(both), open_source(blank)
-    carried = pdf.pages[0].obj[insets.KEY]
-    assert len(carried.K) >= 2
-    tagged.derive(pdf, base)
-    made = tagged.prepared(pdf, 0)
-    plain = tagged.prepared(base, 0)
-    assert made.nodes[:len(plain.nodes)] == plain.nodes and len(made.tops) > len(plain.tops)
-    owned = [o for o in made.owners[int(carried.Shift):] if o is not None]
-    assert owned and all(o >= len(plain.nodes) for o in owned)

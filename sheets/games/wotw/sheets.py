@@ -245,7 +245,7 @@ def _blank_front(ctx: dict) -> dict:
     # the team's state line is the same on every mission of a batch (the team's or the campaign's
     # points, or lines to write them on): printed on the blank, where its words flow as laid out
     return {**ctx, "v": {k: "" if k != "state" else v for k, v in ctx["v"].items()},
-            "steps": "", "steps_cont": "", "legend": ([], []), "engineer_name": "",
+            "steps": "", "steps_cont": "", "legend": ([], []), "events_sample": True, "engineer_name": "",
             "front": _blank_rows(ctx["front"]), "front_large": _blank_rows(ctx["front_large"]),
             "continuation": _blank_rows(ctx["continuation"]),
             "continuation_large": _blank_rows(ctx["continuation_large"]),

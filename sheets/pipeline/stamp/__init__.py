@@ -12,9 +12,10 @@ transparent page laid over the blank; `write` runs the job and streams the file.
 Generic by construction, with no per-field code:
   - a field's kind comes from its markup: class `box` (a check box: marked or
     premarked is painted), `data-mark="underline"` / `"shade"` (text that is chosen by
-    a mark), `data-inset` (a <section>: content laid out on its own and drawn into the
-    part's copy of the blank at that box, sheets.pdf.inset), anything else is text
-    written in the field's own font, size and colour;
+    a mark), `data-rows` (a <section>: rows of plain and bold words whose number and
+    heights are the part's own, set in the look of the blank's sample rows:
+    sheets.pipeline.stamp.rows), anything else is text written in the field's own font,
+    size and colour;
   - the filled HTML with every field (and the footer string) blanked must equal the
     blank's HTML blanked the same way. Where it does not (a template varies outside its
     fields, or a field cannot be painted over), that part is laid out in full instead:

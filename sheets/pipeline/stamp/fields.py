@@ -9,13 +9,16 @@ import html as htmllib
 import re
 from dataclasses import dataclass
 
+#: in a field's name: a sample of how a `data-rows` section's rows look (sheets.pipeline.stamp.rows),
+#: `<section>~<key>`
+SAMPLE = "~"
 _FIELD = re.compile(r'<(span|td|th|div|p|li|section)\b([^>]*?\sdata-field="([^"]*)"[^>]*)>(.*?)</\1>', re.S)
 _CLASS = re.compile(r'\bclass="([^"]*)"')
 _MARK = re.compile(r'\bdata-mark="([^"]*)"')
 _LABEL = re.compile(r'\bdata-label="([^"]*)"')
 _GROW = re.compile(r'\bdata-grow\b')
 _RADIO = re.compile(r'\bdata-radio="([^"]*)"')
-_INSET = re.compile(r'\bdata-inset\b')
+_ROWS = re.compile(r'\bdata-rows\b')
 _FOOTER = re.compile(r'(data-footer=")([^"]*)(")')
 _TITLE = re.compile(r"<title>.*?</title>", re.S)
 _TAG = re.compile(r"<[^>]+>")
@@ -29,14 +32,15 @@ class Value:
     label: str = ""  # `data-label`: the field in words (a fillable sheet's tooltip)
     grow: bool = False  # `data-grow`: a box that grows with its text when the sheet is laid out
     radio: str = ""  # `data-radio`: the choice a box is one of (a fillable sheet's radio field)
-    #: `data-inset` (a <section>): content too rich to stamp (rows of bold and plain text), laid
-    #: out on its own and drawn into the blank at this field's box (sheets.pdf.inset), not stamped
-    inset: bool = False
+    #: `data-rows` (a <section>): rows of plain and bold words, set by the stamper in the style
+    #: of the blank's sample rows (sheets.pipeline.stamp.rows); `markup` is the section's HTML
+    rows: bool = False
+    markup: str = ""
 
     @property
     def kind(self) -> str:
-        if self.inset:
-            return "inset"
+        if self.rows:
+            return "rows"
         return "box" if "box" in self.classes else (self.mark or "text")
 
     @property
@@ -65,10 +69,11 @@ def _value(attrs: str, inner: str) -> Value:
         label = _LABEL.search(attrs)
         radio = _RADIO.search(attrs)
         text = " ".join(htmllib.unescape(_TAG.sub("", inner)).split())
+        rows = bool(_ROWS.search(attrs))
         found = Value(text, frozenset(cls.group(1).split()) if cls else frozenset(),
                       mark.group(1) if mark else "", htmllib.unescape(label.group(1)) if label else "",
                       bool(_GROW.search(attrs)), htmllib.unescape(radio.group(1)) if radio else "",
-                      bool(_INSET.search(attrs)))
+                      rows, inner if rows else "")
         if len(_SEEN) >= _SEEN_MAX:
             _SEEN.clear()
         _SEEN[(attrs, inner)] = found

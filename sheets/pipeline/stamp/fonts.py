@@ -10,13 +10,16 @@ from reportlab.pdfbase.ttfonts import TTFont
 
 from sheets.pipeline.stamp.glyphs import drawable, face_file, font_file
 
-__all__ = ["drawable", "face_for", "font_box", "font_file", "split_lines", "text_width"]
+__all__ = ["drawable", "face_for", "font_box", "font_file", "kerned_width", "pair_kern", "split_lines", "text_width"]
+
+_PATHS: dict[str, str] = {}  # a registered face's reportlab name -> its TTF
 
 
 @lru_cache(maxsize=None)
 def _registered(path: str) -> tuple[str, float, float]:
     """Register a TTF with reportlab once; (name, ascent, descent) per unit of size (hhea)."""
     name = "WS-" + Path(path).stem
+    _PATHS[name] = path
     font = TTFont(name, path)
     pdfmetrics.registerFont(font)
     ft = FontFile(path, lazy=True)
@@ -55,6 +58,37 @@ def _width(text: str, font_name: str, size: float) -> float:
 
 def text_width(text: str, font_name: str, size: float, spacing: float) -> float:
     return _width(text, font_name, size) + spacing * max(len(text) - 1, 0)
+
+
+@lru_cache(maxsize=None)
+def _kerning(font_name: str) -> tuple[dict, dict, int]:
+    """A face's (cmap, kerning pairs by glyph name, units per em): its TTF's `kern` table, the
+    pairs HarfBuzz applies when WeasyPrint lays text out in it (none: a face without one)."""
+    ft = FontFile(_PATHS[font_name], lazy=True)
+    tables = ft["kern"].kernTables if "kern" in ft else []
+    pairs = tables[0].kernTable if tables and hasattr(tables[0], "kernTable") else {}
+    return ft.getBestCmap(), pairs, ft["head"].unitsPerEm
+
+
+def pair_kern(font_name: str, size: float, left: str, right: str) -> float:
+    """The kerning (pt, usually negative) between two characters set next to each other."""
+    cmap, pairs, upm = _kerning(font_name)
+    return size * pairs.get((cmap.get(ord(left)), cmap.get(ord(right))), 0) / upm if pairs else 0.0
+
+
+@lru_cache(maxsize=1 << 16)
+def _kern_units(font_name: str, text: str) -> int:
+    cmap, pairs, _ = _kerning(font_name)
+    if not pairs:
+        return 0
+    glyphs = [cmap.get(ord(ch)) for ch in text]
+    return sum(pairs.get(pair, 0) for pair in zip(glyphs, glyphs[1:]))
+
+
+def kerned_width(text: str, font_name: str, size: float, spacing: float = 0.0) -> float:
+    """The text's width as WeasyPrint sets it: its advances and its face's kerning pairs (a line
+    of stamped rows is set word by word at these widths: sheets.pipeline.stamp.rows)."""
+    return text_width(text, font_name, size, spacing) + size * _kern_units(font_name, text) / _kerning(font_name)[2]
 
 
 def split_lines(text: str, font_name: str, size: float, max_width: float) -> list[str]:

@@ -10,6 +10,7 @@ from typing import Iterable
 from sheets.base import weasyboxes
 from sheets.pipeline import rendering
 from sheets.pdf.fonts import finish_fonts
+from sheets.pipeline.stamp.fields import SAMPLE
 from sheets.pipeline.stamp.glyphs import drawable
 
 PX = 0.75  # CSS px -> PDF pt
@@ -109,7 +110,7 @@ def layout_of(document) -> dict:
                                 **({"rule": rule} if rule else {})})
                 if not kept:
                     page_box.children = [c for c in page_box.children if c is not child]
-        # the page area's bottom (pt from the top): how far down an inset may reach (`render_inset`)
+        # the page area's bottom (pt from the top): how far down stamped rows may reach (`rows`)
         bottom = (page_box.content_box_y() + page_box.height) * PX
         pages.append({"width": page.width * PX, "height": page.height * PX, "margins": margins, "bottom": bottom})
         stack = [page_box]
@@ -128,6 +129,14 @@ def layout_of(document) -> dict:
                         "round": bool(style["border_top_left_radius"][0].value),
                         "valign": str(style["vertical_align"]) if type(b).__name__ == "TableCellBox" else "top",
                     }
+                    if SAMPLE in name:  # a sample of stamped rows' look (sheets.pipeline.stamp.rows)
+                        fields[name]["display"] = str(style["display"][0] if isinstance(style["display"], tuple)
+                                                      else style["display"])
+                        fields[name]["rule"] = float(style["border_top_width"] or 0) * PX
+                        # above and below its content (a cell's content box is its own lines', its
+                        # border box the row's): padding and borders as used
+                        fields[name]["pad"] = [float(b.padding_top + b.border_top_width) * PX,
+                                               float(b.padding_bottom + b.border_bottom_width) * PX]
             stack.extend(reversed(list(getattr(b, "children", []))))
     return {"pages": pages, "fields": fields}
 

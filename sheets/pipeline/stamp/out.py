@@ -109,7 +109,7 @@ class Out:
                     self.number += 1
                     if between is not None:
                         between()
-                if plan.key.startswith("part-") or base.blank is not None:  # a part's own base: drawn here only
+                if plan.key.startswith("part-"):  # a part's own base: drawn here only
                     if self.job.finished:
                         pdf.forget(plan.key)
                     self._later.append(base)

@@ -17,6 +17,7 @@ from sheets.base.colors import MIN_SHEET_PT
 from sheets.pdf.fonts import finish_fonts
 from sheets.pipeline.stamp.fields import Fields
 from sheets.pipeline.stamp.fonts import drawable, face_for, split_lines, text_width
+from sheets.pipeline.stamp.rows import Rule, plan_rows
 
 def _transform(text: str, how: str) -> str:
     return text.upper() if how == "uppercase" else text.lower() if how == "lowercase" else text
@@ -35,7 +36,9 @@ class Op:
     baseline: float | None = None
     align: str = "start"
     valign: str = "top"
-    artifact: bool = False  # page furniture (a footer): marked as a pagination artifact, not content
+    #: page furniture, not content: True a running footer (a pagination artifact), "layout" a
+    #: table's border (a layout artifact)
+    artifact: bool | str = False
 
 
 def _fit_text(text: str, spec: dict) -> Op | None:
@@ -91,8 +94,12 @@ def plan_part(blank: Fields, layout: dict, filled: Fields) -> list[list[Op]] | N
         spec = layout["fields"].get(name)
         if spec is None or value.kind != before.kind:
             return None
-        if value.kind == "inset" and value.text and name not in layout.get("drawn", ()):
-            return None  # a blank without this part's inset drawn into it: laid out in full
+        if value.kind == "rows":
+            drawn = _rows_ops(name, value, layout)
+            if drawn is None:
+                return None
+            ops[spec["page"]] += drawn
+            continue
         drawn = _value_ops(before, value, spec)
         if drawn is None:
             return None
@@ -100,11 +107,25 @@ def plan_part(blank: Fields, layout: dict, filled: Fields) -> list[list[Op]] | N
     return ops
 
 
+def _rows_ops(name: str, value, layout: dict) -> list[Op] | None:
+    """A `data-rows` section's rows (sheets.pipeline.stamp.rows) as ops: each border a layout
+    artifact, each run of words text at its baseline; None: they cannot be set exactly."""
+    planned = plan_rows(name, value.markup, layout)
+    if planned is None:
+        return None
+    ops = []
+    for item in planned[0]:
+        if isinstance(item, Rule):
+            ops.append(Op("fill", item.box, fill=item.fill, artifact="layout"))
+        else:
+            font = item.font if item.font["align"] in ("start", "left") else dict(item.font, align="start")
+            ops.append(Op("words", [item.x, item.baseline, 0, 0], font, [item.text], item.size, baseline=item.baseline))
+    return ops
+
+
 def _value_ops(before, value, spec: dict) -> list[Op] | None:
     """What to draw for one field whose value differs from the blank's; None: it cannot be drawn."""
     kind = value.kind
-    if kind == "inset":  # drawn into the part's own base (sheets.pdf.inset)
-        return []
     if kind == "text":
         if before.text:
             return None  # cannot paint over text already on the blank
@@ -215,7 +236,7 @@ def _draw(canvas, page_h: float, op: Op) -> None:
         canvas.setFillColorRGB(0, 0, 0, 0.133)
         canvas.rect(x, page_h - y - h, w, h, stroke=0, fill=1)
         return
-    # text
+    # text ("words": a run of a stamped row, at its baseline)
     font = op.font
     face, asc, desc, _ = face_for(font, "".join(op.lines))
     s = op.size
@@ -299,7 +320,9 @@ def draw_overlay(pages: list[tuple[float, float, list[Op]]]) -> bytes:
     for width, height, ops in pages:
         canvas.setPageSize((width, height))
         for op in ops:
-            if op.artifact:  # PDF/UA-1 (ISO 14289-1 7.8): running footers are artifacts
+            if op.artifact == "layout":  # a border: a run of text before it and one after are two P
+                canvas.addLiteral("/Artifact <</Type /Layout>> BDC")
+            elif op.artifact:  # PDF/UA-1 (ISO 14289-1 7.8): running footers are artifacts
                 canvas.addLiteral("/Artifact <</Type /Pagination /Subtype /Footer>> BDC")
             _draw(canvas, height, op)
             if op.artifact:

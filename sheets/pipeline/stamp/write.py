@@ -28,7 +28,6 @@ from sheets.pipeline.workers import Pool
 from sheets.pipeline import cache
 from sheets.pipeline.sheet import Sheet, render_html
 from sheets.pipeline.stamp.fields import Fields, fields_of
-from sheets.pipeline.stamp.insets import inset_document, render_insets
 from sheets.pipeline.stamp.layout import render_base
 from sheets.pipeline.stamp.out import CHUNK, Out as _Out
 from sheets.pipeline.stamp.widgets import add_form, widgets_of
@@ -38,12 +37,6 @@ from sheets.pipeline.stamp.overlay import draw_overlay, grown_html
 
 StampPart = tuple  # (blank Sheet or None, filled Sheet)
 PLAN_AHEAD = 8 * CHUNK  # parts planned while the blanks are laid out, at most (bounds memory)
-#: parts' own bases (a blank with an inset) read while the workers lay out the rest, at most: well
-#: within the files sheets.pdf.tagged keeps prepared (bounds memory: each is an open file)
-INSETS_AHEAD = 64
-#: how a blank and its insets are made one page (sheets.pdf.inset), in the key of every such base, so
-#: that an entry made another way is not taken for one of today's bytes
-INSET_FORMAT = "inset 3: each inset's resources named with a number of its own, its tables scoped"
 AHEAD = 2  # chunks drawn and not yet written, at most, beyond one a worker (bounds memory)
 
 
@@ -56,27 +49,16 @@ class Base:
     layout: dict
     fields: Fields | None = None
     _reader: object = None
-    #: the blank this base is, with a part's inset drawn in (`StampJob.draw_insets`): a part's own
-    #: base, whose tagged pages are made from the blank's (sheets.pdf.tagged.derive)
-    blank: "Base | None" = None
 
     @property
     def reader(self):
         if self._reader is None:
             self._reader = open_source(self.pdf)
-            if self.blank is not None:
-                tagged.derive(self._reader, self.blank.reader)
         return self._reader
 
     @property
     def pages(self) -> int:
         return len(self.layout["pages"])
-
-    def hand_on(self):
-        """Its source, opened and read already (or None), for another base of the same bytes: this
-        one is not drawn (a part's own base with an inset takes it, `StampJob.draw_insets`)."""
-        reader, self._reader = self._reader, None
-        return reader
 
     def let_go(self) -> None:
         """Drawn for the last time: its bytes and what was read of them go (bounds memory)."""
@@ -146,8 +128,6 @@ class StampJob:
     planned_on: dict = field(default_factory=dict)  # the (fields, layout) of the blanks those plans are on
     taller_laid_out: int = 0  # blanks with a growing box made taller, laid out by this job (`grow`)
     redrawn: int = 0  # chunks whose overlay was drawn again in this process (after a fallback)
-    inset_laid_out: int = 0  # parts laid out in full because an inset of theirs had no room (`draw_insets`)
-    planned_on_blank: dict = field(default_factory=dict)  # part -> the blank its own base (an inset's) is planned on
 
     # -- phase 1: bases ---------------------------------------------------------
     def find_blanks(self) -> None:
@@ -191,99 +171,6 @@ class StampJob:
             base.fields = fields_of(self.blank_html[key])
         return direct
 
-    # -- phase 1b: insets ------------------------------------------------------------
-    def draw_insets(self) -> int:
-        """Each part on a blank with an inset (`data-inset`: content too rich to stamp) gets a base
-        of its own: the blank with the part's inset laid out on its own and drawn into it
-        (sheets.pdf.inset), cached by both. A part whose inset needs more room than its page
-        leaves is laid out in full instead, where its inset flows on. Returns the insets drawn."""
-        wanted = self._insets_wanted()
-        if not wanted:
-            return 0
-        keys = {i: cache.blank_key("\0".join([INSET_FORMAT, key, *(h for _, h in insets)]))
-                for i, (key, insets) in wanted.items()}
-        self._inset_bases(wanted, keys)
-        full = []
-        for i, (key, insets) in wanted.items():
-            made = self.bases.get(keys[i])
-            if made is None:
-                full.append(i)
-                continue
-            # the part's own base (drawn for it alone, then let go: two parts of the same blank and
-            # inset share its bytes, not its reader), planned on its blank (one pickled plan of
-            # fields for every such part, sheets.pipeline.stamp.chunk.packed), its insets drawn
-            own = self.part_keys[i] = f"inset-{i}"
-            self.bases[own] = Base(own, made.pdf, made.layout, made.fields, _reader=made.hand_on(), blank=made.blank)
-            self.blank_html[own] = self.blank_html[key]
-            self.planned_on_blank[i] = key
-            blank_layout = self.bases[key].layout
-            blank_layout["drawn"] = sorted(set(blank_layout.get("drawn", ())) | {n for n, _ in insets})
-        for ckey in set(keys.values()):  # shared by the parts' own bases above
-            self.bases.pop(ckey, None)
-        # an inset longer than its room: the part laid out in full (its own base, its footers stamped)
-        for i, (pdf, layout) in zip(full, self.laid_out([(render_html(self.parts[i][1]),) for i in full])):
-            key = self.part_keys[i] = f"part-{i}"
-            self.blank_html[key] = render_html(self.parts[i][1])
-            self.bases[key] = Base(key, pdf, _same_shape_as_cached(layout), fields_of(self.blank_html[key]))
-        self.inset_laid_out = len(full)
-        return len(wanted) - len(full)
-
-    def _insets_wanted(self) -> dict[int, tuple[str, list]]:
-        """{part: (its blank's key, its insets' (field name, HTML))} of every part with an inset to draw."""
-        wanted: dict[int, tuple[str, list]] = {}
-        for i, key in enumerate(self.part_keys):
-            if key is None or "data-inset" not in self.blank_html[key]:
-                continue
-            base = self.bases[key]
-            filled = render_html(self.parts[i][1])
-            insets = []
-            for name, value in base.fields.values.items():  # type: ignore[union-attr]
-                spec = base.layout["fields"].get(name)
-                if value.inset and spec is not None:
-                    page = base.layout["pages"][spec["page"]]
-                    room = page.get("bottom", page["height"]) - spec["content"][1]
-                    html = inset_document(filled, name, spec, room)
-                    if html is not None:
-                        insets.append((name, html))
-            if insets:
-                wanted[i] = (key, insets)
-        return wanted
-
-    def _inset_bases(self, wanted: dict[int, tuple[str, list]], keys: dict[int, str]) -> None:
-        """The bases of these parts (`keys`), from the cache or laid out on the workers (and cached);
-        one whose inset does not fit its room is left out."""
-        todo: dict[str, int] = {}  # the bases neither made nor cached: one job each
-        for i, (key, _) in wanted.items():
-            ckey = keys[i]
-            if ckey in self.bases or ckey in todo:
-                continue
-            hit = cache.read_blank(self.cache_dir, ckey)
-            if hit is not None:
-                self.bases[ckey] = Base(ckey, hit[0], hit[1], self.bases[key].fields, blank=self.bases[key])
-            else:
-                todo[ckey] = i
-        jobs = []
-        for i in todo.values():
-            key, insets = wanted[i]
-            spec = self.bases[key].layout["fields"]
-            jobs.append((self.bases[key].pdf, [(spec[n]["page"], *spec[n]["content"][:2], h) for n, h in insets]))
-        interrupts.phase("laying out insets")
-        made = self.pool.map(render_insets, jobs)
-        ahead = INSETS_AHEAD
-        for ckey, pdf in zip(todo, made):
-            if pdf is None:
-                continue
-            key, insets = wanted[todo[ckey]]
-            layout = dict(self.bases[key].layout, drawn=[n for n, _ in insets])
-            cache.write_blank(self.cache_dir, ckey, pdf, layout)
-            base = self.bases[ckey] = Base(ckey, pdf, _same_shape_as_cached(layout), self.bases[key].fields,
-                                           blank=self.bases[key])
-            if made.out and ahead > 0:  # read while the workers lay out the next
-                ahead -= 1
-                for p in range(base.pages):
-                    read_page(base.reader, p, self.finished)
-                    made.poll()
-
     def _work_ahead(self):
         """What this process does while the workers lay out, a step at a time: each filled part
         rendered (Jinja) and, when this process has its blank, planned as a worker would
@@ -292,8 +179,7 @@ class StampJob:
         planning = self.planned_on  # key -> (fields, layout): the cached blanks, and taller ones found
         taller = Taller({}, self.cache_dir)
         for i, (key, (_, filled)) in enumerate(zip(self.part_keys, self.parts)):
-            if (key is not None and key in self.bases and len(self.planned) < PLAN_AHEAD
-                    and "data-inset" not in self.blank_html[key]):  # an inset's part: planned on its own base
+            if key is not None and key in self.bases and len(self.planned) < PLAN_AHEAD:
                 if key not in planning:
                     base = self.bases[key]
                     base.fields = base.fields or fields_of(self.blank_html[key])
@@ -362,9 +248,6 @@ class StampJob:
             between = None
         plans: list[Plan] = []
         for chunk_plans, data in drawn:
-            for j, plan in enumerate(chunk_plans, len(plans)):  # planned on its blank, drawn on its own base
-                if j in self.planned_on_blank and plan.key == self.planned_on_blank[j]:
-                    plan.key = self.part_keys[j]
             if self.progress:
                 for _ in chunk_plans:
                     self.progress(self.title)
@@ -392,11 +275,10 @@ class StampJob:
     def _chunk_jobs(self, total: int, marked: bool) -> list[tuple]:
         """`stamp_chunk`'s arguments for each chunk: its blanks (each pickled once), its parts
         (a part planned already as its plan), its first page number and the page count."""
-        blanks = {k: packed(k, b.fields, b.layout) for k, b in self.bases.items()
-                  if not k.startswith("inset-")}  # a part's own base with an inset: planned on its blank
+        blanks = {k: packed(k, b.fields, b.layout) for k, b in self.bases.items()}
         jobs, first = [], 0
         for start in range(0, len(self.parts), CHUNK):
-            keys = [self.planned_on_blank.get(start + j, k) for j, k in enumerate(self.part_keys[start:start + CHUNK])]
+            keys = self.part_keys[start:start + CHUNK]
             items = [(k, self.planned.pop(start + j, None) or self._own_plan(k, filled))
                      for j, (k, (_, filled)) in enumerate(zip(keys, self.parts[start:start + CHUNK]))]
             mine = {k for k in keys if k is not None}
@@ -492,7 +374,6 @@ class StampJob:
     def run(self) -> Path:
         self.find_blanks()
         direct = self.lay_out_bases()
-        insets = self.draw_insets()
         t0 = time.perf_counter()
         with _Out(self) as out:
             plans, fallback = self.plan_and_draw(out)
@@ -500,9 +381,9 @@ class StampJob:
             if self.own_pool:
                 self.pool.close()  # the workers' part is done (after a fallback too): they go
             if self.stats is not None:
-                laid_out = len(fallback) + len(direct) + self.inset_laid_out
+                laid_out = len(fallback) + len(direct)
                 self.stats.update(stamped=len(self.parts) - laid_out, no_blank=len(direct),
-                                  grown=sum(1 for p in plans if p.grown_from), insets=insets,
+                                  grown=sum(1 for p in plans if p.grown_from),
                                   laid_out=laid_out, blanks_rendered=len(self.todo),
                                   chunks=-(-len(self.parts) // CHUNK), plan_draw_s=round(t1 - t0, 3))
             self.stream(plans, out)

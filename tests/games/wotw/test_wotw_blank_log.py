@@ -69,7 +69,7 @@ def test_blank_rows_numbered_throughout(wotw, paper, tmp_path):
 def test_a_campaigns_missions_share_their_blanks_each_rendered_once(wotw):
     """A mission's back (its play aid) is stamped on a blank made once per side (the nations,
     the weather, the airborne boxes), not once per mission; its front (and continuation page) on
-    a blank made once per shape of its track, its events drawn in (an inset)."""
+    a blank made once per shape of its track, its events set on it as stamped rows."""
     from sheets.games.wotw import sheets as wotw_sheets
     from sheets.games.wotw.mission import roll_missions
     from sheets.pipeline.sheet import render_html
