@@ -105,3 +105,13 @@ def test_what_cannot_be_set_exactly_is_refused():
     assert plan_rows("ev", tall, layout(bottom=300.0)) is None  # taller than the page's room
     assert plan_rows("ev", tall, layout(bottom=2000.0)) is not None
     assert plan_rows("ev", table(row("Wood", "\u0645\u0631\u062d\u0628\u0627")), layout()) is None  # to be shaped
+
+
+def test_rows_of_another_shape_are_refused_not_guessed():
+    assert rows_of(table(row("Wood", "a<br>b"))) is None  # an element with no end tag in a cell
+    assert rows_of('<tr><td>no table</td></tr>') is None
+    assert rows_of(table('<tr><td><table><tr><td>nested</td></tr></table></td></tr>')) is None
+    centred = layout()
+    centred["fields"]["ev~c0.1"]["font"]["align"] = "center"
+    assert plan_rows("ev", table(row("Wood", "Patrol")), centred) is None
+    assert plan_rows("ev", table(row("Wood", "Patrol")), layout()) is not None

@@ -34,24 +34,38 @@ from sheets.pipeline.stamp.fonts import drawable, face_for, kerned_width, pair_k
 class _Run:
     text: str
     style: str  # "" (the cell's own font) or a sample key (`strong`, a class)
-    block: bool = False  # a block element: starts a line, and the next text starts another
+
+
+#: elements with no end tag: one in a cell has nothing the stamper sets (the part is laid out in full)
+_VOID = frozenset(("br", "img", "wbr", "hr", "input"))
 
 
 class _Cells(HTMLParser):
-    """The rows of a `data-rows` section's HTML: columns of rows of cells of runs."""
+    """The rows of a `data-rows` section's HTML: columns (one a `<table>`) of rows of cells of
+    runs; `refused` when its shape is not that (a table in a cell, a cell outside a row, an
+    element with no end tag in a cell)."""
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.columns: list[list[list[list[_Run]]]] = []
+        self.refused = False
         self._styles: list[str] = []
         self._cell: list[_Run] | None = None
 
     def handle_starttag(self, tag, attrs):
-        if tag == "table":
+        if self._cell is not None and (tag in _VOID or tag in ("table", "tr", "td", "th")):
+            self.refused = True
+        elif tag == "table":
             self.columns.append([])
-        elif tag == "tr" and self.columns:
-            self.columns[-1].append([])
-        elif tag in ("td", "th") and self.columns and self.columns[-1]:
+        elif tag == "tr":
+            if not self.columns:
+                self.refused = True
+            else:
+                self.columns[-1].append([])
+        elif tag in ("td", "th"):
+            if not self.columns or not self.columns[-1]:
+                self.refused = True
+                return
             self._cell = []
             self.columns[-1][-1].append(self._cell)
             self._styles = []
@@ -62,7 +76,7 @@ class _Cells(HTMLParser):
     def handle_endtag(self, tag):
         if tag in ("td", "th"):
             self._cell = None
-        elif self._cell is not None and self._styles and tag not in ("br",):
+        elif self._cell is not None and self._styles:
             self._styles.pop()
 
     def handle_data(self, data):
@@ -70,11 +84,12 @@ class _Cells(HTMLParser):
             self._cell.append(_Run(data, self._styles[-1] if self._styles else ""))
 
 
-def rows_of(markup: str) -> list[list[list[list[_Run]]]]:
+def rows_of(markup: str) -> list[list[list[list[_Run]]]] | None:
+    """A section's columns of rows of cells of runs; None: not rows the stamper can read."""
     parser = _Cells()
     parser.feed(markup)
     parser.close()
-    return parser.columns
+    return None if parser.refused else parser.columns
 
 
 @dataclass
@@ -109,7 +124,8 @@ def _words(runs: list[_Run], samples: dict, cell_font: dict):
             if spec is None:
                 return None
             font, block = spec["font"], spec.get("display") == "block"
-        text = run.text
+        text = run.text.upper() if font["transform"] == "uppercase" else (
+            run.text.lower() if font["transform"] == "lowercase" else run.text)
         lead = text[:1].isspace()
         parts = text.split()
         new_line = block
@@ -177,14 +193,20 @@ def plan_rows(name: str, markup: str, layout: dict) -> tuple[list[Piece | Rule],
     top = section["content"][1]
     drawn: list[Piece | Rule] = []
     reach = top
-    for c, rows in enumerate(rows_of(markup)):
+    columns = rows_of(markup)
+    if columns is None:
+        return None
+    for c, rows in enumerate(columns):
         first = samples.get(f"c{c}.0")
         y = first["border"][1] if first is not None else top  # the table's first row, as laid out
         for r, row in enumerate(rows):
             cells = []
             for j, runs in enumerate(row):
                 spec = samples.get(f"c{c}.{j}")
-                if spec is None:
+                # a cell set from its top-left, as the rows are (one centred, or in the middle of
+                # its row, is laid out in full)
+                if spec is None or spec["font"]["align"] not in ("start", "left", "justify") \
+                        or spec.get("valign", "top") not in ("top", "baseline"):
                     return None
                 words = _words(runs, samples, spec["font"])
                 if words is None or not all(drawable(f, w) for w, f, _, _ in words if w):
