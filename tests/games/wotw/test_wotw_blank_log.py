@@ -87,6 +87,13 @@ def test_a_campaigns_missions_share_their_blanks_each_rendered_once(wotw):
         assert "Fire Table" in render_html(blank)
     for blank in fronts.values():  # nothing rolled on it: no terrain, no events (the team's points are the batch's)
         assert all(not v for c in blank.context["missions"] for k, v in c["v"].items() if k != "state")
-        assert 'class="legend"' not in render_html(blank)
         assert not any(r and r["terrain"] for c in blank.context["missions"] for line in c["front"] + c["continuation"]
                        for r in line)
+        html = render_html(blank)
+        if blank.context["pages"] != ("front",):
+            assert "data-rows" not in html  # a continuation page: the track's rows alone
+            continue
+        events = html.split("data-rows>", 1)[1].split("</section>", 1)[0]
+        assert "rows-sample" in events  # the look of the rows the stamper sets (hidden), and no row of a mission's
+        assert not any(f">{e['terrain']}<" in events for m in missions
+                       for column in wotw_sheets.mission_context(wotw, m, None)["legend"] for e in column)
