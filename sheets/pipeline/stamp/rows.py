@@ -178,64 +178,93 @@ def _lines(words, width: float):
              for k, (x, word, font, _) in enumerate(line)] for line in lines]
 
 
+#: rows set already, by the look they were set in and their words: most rows of a batch are
+#: another part's too (one terrain's events are the same on every mission's front)
+_SET: dict[tuple, tuple | None] = {}
+_SET_MAX = 4096
+
+
+def _set_row(c: int, row: list, samples: dict, look: str) -> tuple | None:
+    """Row `row` of column `c` set in the samples' look: (its height, its cells' (left x, right x),
+    its rule and colour, its words as (x, y from the row's top, text, font, size)); None when it
+    cannot be set exactly. Remembered by its look (`look`: the samples, as text) and its words."""
+    key = (look, c, tuple(tuple((r.text, r.style) for r in runs) for runs in row))
+    if key in _SET:
+        return _SET[key]
+    cells = []
+    made: tuple | None = None
+    for j, runs in enumerate(row):
+        spec = samples.get(f"c{c}.{j}")
+        # a cell set from its top-left, as the rows are (one centred, or in the middle of its
+        # row, is laid out in full)
+        if spec is None or spec["font"]["align"] not in ("start", "left", "justify") \
+                or spec.get("valign", "top") not in ("top", "baseline"):
+            break
+        words = _words(runs, samples, spec["font"])
+        if words is None or not all(drawable(f, w) for w, f, _, _ in words if w):
+            break
+        cells.append((spec, _lines(words, spec["content"][2])))
+    else:
+        made = _made_row(cells) if cells else None
+    if len(_SET) >= _SET_MAX:
+        _SET.clear()
+    _SET[key] = made
+    return made
+
+
+def _made_row(cells: list) -> tuple:
+    # the row: as tall as its tallest cell's lines and padding (a table cell's bottom padding as
+    # laid out is the room its row left it: the row's own is the least of its cells'); the
+    # padding holds half of each collapsed border, which is centred on the cell's edge and
+    # shared with the next cell and the next row
+    below = min(spec["pad"][1] for spec, _ in cells)
+    height = max(len(lines) * spec["font"]["line_height"] + spec["pad"][0] + below for spec, lines in cells)
+    words = []
+    for spec, lines in cells:
+        cx = spec["content"][0]
+        line_h = spec["font"]["line_height"]  # the cell's: its inline elements sit on its lines
+        for i, line in enumerate(lines):
+            for dx, text, font in line:
+                _, asc, desc, _ = face_for(font, text)
+                s = font["size"]
+                half = (line_h - (asc + desc) * s) / 2
+                words.append((cx + dx, spec["pad"][0] + i * line_h + half + asc * s, text, font, s))
+    edges = [spec["border"][0] for spec, _ in cells] + [cells[-1][0]["border"][0] + cells[-1][0]["border"][2]]
+    return height, edges, cells[0][0].get("rule", 0.3), cells[0][0]["fill"], words
+
+
 def plan_rows(name: str, markup: str, layout: dict) -> tuple[list[Piece | Rule], float] | None:
     """The rows of section `name` (its filled HTML `markup`) as what to draw on its page, in
     order (per row: its rules, then its words), and how far down they reach (pt from the page
     top); None when they cannot be set exactly or do not fit above the page's bottom."""
     fields = layout["fields"]
     section = fields.get(name)
-    if section is None:
+    columns = rows_of(markup)
+    if section is None or columns is None:
         return None
     prefix = name + SAMPLE
     samples = {k[len(prefix):]: v for k, v in fields.items() if k.startswith(prefix)}
+    look = repr(sorted(samples.items()))
     page = layout["pages"][section["page"]]
     bottom = page.get("bottom", page["height"])
     top = section["content"][1]
     drawn: list[Piece | Rule] = []
     reach = top
-    columns = rows_of(markup)
-    if columns is None:
-        return None
     for c, rows in enumerate(columns):
         first = samples.get(f"c{c}.0")
         y = first["border"][1] if first is not None else top  # the table's first row, as laid out
         for r, row in enumerate(rows):
-            cells = []
-            for j, runs in enumerate(row):
-                spec = samples.get(f"c{c}.{j}")
-                # a cell set from its top-left, as the rows are (one centred, or in the middle of
-                # its row, is laid out in full)
-                if spec is None or spec["font"]["align"] not in ("start", "left", "justify") \
-                        or spec.get("valign", "top") not in ("top", "baseline"):
-                    return None
-                words = _words(runs, samples, spec["font"])
-                if words is None or not all(drawable(f, w) for w, f, _, _ in words if w):
-                    return None
-                cells.append((spec, _lines(words, spec["content"][2])))
-            if not cells:
+            if not row:
                 continue
-            # the row: as tall as its tallest cell's lines and padding (a table cell's bottom
-            # padding as laid out is the room its row left it: the row's own is the least of its
-            # cells'); the padding holds half of each collapsed border, which is centred on the
-            # cell's edge and shared with the next cell and the next row
-            below = min(spec["pad"][1] for spec, _ in cells)
-            height = max(len(lines) * spec["font"]["line_height"] + spec["pad"][0] + below for spec, lines in cells)
-            rule, fill = cells[0][0].get("rule", 0.3), cells[0][0]["fill"]
-            x0 = cells[0][0]["border"][0]
-            x1 = cells[-1][0]["border"][0] + cells[-1][0]["border"][2]
-            edges = [y + height] if r else [y, y + height]
-            drawn += [Rule([x0 - rule / 2, e - rule / 2, x1 - x0 + rule, rule], fill) for e in edges]
-            drawn += [Rule([vx - rule / 2, y - rule / 2, rule, height + rule], fill)
-                      for vx in [spec["border"][0] for spec, _ in cells] + [x1]]
-            for spec, lines in cells:
-                cx = spec["content"][0]
-                line_h = spec["font"]["line_height"]  # the cell's: its inline elements sit on its lines
-                for i, line in enumerate(lines):
-                    for dx, words, font in line:
-                        face, asc, desc, _ = face_for(font, words)
-                        s = font["size"]
-                        half = (line_h - (asc + desc) * s) / 2
-                        drawn.append(Piece(cx + dx, y + spec["pad"][0] + i * line_h + half + asc * s, words, font, s))
+            made = _set_row(c, row, samples, look)
+            if made is None:
+                return None
+            height, edges, rule, fill, words = made
+            x0, x1 = edges[0], edges[-1]
+            drawn += [Rule([x0 - rule / 2, e - rule / 2, x1 - x0 + rule, rule], fill)
+                      for e in ([y + height] if r else [y, y + height])]
+            drawn += [Rule([vx - rule / 2, y - rule / 2, rule, height + rule], fill) for vx in edges]
+            drawn += [Piece(x, y + dy, text, font, size) for x, dy, text, font, size in words]
             y += height
         reach = max(reach, y)
     if reach > bottom + 0.01:
