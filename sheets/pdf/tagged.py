@@ -17,8 +17,10 @@ little more than writing their bytes.
 """
 from __future__ import annotations
 
+import base64
 import copy
 import hashlib
+import json
 import zlib
 from array import array
 from typing import BinaryIO
@@ -103,6 +105,48 @@ def prepared(pdf: pikepdf.Pdf, index: int) -> _Base:
             scope_tables(structure)
         pages[index] = _Base(zlib.compress(content, 6), {}, structure, stream.uri_links(page))
     return pages[index]
+
+
+#: what `dump_prepared` writes: raise it when `_Base` or what `prepared` makes of a page changes
+PREPARED_FORMAT = "prepared 1: content marked and compressed, structure compiled, tables scoped"
+
+
+def dump_prepared(pdf: pikepdf.Pdf, pages: int) -> bytes | None:
+    """Every page of `pdf` as `prepared` made it, as JSON (a blank's cache entry keeps it, so that
+    the next file stamped on that blank only renumbers it); None until every page is made."""
+    hit = _PREPARED.get(id(pdf))
+    if hit is None or hit[0] is not pdf or any(i not in hit[1] for i in range(pages)):
+        return None
+    out = []
+    for i in range(pages):
+        b = hit[1][i]
+        out.append({"data": base64.b64encode(b.data).decode("ascii"), "web": b.web,
+                    "nodes": [[head.decode("latin-1"), parent, [[int(child), v] for child, v in kids]]
+                              for head, parent, kids in b.nodes],
+                    "tops": b.tops, "owners": b.owners, "links": b.links})
+    return json.dumps({"format": PREPARED_FORMAT, "pages": out}, separators=(",", ":")).encode()
+
+
+def load_prepared(pdf: pikepdf.Pdf, data: bytes) -> bool:
+    """`pdf`'s pages as `dump_prepared` wrote them, taken for what `prepared` would make of them
+    (the same values: the same bytes in every file stamped on them). False: not of this format."""
+    try:
+        found = json.loads(data)
+    except ValueError:
+        return False
+    if not isinstance(found, dict) or found.get("format") != PREPARED_FORMAT:
+        return False
+    pages: dict[int, _Base] = {}
+    for i, page in enumerate(found["pages"]):
+        b = _Base(base64.b64decode(page["data"]), {}, None, [(list(rect), uri) for rect, uri in page["web"]])
+        b.nodes = [(head.encode("latin-1"), parent, [(bool(child), v) for child, v in kids])
+                   for head, parent, kids in page["nodes"]]
+        b.tops, b.owners, b.links = page["tops"], page["owners"], page["links"]
+        pages[i] = b
+    if len(_PREPARED) >= _PREPARED_MAX:
+        del _PREPARED[next(iter(_PREPARED))]
+    _PREPARED[id(pdf)] = (pdf, pages)
+    return True
 
 
 def forget(pdf: pikepdf.Pdf) -> None:

@@ -171,6 +171,11 @@ def write_blank(cache: Path | None, key: str, pdf: bytes, layout: dict) -> None:
     write(cache / f"blank-{key}.pdf", pdf)
 
 
+def prepared_path(cache: Path | None, key: str) -> Path | None:
+    """Where blank `key`'s pages, as the tagged writer prepares them (sheets.pdf.tagged), are kept."""
+    return cache / f"blank-{key}.tagged.json" if cache is not None else None
+
+
 def clear(cache: Path | None = None) -> None:
     cachedir.clear(cache or default_dir())
 

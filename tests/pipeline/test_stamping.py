@@ -592,3 +592,30 @@ def test_drawn_chunks_wait_for_a_slow_writer_and_memory_stays_bounded(regiment, 
     assert stats["chunks"] == 24 and two == one
     assert len(out) >= 24 and max(out) <= 2 + stamping.AHEAD  # at most one a worker, and AHEAD more
     assert max(out) > 2  # the writer did fall behind
+
+
+def test_a_tagged_files_blanks_are_prepared_once_and_kept_in_the_cache(regiment, tmp_path, cache, monkeypatch):
+    """The tagged writer prepares each blank's page once (its content marked and compressed, its
+    structure compiled: sheets.pdf.tagged.prepared); the cache keeps that beside the blank, so that
+    the next file stamped on it takes it from there, and gives the same bytes. An entry of another
+    format is not taken: the page is prepared again."""
+    from sheets.games.regiment.sheets import filled_playbooks, roll_squad
+    from sheets.pdf import tagged
+    from sheets.pipeline import cache as cached
+
+    def squad():
+        return filled_playbooks(regiment, roll_squad(regiment, Dice.seeded(3), 6), "s.pdf")
+
+    first, _ = stamp(squad(), tmp_path / "a.pdf", cache, finished=True)
+    kept = sorted(cache.glob("blank-*.tagged.json"))
+    blanks = sorted(cache.glob("blank-*.pdf"))
+    assert kept and len(kept) == len(blanks)  # every blank the squad was stamped on
+    made = []
+    real = tagged.page_structure
+    monkeypatch.setattr(tagged, "page_structure", lambda pdf, i: made.append(i) or real(pdf, i))
+    again, _ = stamp(squad(), tmp_path / "b.pdf", cache, finished=True)
+    assert again == first and made == []  # taken from the cache, not prepared again
+    for path in kept:  # an entry of another format: prepared again, the same bytes
+        cached.write(path, cached.read(path).replace(tagged.PREPARED_FORMAT.encode(), b"prepared 0"))
+    third, _ = stamp(squad(), tmp_path / "c.pdf", cache, finished=True)
+    assert third == first and made

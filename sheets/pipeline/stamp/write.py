@@ -49,12 +49,28 @@ class Base:
     layout: dict
     fields: Fields | None = None
     _reader: object = None
+    #: where the cache keeps this blank's pages as the tagged writer prepares them
+    #: (sheets.pdf.tagged.prepared): read with the blank, written once they are all made
+    prepared_at: Path | None = None
+    _prepared_kept: bool = False
 
     @property
     def reader(self):
         if self._reader is None:
             self._reader = open_source(self.pdf)
+            if self.prepared_at is not None:
+                data = cache.read(self.prepared_at)
+                self._prepared_kept = data is not None and tagged.load_prepared(self._reader, data)
         return self._reader
+
+    def keep_prepared(self) -> None:
+        """Its pages as the tagged writer prepared them, into the cache (once, when all are made)."""
+        if self.prepared_at is None or self._prepared_kept or self._reader is None:
+            return
+        data = tagged.dump_prepared(self._reader, self.pages)
+        if data is not None:
+            cache.write(self.prepared_at, data)
+            self._prepared_kept = True
 
     @property
     def pages(self) -> int:
@@ -62,6 +78,7 @@ class Base:
 
     def let_go(self) -> None:
         """Drawn for the last time: its bytes and what was read of them go (bounds memory)."""
+        self.keep_prepared()
         if self._reader is not None:
             tagged.forget(self._reader)
         self._reader = None
@@ -130,6 +147,10 @@ class StampJob:
     redrawn: int = 0  # chunks whose overlay was drawn again in this process (after a fallback)
 
     # -- phase 1: bases ---------------------------------------------------------
+    def _prepared_at(self, key: str) -> Path | None:
+        """Where the cache keeps blank `key`'s pages as a tagged file's writer prepares them."""
+        return cache.prepared_path(self.cache_dir, key) if self.finished else None
+
     def find_blanks(self) -> None:
         for blank, _ in self.parts:
             if blank is None:
@@ -142,7 +163,7 @@ class StampJob:
         for key in self.blank_html:
             hit = cache.read_blank(self.cache_dir, key)
             if hit is not None:
-                self.bases[key] = Base(key, hit[0], hit[1])
+                self.bases[key] = Base(key, hit[0], hit[1], prepared_at=self._prepared_at(key))
             else:
                 self.todo.append(key)
 
@@ -161,7 +182,7 @@ class StampJob:
         made = self.laid_out(jobs, meanwhile=self._work_ahead(), opened=opened,
                              read=range(len(self.todo), len(jobs)))
         for key, (pdf, layout) in zip(self.todo, made):
-            self.bases[key] = Base(key, pdf, layout)
+            self.bases[key] = Base(key, pdf, layout, prepared_at=self._prepared_at(key))
         for j, (i, (pdf, layout)) in enumerate(zip(direct, made[len(self.todo):]), len(self.todo)):
             key = self.part_keys[i] = f"part-{i}"  # its own base: only its page footers are stamped on it
             self.bases[key] = Base(key, pdf, _same_shape_as_cached(layout), _reader=opened.get(j))
@@ -309,7 +330,8 @@ class StampJob:
                 pdf, layout = render_base(html)
                 hit = (pdf, _same_shape_as_cached(layout))
                 cache.write_blank(self.cache_dir, plan.key, *hit)
-            self.bases[plan.key] = Base(plan.key, hit[0], hit[1], fields_of(html))
+            self.bases[plan.key] = Base(plan.key, hit[0], hit[1], fields_of(html),
+                                        prepared_at=self._prepared_at(plan.key))
 
     def grow(self, plans: list[Plan], fallback: list[int]) -> set[int]:
         """The parts that do not fit their blank only because a growing box (`data-grow`, an
@@ -328,7 +350,8 @@ class StampJob:
         todo = [k for k in dict.fromkeys(wanted.values()) if k not in self.bases]
         self.taller_laid_out += sum(1 for k in todo if not cache.has_blank(self.cache_dir, k))
         for key, (pdf, layout) in zip(todo, self.laid_out([(self.blank_html[k],) for k in todo])):
-            self.bases[key] = Base(key, pdf, _same_shape_as_cached(layout), fields_of(self.blank_html[key]))
+            self.bases[key] = Base(key, pdf, _same_shape_as_cached(layout), fields_of(self.blank_html[key]),
+                                   prepared_at=self._prepared_at(key))
         grown = set()
         for i, key in wanted.items():
             base = self.bases[key]
@@ -387,6 +410,8 @@ class StampJob:
                                   laid_out=laid_out, blanks_rendered=len(self.todo),
                                   chunks=-(-len(self.parts) // CHUNK), plan_draw_s=round(t1 - t0, 3))
             self.stream(plans, out)
+        for base in self.bases.values():  # the blanks' prepared pages, for the next file stamped on them
+            base.keep_prepared()
         if self.forms:
             self.add_form(plans)
         if self.stats is not None:
