@@ -24,10 +24,11 @@ ENV_MAX_MB = "SHEETS_CACHE_MAX_MB"
 DEFAULT_MAX_MB = 500
 #: the kits' up-to-date records, one folder per output folder (sheets.kit.uptodate)
 KITS = "kits"
-#: what the cache writes: entries (`KEY.pdf`, `stamped-`, `contents-`, `blank-KEY.pdf/.json`),
+#: what the cache writes: entries (`KEY.pdf`, `stamped-`, `contents-`, `blank-KEY.pdf/.json`, a blank's
+#: pages prepared by the tagged writer `blank-KEY.tagged.json`),
 #: a kit's record, compiled templates (`jinja-SHA1.cache`), the native libraries' names (`libraries-`:
 #: sheets.base.libraries), the root's help (`help-`: sheets.__main__), and the temporary files of a write cut short
-_ENTRY = re.compile(r"^(?:(?:stamped-|contents-|blank-)?[0-9a-f]{64}\.(?:pdf|json)|build-state\.json|libraries-[0-9a-f]{64}\.json|\..+\.tmp"
+_ENTRY = re.compile(r"^(?:(?:stamped-|contents-|blank-)?[0-9a-f]{64}\.(?:pdf|json)|blank-[0-9a-f]{64}\.tagged\.json|build-state\.json|libraries-[0-9a-f]{64}\.json|\..+\.tmp"
                     r"|help-[0-9a-f]{64}\.txt"
                     r"|jinja-[0-9a-f]{40}\.cache(?:.+\.tmp)?)$")
 

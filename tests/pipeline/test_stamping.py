@@ -600,6 +600,7 @@ def test_a_tagged_files_blanks_are_prepared_once_and_kept_in_the_cache(regiment,
     the next file stamped on it takes it from there, and gives the same bytes. An entry of another
     format is not taken: the page is prepared again."""
     from sheets.games.regiment.sheets import filled_playbooks, roll_squad
+    from sheets.base import cachedir
     from sheets.pdf import tagged
     from sheets.pipeline import cache as cached
 
@@ -610,6 +611,7 @@ def test_a_tagged_files_blanks_are_prepared_once_and_kept_in_the_cache(regiment,
     kept = sorted(cache.glob("blank-*.tagged.json"))
     blanks = sorted(cache.glob("blank-*.pdf"))
     assert kept and len(kept) == len(blanks)  # every blank the squad was stamped on
+    assert set(kept) <= {path for path, _ in cachedir.entries(cache)}  # the cache's own: trimmed, cleared
     made = []
     real = tagged.page_structure
     monkeypatch.setattr(tagged, "page_structure", lambda pdf, i: made.append(i) or real(pdf, i))
