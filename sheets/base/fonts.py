@@ -55,6 +55,9 @@ TITLE_FACES: dict[str, tuple[str, str]] = {
     "ibm-3270": ("Sheets IBM 3270", "normal"),               # a terminal's face
     "cabin-sketch": ("Sheets Cabin Sketch", "bold"),         # lettering drawn by hand
 }
+#: a title face whose strokes need more than the play size to read in the header band (its
+#: smallest size there, pt): hand-drawn lettering at 8 pt breaks up into its sketch lines
+BAND_MIN_PT: dict[str, float] = {"cabin-sketch": 9.0}
 FILES.update({
     ("Sheets GNU Typewriter", False, False): "GNUTypewriter.ttf",
     ("Sheets Vollkorn", True, False): "Vollkorn-Bold.ttf",

@@ -46,6 +46,13 @@ def _face(theme: Theme | None) -> tuple[str, str]:
     return fonts.TITLE_FACES[look.title_face]
 
 
+def _band_min(theme: Theme | None) -> float:
+    """The header band's smallest size for the title face (fonts.BAND_MIN_PT; 0: the play size)."""
+    if theme is None or theme.own_face is not None:
+        return 0.0
+    return fonts.BAND_MIN_PT.get(theme.look.title_face, 0.0)
+
+
 def _root(base: BaseTheme, theme: Theme | None) -> list[str]:
     family, weight = _face(theme)
     look = theme.look if theme else DEFAULT_LOOK
@@ -57,7 +64,8 @@ def _root(base: BaseTheme, theme: Theme | None) -> list[str]:
              f"--card-title-pt: {h.card_title_pt}pt", f"--casing: {base.casing.replace('as-written', 'none')}",
              f"--space-xs: {s.xs_mm}mm", f"--space-s: {s.s_mm}mm", f"--space-m: {s.m_mm}mm", f"--space-l: {s.l_mm}mm",
              f"--hair: {s.hair_pt}pt", f"--rule: {s.rule_pt}pt", f"--heavy: {s.heavy_pt}pt",
-             f'--title-face: "{family}", "{fonts.CONDENSED}", "{fonts.SANS}", sans-serif', f"--title-weight: {weight}"]
+             f'--title-face: "{family}", "{fonts.CONDENSED}", "{fonts.SANS}", sans-serif', f"--title-weight: {weight}",
+             f"--band-pt: {max(t.play.size_pt, _band_min(theme))}pt"]
     frame, back = (theme.frame, theme.back) if theme else (look.accent, look.accent)
     return props + _colours(base.colours, look.accent, frame, back)
 
@@ -67,6 +75,7 @@ def _large(base: BaseTheme) -> list[str]:
     black on white (the accent's fills too: the most contrast a page can have)."""
     floor = base.large_print.floor_pt
     props = [f"--{role}-{what}: {floor}pt" for role in ("play", "note", "footer") for what in ("pt", "floor")]
+    props.append(f"--band-pt: {floor}pt")
     props += [f"--{name}-pt: {round(floor * step, 2)}pt" for name, step in LARGE_HEADING_STEPS.items()]
     c = base.large_print.colours
     return props + _colours(c, c.ink, c.ink, c.ink)
@@ -87,7 +96,7 @@ def css(base: BaseTheme, theme: Theme | None, band: str | None) -> Markup:
         # (its ink 5.5 mm and more from the paper's edge: printers cannot reach closer; line-height 1,
         # for a hand-lettered face's tall strokes reach above the line box's usual half-leading)
         parts.append("@page { @top-left { content: " + _string(band) + "; font-family: var(--title-face); "
-                     "font-weight: var(--title-weight); font-size: var(--play-pt); color: var(--accent); "
+                     "font-weight: var(--title-weight); font-size: var(--band-pt); color: var(--accent); "
                      "width: 100%; vertical-align: bottom; line-height: 1; padding-bottom: 0.8mm; border-bottom: var(--rule) solid var(--accent); } }\n")
     return Markup("".join(parts))
 

@@ -238,3 +238,35 @@ def test_no_word_of_the_large_print_kit_is_cut_but_at_a_hyphen(large_print_kit):
     cut = {pdf.name: found[:5] for pdf in sorted(large_print_kit.glob("*.pdf")) if pdf.name != "kit.pdf"
            if (found := broken_words(pdf, vocabulary))}
     assert cut == {}
+
+
+def _band_sizes(pdf, band: str) -> set[float]:
+    """The sizes the band's text is set at in the top margin (its first 15 mm) of each page."""
+    import pymupdf
+
+    with pymupdf.open(pdf) as doc:
+        return {round(s["size"], 2) for page in doc for block in page.get_text("dict")["blocks"]
+                for line in block.get("lines", []) for s in line["spans"]
+                if s["text"].strip() == band and s["bbox"][3] < 15 * 72 / 25.4}
+
+
+def test_a_hand_lettered_title_face_names_its_game_in_the_band_at_its_own_size(whole_kit):
+    """A title face whose strokes need more than the play size (sheets.base.fonts.BAND_MIN_PT:
+    hand-drawn lettering) sets the header band naming its game at that size, on every part that
+    has the band; every other face at the play size."""
+    from sheets.base import fonts
+    from sheets.kinds import style
+
+    library = Library()
+    checked = 0
+    for game_id in library.game_ids():
+        game = library.game(game_id)
+        face = game.content["theme"].look.title_face
+        band = style.band_of(game)
+        sizes = {size for pdf in whole_kit.folder.glob(f"{game_id}-*.pdf") for size in _band_sizes(pdf, band)}
+        if not sizes:
+            continue
+        want = max(library.theme().type.play.size_pt, fonts.BAND_MIN_PT.get(face, 0.0))
+        assert sizes == {want}, (game_id, face, sizes)
+        checked += face in fonts.BAND_MIN_PT
+    assert checked  # a bundled game has such a face (Mass Combat's Cabin Sketch)
