@@ -175,6 +175,17 @@ def _events_words(page) -> list[tuple[str, float, float]]:
     return [(w[4], w[0], w[3] - heading.y1) for w in page.get_text("words") if pymupdf.Rect(w[:4]) in area]
 
 
+def _events_rules(page) -> set[int]:
+    """The heights (pt from the events heading's bottom, rounded) of the horizontal rules below it."""
+    heading = page.search_for("EVENTS (2D6)")[0]
+    found = set()
+    for drawing in page.get_drawings():
+        r = drawing["rect"]
+        if r.y0 > heading.y1 + 1 and r.height < 1.5 and r.width > 20 and r.y1 < page.rect.height - 30:
+            found.add(round(r.y0 - heading.y1))
+    return found
+
+
 def test_a_missions_events_are_set_as_stamped_rows_where_the_layout_puts_them(library, tmp_path, cache):
     """A mission's front is stamped on the blank of its track's shape, its events (one row a
     terrain, bold rolls, rows as tall as their text) set by the stamper in the look of the
@@ -204,6 +215,10 @@ def test_a_missions_events_are_set_as_stamped_rows_where_the_layout_puts_them(li
             stamped, expected = _events_words(a), _events_words(b)
             assert len(stamped) == len(expected) > 20, a.number
             assert Counter(w for w, _, _ in stamped) == Counter(w for w, _, _ in expected), a.number
+            # the rows' rules where the table's are, and no other line (the blank's hidden sample draws none)
+            ruled, table = _events_rules(a), _events_rules(b)
+            assert ruled and all(any(abs(y - t) <= 1 for t in table) for y in ruled), (a.number, ruled, table)
+            assert all(any(abs(y - t) <= 1 for y in ruled) for t in table), (a.number, ruled, table)
             for word, x, y in stamped:  # set at WeasyPrint's widths (kerned): the same lines, the same rows
                 assert any(w == word and abs(x - ex) < 1 and abs(y - ey) < 1 for w, ex, ey in expected), \
                     (a.number, word, x, y)

@@ -230,7 +230,7 @@ def _made_row(cells: list) -> tuple:
                 half = (line_h - (asc + desc) * s) / 2
                 words.append((cx + dx, spec["pad"][0] + i * line_h + half + asc * s, text, font, s))
     edges = [spec["border"][0] for spec, _ in cells] + [cells[-1][0]["border"][0] + cells[-1][0]["border"][2]]
-    return height, edges, cells[0][0].get("rule", 0.3), cells[0][0]["fill"], words
+    return height, edges, cells[0][0].get("rule", 0.3), words
 
 
 def plan_rows(name: str, markup: str, layout: dict) -> tuple[list[Piece | Rule], float] | None:
@@ -245,6 +245,10 @@ def plan_rows(name: str, markup: str, layout: dict) -> tuple[list[Piece | Rule],
     prefix = name + SAMPLE
     samples = {k[len(prefix):]: v for k, v in fields.items() if k.startswith(prefix)}
     look = repr(sorted(samples.items()))
+    # the borders' colour: the sample rule's text (the sample's own borders are transparent, for a
+    # table's collapsed borders are drawn even when it is hidden), else the cells' border colour
+    fill = samples["rule"]["font"]["color"] if "rule" in samples else next(
+        (v["fill"] for k, v in samples.items() if k.startswith("c")), [0.0, 0.0, 0.0, 1.0])
     page = layout["pages"][section["page"]]
     bottom = page.get("bottom", page["height"])
     top = section["content"][1]
@@ -259,7 +263,7 @@ def plan_rows(name: str, markup: str, layout: dict) -> tuple[list[Piece | Rule],
             made = _set_row(c, row, samples, look)
             if made is None:
                 return None
-            height, edges, rule, fill, words = made
+            height, edges, rule, words = made
             x0, x1 = edges[0], edges[-1]
             drawn += [Rule([x0 - rule / 2, e - rule / 2, x1 - x0 + rule, rule], fill)
                       for e in ([y + height] if r else [y, y + height])]
