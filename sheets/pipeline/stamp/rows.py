@@ -5,17 +5,20 @@ row per terrain on its track, the rolls in bold). Laid out by WeasyPrint it woul
 part a blank of its own; set here, every part of a shape shares one blank, and its rows are
 drawn on it like any value.
 
-The blank says how the rows look: its `data-rows` section holds a sample table (hidden), whose
-cells and inline elements are fields named `<section>~<key>`. `c<i>.<j>` is column i's cell
-j (its box gives the cell's x, width, padding and border colour, its font the cell's text);
-an inline element (`<strong>`, a `<span class="...">`) is styled by the sample element of the
-same tag or first class (`~strong`, `~pl`), a block one (display: block) starting a line. The
-filled part's section holds its rows as the template lays them out: one `<table>` a column,
-one `<tr>` a row, one `<td>` a cell. The words are wrapped greedily at spaces, as reportlab
-wraps a value (sheets.pipeline.stamp.fonts); a row is as tall as its tallest cell, and a
-column's rows are stacked from the section's top. Anything the stamper cannot set exactly (an
-element of no sample, a glyph the stamp fonts lack, rows taller than the page's room) gives
-None: the part is then laid out in full, where its rows flow.
+The blank says how the rows look: its `data-rows` section holds a hidden sample row (a table
+made of <div>s, so that no empty table is in the structure a screen reader reads; its borders
+transparent, for a table's collapsed borders are drawn even when it is hidden), whose cells
+and inline elements are fields named `<section>~<key>`. `c<i>.<j>` is column i's cell j (its
+box gives the cell's x, width and padding, its font the cell's text); an inline element
+(`<strong>`, a `<span class="...">`) is styled by the sample element of the same tag or first
+class (`~strong`, `~pl`), a block one (display: block) starting a line; `~rule` is the borders'
+colour. The filled part's section holds its rows as the template lays them out: one `<table>`
+a column, one `<tr>` a row, one `<td>` a cell. The words are wrapped at spaces at the widths
+WeasyPrint gives them (kerned: sheets.pipeline.stamp.fonts.kerned_width), so that they break
+into its lines; a row is as tall as its tallest cell, and a column's rows are stacked from the
+sample's first row. Anything the stamper cannot set exactly (an element of no sample, a glyph
+the stamp fonts lack, rows taller than the page's room) gives None: the part is then laid out
+in full, where its rows flow.
 
 Each row is drawn as its borders (an artifact) then its words, so that the stamped file tags
 each row as a paragraph of its own (sheets.pdf.marking: a run of text between two marked
