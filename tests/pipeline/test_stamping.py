@@ -126,9 +126,9 @@ def test_rolled_campaign_log_sheet_like_laid_out(library, tmp_path, cache):
     blanks = len({render_html(blank) for blank, _ in sheet.parts if blank is not None})
     pdf, stats = stamp(sheet, tmp_path / "c.pdf", cache)
     # every mission's back (its play aid) stamped onto the one blank of its sides, its front (and
-    # any continuation page) onto the blank of its rows, its events set as stamped rows; only the
-    # campaign record laid out
-    assert stats == {**stats, "stamped": 3 * 2 + continued, "laid_out": 1, "blanks_rendered": blanks}
+    # any continuation page) onto the blank of its rows, its events set as stamped rows; the
+    # campaign record onto a blank record of three missions
+    assert stats == {**stats, "stamped": len(sheet.parts), "laid_out": 0, "blanks_rendered": blanks}
     # the same words; not page by page: a long value the stamper shrinks into its box, the
     # layout engine wraps, its row grows, and a row of the track may move to the next page
     reference = laid_out(log_sheet(wotw, missions, "c.pdf"))
@@ -139,6 +139,50 @@ def test_rolled_campaign_log_sheet_like_laid_out(library, tmp_path, cache):
     again, _ = stamp(log_sheet(wotw, roll_missions(wotw, Dice.seeded(5), 3, "france-1944", None, engineers=True),
                                "c.pdf"), tmp_path / "d.pdf", cache)
     assert again == pdf
+
+
+def test_a_campaign_record_is_stamped_on_one_blank_for_every_seed_of_as_many_missions(library, tmp_path, cache):
+    """A batch's campaign record (each mission's objective and steps, the team's starting CP) is
+    stamped on a blank record of as many missions, the same blank whatever the seed, so that a new
+    seed's batch lays no record out; every word lands where the layout engine puts it when the
+    record is laid out in full."""
+    import pymupdf
+
+    from sheets.games.wotw.sheets import log_sheet, roll_missions
+
+    wotw = library.game("wotw")
+    theatre = wotw.data.default_theatre().id
+
+    def record(seed: int):
+        missions = roll_missions(wotw, Dice.seeded(seed), 12, theatre, None)
+        return missions, log_sheet(wotw, missions, "c.pdf").parts[-1]
+
+    missions, (blank, filled) = record(5)
+    _, (other_blank, other) = record(6)
+    assert render_html(blank) == render_html(other_blank) and render_html(filled) != render_html(other)
+    stats: dict = {}
+    target = stamping.write_stamped([(blank, filled)], tmp_path / "r.pdf", cache_dir=cache, stats=stats,
+                                    finished=True)
+    assert stats == {**stats, "stamped": 1, "laid_out": 0}, stats
+    reference = laid_out(filled)
+    mm = 72 / 25.4
+
+    def words(pdf: bytes) -> list[list[tuple]]:
+        """Each page's words between its header band and its footer (the margin text, drawn
+        the same on every stamped page, is set unkerned: a title face's pair moves it a point)."""
+        with pymupdf.open(stream=pdf, filetype="pdf") as doc:
+            return [[(w[4], w[0], w[3]) for w in page.get_text("words") if 15 * mm < w[3] < page.rect.height - 12 * mm]
+                    for page in doc]
+
+    stamped, expected = words(target.read_bytes()), words(reference)
+    assert len(stamped) == len(expected)
+    for page, (ours, theirs) in enumerate(zip(stamped, expected), 1):
+        assert len(ours) == len(theirs), page
+        for word, x, y in ours:
+            assert any(w == word and abs(x - ex) < 1 and abs(y - ey) < 1 for w, ex, ey in theirs), (page, word, x, y)
+    text = " ".join(w for page in stamped for w, _, _ in page)
+    for m in missions:
+        assert m.objective.name.split()[-1] in text
 
 
 def _events_below_their_heading(pdf: bytes, missions, wotw) -> int:
@@ -205,7 +249,7 @@ def test_a_missions_events_are_set_as_stamped_rows_where_the_layout_puts_them(li
 
     sheet = log_sheet(wotw, missions(), "c.pdf")
     pdf, stats = stamp(sheet, tmp_path / "c.pdf", cache)
-    assert stats == {**stats, "stamped": len(sheet.parts) - 1, "laid_out": 1}, stats  # the record alone laid out
+    assert stats == {**stats, "stamped": len(sheet.parts), "laid_out": 0}, stats  # the record too
     assert _events_below_their_heading(pdf, missions(), wotw) == 4
     reference = laid_out(log_sheet(wotw, missions(), "c.pdf"))
     with pymupdf.open(stream=pdf, filetype="pdf") as doc, pymupdf.open(stream=reference, filetype="pdf") as ref:
@@ -272,7 +316,7 @@ def test_a_stamped_page_s_header_band_is_in_the_theme_s_title_face(library, tmp_
     missions = roll_missions(wotw, Dice.seeded(5), 2, "france-1944", None)
     sheet = log_sheet(wotw, missions, "c.pdf")
     pdf, stats = stamp(sheet, tmp_path / "c.pdf", cache)
-    assert stats["stamped"] == len(sheet.parts) - 1  # all but the campaign record
+    assert stats["stamped"] == len(sheet.parts)  # the campaign record too
     spans = _band_spans(pdf, theme.band)
     assert len(spans) == len(words_by_page(pdf))  # every page has its band
     assert {font for _, font, _ in spans} <= names, spans
@@ -460,9 +504,9 @@ def test_a_long_audit_trail_grows_its_box_and_is_stamped_not_laid_out(library, t
 
     sheet = log_sheet(wotw, missions(), "c.pdf")
     # every page stamped (the fronts with their events drawn in), the backs, the play aid with
-    # the audit, on the grown blank; only the campaign record laid out
+    # the audit, on the grown blank; the campaign record on its blank
     pdf, stats = stamp(sheet, tmp_path / "c.pdf", cache)
-    assert stats == {**stats, "stamped": len(sheet.parts) - 1, "grown": 3, "laid_out": 1, "no_blank": 1}, stats
+    assert stats == {**stats, "stamped": len(sheet.parts), "grown": 3, "laid_out": 0, "no_blank": 0}, stats
     reference = laid_out(log_sheet(wotw, missions(), "c.pdf"))
     assert words_by_page(pdf) == words_by_page(reference)  # page by page: the boxes grew as laid out
     reader = pypdf.PdfReader(io.BytesIO(pdf))

@@ -266,13 +266,23 @@ def log_sheet(game: Game, missions: list[Mission], filename: str, paper: str = "
     contexts = [mission_context(game, m, team) for m in missions]
     sheet = _log_sheet(game, contexts, filename, paper, campaign, footer)
     sheet.context["keywords"] = rolled_keywords(missions)
-    # each mission's front laid out (its track and events are its own), its back stamped onto
-    # the cached blank of its sides (on every core, streamed into one PDF); a campaign ends
-    # with its record page, laid out
+    # each mission's front stamped onto the cached blank of its shape (its events set as
+    # stamped rows), its back onto the blank of its sides (on every core, streamed into one
+    # PDF); a campaign ends with its record page
     sheet.parts = mission_parts(game, missions, team, filename, paper, footer)
-    if campaign:
-        sheet.parts.append((None, _log_sheet(game, contexts, filename, paper, True, footer, mission_pages=False)))
+    if campaign:  # its record, stamped on a blank record of as many missions (any seed's)
+        blank = _log_sheet(game, contexts, filename, paper, True, footer, mission_pages=False, record=_record(contexts, blank=True))
+        sheet.parts.append((blank, _log_sheet(game, contexts, filename, paper, True, footer, mission_pages=False)))
     return sheet
+
+
+def _record(contexts: list[dict], blank: bool = False) -> list[dict]:
+    """The campaign record's rows: each mission's number, and what was rolled for it (its
+    objective and steps; the team's starting CP on the first), left empty on a `blank` record."""
+    return [{"number": c["m"].number,
+             "objective": "" if blank else c["m"].objective.name,
+             "steps": "" if blank else len(c["m"].track),
+             "cp": "" if blank or i else c["nation"].starting_cp} for i, c in enumerate(contexts)]
 
 
 def mission_parts(game: Game, missions: list[Mission], team: Team | None, filename: str, paper: str,
@@ -306,12 +316,12 @@ def mission_parts(game: Game, missions: list[Mission], team: Team | None, filena
 
 
 def _log_sheet(game: Game, contexts: list[dict], filename: str, paper: str, campaign: bool, footer: str,
-               mission_pages: bool = True, pages: tuple[str, ...] = PAGES) -> Sheet:
+               mission_pages: bool = True, pages: tuple[str, ...] = PAGES, record: list[dict] | None = None) -> Sheet:
     context = {**style.of(game),
         "title": f"{game.info.title} log sheet",
         "page_size": page_size(paper),
         "missions": contexts if mission_pages else [],
-        "record_missions": contexts,
+        "record": (_record(contexts) if record is None else record) if campaign else [],
         "pages": pages,
         "campaign": campaign,
         "campaign_rules": game.data.rules.campaign,

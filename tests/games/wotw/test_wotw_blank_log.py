@@ -77,11 +77,16 @@ def test_a_campaigns_missions_share_their_blanks_each_rendered_once(wotw):
     missions = roll_missions(wotw, Dice.seeded(1), 40, "france-1944", None, engineers=True)
     sheet = wotw_sheets.log_sheet(wotw, missions, "x.pdf")
     backs = {id(blank): blank for blank, filled in sheet.parts if blank is not None and filled.context["pages"] == ("back",)}
-    fronts = {id(blank): blank for blank, filled in sheet.parts if blank is not None and filled.context["pages"] != ("back",)}
+    fronts = {id(blank): blank for blank, filled in sheet.parts
+              if blank is not None and filled.context["pages"] != ("back",) and filled.context["missions"]}
     sides = {(m.nation, m.enemy, m.weather is not None, bool(m.airborne)) for m in missions}
     assert len(backs) == len(sides) < 10  # 40 missions: a handful of blanks
     assert len(fronts) < len(missions) / 2  # shared: one a track's shape, not one a mission
-    assert sum(1 for blank, _ in sheet.parts if blank is None) == 1  # only the campaign record is laid out
+    assert all(blank is not None for blank, _ in sheet.parts)  # every part stamped, the campaign record too
+    record, filled_record = sheet.parts[-1]
+    assert [r["number"] for r in record.context["record"]] == [m.number for m in missions]
+    assert not any(r["objective"] or r["steps"] or r["cp"] for r in record.context["record"])  # nothing rolled
+    assert [r["objective"] for r in filled_record.context["record"]] == [m.objective.name for m in missions]
     for blank in backs.values():
         assert all(not v for c in blank.context["missions"] for v in c["v"].values())  # nothing written
         assert "Fire Table" in render_html(blank)
