@@ -158,7 +158,15 @@ def stamp_chunk(blanks: dict, items: list, first: int, total: int,
     plans = plan_chunk(blanks, items, forms, taller)
     if any(p.ops is None for p in plans):
         return plans, None
-    bases = {k: {"layout": lay, "footer": f.footer} for k, (f, lay) in blanks.items()}
+    return draw_chunk(blanks, plans, first, total, marked)
+
+
+def draw_chunk(blanks: dict, plans: list[Plan], first: int, total: int, marked: bool = False) -> tuple[list[Plan], object]:
+    """A chunk planned already, its overlay drawn: the last step of `stamp_chunk`, and all of a
+    chunk drawn again on the final page count after a part was laid out in full. `blanks` as
+    `stamp_chunk`'s; a part's own base has no fields (its footer is the page's own)."""
+    blanks = _unpacked(blanks)
+    bases = {k: {"layout": lay, "footer": f.footer if f is not None else ""} for k, (f, lay) in blanks.items()}
     overlay = draw_overlay(overlay_pages(plans, bases, first, total))
     return plans, Drawn(overlay, marked_pages(overlay)) if marked else overlay
 

@@ -32,7 +32,7 @@ from sheets.pipeline.stamp.layout import render_base
 from sheets.pipeline.stamp.out import CHUNK, Out as _Out
 from sheets.pipeline.stamp.widgets import add_form, widgets_of
 from sheets.pipeline.stamp import chunk
-from sheets.pipeline.stamp.chunk import Plan, Taller, overlay_pages, plan_chunk, plan_on, stamp_chunk, packed
+from sheets.pipeline.stamp.chunk import Plan, Taller, draw_chunk, overlay_pages, plan_chunk, plan_on, stamp_chunk, packed
 from sheets.pipeline.stamp.overlay import draw_overlay, grown_html
 
 StampPart = tuple  # (blank Sheet or None, filled Sheet)
@@ -373,14 +373,39 @@ class StampJob:
 
     # -- phase 3: the file --------------------------------------------------------
     def stream(self, plans: list[Plan], out: "_Out") -> None:
-        """The chunks not written yet (all of them after a fallback: drawn again here, on the
-        final page count), then the file closed."""
+        """The chunks not written yet (all of them after a fallback: drawn again on the final
+        page count, on the workers when there are several, written in order as each is taken,
+        as `plan_and_draw` writes them), then the file closed."""
         out.settle()
-        for c in range(out.written, -(-len(plans) // CHUNK)):
-            chunk = plans[c * CHUNK:(c + 1) * CHUNK]
-            self.redrawn += 1
-            out.write(chunk, draw_overlay(overlay_pages(chunk, self.bases, out.number, out.total)))
+        todo = range(out.written, -(-len(plans) // CHUNK))
+        chunks = [plans[c * CHUNK:(c + 1) * CHUNK] for c in todo]
+        self.redrawn += len(chunks)
+        if len(chunks) > 1 and self.pool.running:  # workers still up (started again, they would cost more than they save)
+            drawn = self.pool.map(draw_chunk, self._redraw_jobs(chunks, out.number, out.total),
+                                  ahead=self.pool.size + AHEAD)
+            for chunk, (_, data) in zip(chunks, drawn):
+                if self.own_pool and drawn.back:
+                    self.pool.close()  # all drawn: the workers go while the rest is written
+                out.write(chunk, data, None if self.own_pool and drawn.back else drawn.poll)
+        else:
+            for chunk in chunks:
+                out.write(chunk, draw_overlay(overlay_pages(chunk, self.bases, out.number, out.total)))
         out.commit()
+
+    def _redraw_jobs(self, chunks: list[list[Plan]], first: int, total: int) -> list[tuple]:
+        """`draw_chunk`'s arguments for each chunk: the bases its parts are drawn on (each blank
+        pickled once), its first page number, the page count, and whether it comes marked."""
+        packs: dict[str, object] = {}
+        jobs = []
+        for chunk_plans in chunks:
+            keys = dict.fromkeys(p.key for p in chunk_plans)
+            for k in keys:
+                if k not in packs:
+                    base = self.bases[k]
+                    packs[k] = packed(k, base.fields, base.layout)
+            jobs.append(({k: packs[k] for k in keys}, chunk_plans, first, total, self.finished))
+            first += sum(self.bases[p.key].pages for p in chunk_plans)
+        return jobs
 
     def add_form(self, plans: list[Plan]) -> None:
         """The stamped file with its form fields (sheets.pipeline.stamp.widgets)."""
@@ -401,8 +426,8 @@ class StampJob:
         with _Out(self) as out:
             plans, fallback = self.plan_and_draw(out)
             t1 = time.perf_counter()
-            if self.own_pool:
-                self.pool.close()  # the workers' part is done (after a fallback too): they go
+            if self.own_pool and not fallback and out.live:
+                self.pool.close()  # the workers' part is done: they go (after a fallback, once they have drawn again)
             if self.stats is not None:
                 laid_out = len(fallback) + len(direct)
                 self.stats.update(stamped=len(self.parts) - laid_out, no_blank=len(direct),
