@@ -451,12 +451,36 @@ def _weasy():
     return weasyprint, FontConfiguration(), SandboxFetcher, FatalURLFetchingError
 
 
+#: a document's one style sheet (base.html.j2's <style> in its <head>)
+_HEAD_STYLE = re.compile(r"<style>(.*?)</style>(?=\s*</head>)", re.S)
+
+
+@lru_cache(maxsize=16)
+def _style_sheet(text: str, base: str):
+    """A <style>'s text parsed once per process: a batch's blanks and sheets share their game's
+    style (theme, base.css, the template's own rules), which WeasyPrint would parse again for each
+    document (a fifth of a blank's layout)."""
+    weasyprint, fonts, fetcher_cls, _ = _weasy()
+    return weasyprint.CSS(string=text, base_url=base, url_fetcher=fetcher_cls(), font_config=fonts)
+
+
+def _render(weasyprint, text: str, base: str, fetcher, fonts, **options):
+    """`HTML(string=text).render(...)`, the head's style sheet parsed once (`_style_sheet`) and
+    given as the document's only author sheet: the same cascade, so the same boxes and bytes
+    (a document with another <style> is rendered as it is)."""
+    found = _HEAD_STYLE.findall(text)
+    if len(found) != 1 or text.count("<style") != 1:
+        return weasyprint.HTML(string=text, base_url=base, url_fetcher=fetcher).render(font_config=fonts, **options)
+    bare = _HEAD_STYLE.sub("", text, count=1)
+    return weasyprint.HTML(string=bare, base_url=base, url_fetcher=fetcher).render(
+        stylesheets=[_style_sheet(found[0], base)], font_config=fonts, **options)
+
+
 def lay_out(html: str):
     """WeasyPrint's laid-out Document of `html` (sandboxed fetcher, the shared fonts)."""
     weasyprint, fonts, fetcher_cls, fatal = _weasy()
     try:
-        return weasyprint.HTML(string=html, base_url=str(paths.templates_dir()) + "/",
-                               url_fetcher=fetcher_cls()).render(font_config=fonts)
+        return _render(weasyprint, html, str(paths.templates_dir()) + "/", fetcher_cls(), fonts)
     except fatal as exc:
         raise SheetsError(str(exc)) from None
 
@@ -491,8 +515,7 @@ def html_to_pdf(html: str, forms: bool = False, base_url: Path | None = None, ta
     def laid_out(text: str):
         try:
             # what HTML.write_pdf does, with the check between layout and drawing
-            return weasyprint.HTML(string=text, base_url=base, url_fetcher=fetcher_cls()).render(
-                font_config=fonts, **options)
+            return _render(weasyprint, text, base, fetcher_cls(), fonts, **options)
         except fatal as exc:
             raise SheetsError(str(exc)) from None
 

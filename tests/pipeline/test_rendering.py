@@ -232,3 +232,25 @@ def test_a_heading_under_the_band_leaves_out_the_game_s_name(title, band, headin
     from sheets.pipeline.rendering import beneath_band
 
     assert beneath_band(title, band) == heading
+
+
+def test_a_style_sheet_parsed_once_lays_out_as_the_document_s_own(regiment):
+    """`lay_out` gives WeasyPrint the head's <style> parsed once per process (shared by every
+    document of a batch with the same style) instead of in the document: the same cascade, so
+    the same PDF, byte for byte, as WeasyPrint parsing the document itself; and a second document
+    of that style parses nothing again."""
+    from sheets.base import paths
+    from sheets.games.regiment.sheets import blank_playbook
+    from sheets.pipeline.sheet import render_html
+
+    playbooks = [blank_playbook(regiment, p) for p in list(regiment.data.playbooks.values())[:2]]
+    weasyprint, fonts, fetcher_cls, _ = rendering._weasy()
+    base = str(paths.templates_dir()) + "/"
+    rendering._style_sheet.cache_clear()
+    for sheet in playbooks:
+        html = render_html(sheet)
+        assert html.count("<style") == 1
+        own = weasyprint.HTML(string=html, base_url=base, url_fetcher=fetcher_cls()).render(font_config=fonts)
+        assert rendering.lay_out(html).write_pdf() == own.write_pdf()
+    info = rendering._style_sheet.cache_info()
+    assert (info.misses, info.hits) == (1, len(playbooks) - 1)  # one style, parsed once
