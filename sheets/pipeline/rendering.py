@@ -468,12 +468,12 @@ def _render(weasyprint, text: str, base: str, fetcher, fonts, **options):
     """`HTML(string=text).render(...)`, the head's style sheet parsed once (`_style_sheet`) and
     given as the document's only author sheet: the same cascade, so the same boxes and bytes
     (a document with another <style> is rendered as it is)."""
-    found = _HEAD_STYLE.findall(text)
-    if len(found) != 1 or text.count("<style") != 1:
+    found = _HEAD_STYLE.search(text) if text.count("<style") == 1 else None
+    if found is None:
         return weasyprint.HTML(string=text, base_url=base, url_fetcher=fetcher).render(font_config=fonts, **options)
-    bare = _HEAD_STYLE.sub("", text, count=1)
+    bare = text[:found.start()] + text[found.end():]
     return weasyprint.HTML(string=bare, base_url=base, url_fetcher=fetcher).render(
-        stylesheets=[_style_sheet(found[0], base)], font_config=fonts, **options)
+        stylesheets=[_style_sheet(found.group(1), base)], font_config=fonts, **options)
 
 
 def lay_out(html: str):

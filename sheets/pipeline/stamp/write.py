@@ -293,10 +293,14 @@ class StampJob:
             out.total = sum(self.bases[p.key].pages for p in plans)
         return plans, fallback
 
+    def _packed_bases(self) -> dict:
+        """Every base as a chunk's job sends it to a worker (`chunk.packed`: each blank pickled once)."""
+        return {k: packed(k, b.fields, b.layout) for k, b in self.bases.items()}
+
     def _chunk_jobs(self, total: int, marked: bool) -> list[tuple]:
         """`stamp_chunk`'s arguments for each chunk: its blanks (each pickled once), its parts
         (a part planned already as its plan), its first page number and the page count."""
-        blanks = {k: packed(k, b.fields, b.layout) for k, b in self.bases.items()}
+        blanks = self._packed_bases()
         jobs, first = [], 0
         for start in range(0, len(self.parts), CHUNK):
             keys = self.part_keys[start:start + CHUNK]
@@ -384,9 +388,9 @@ class StampJob:
             drawn = self.pool.map(draw_chunk, self._redraw_jobs(chunks, out.number, out.total),
                                   ahead=self.pool.size + AHEAD)
             for chunk, (_, data) in zip(chunks, drawn):
-                if self.own_pool and drawn.back:
+                if self.own_pool and drawn.back and self.pool.running:
                     self.pool.close()  # all drawn: the workers go while the rest is written
-                out.write(chunk, data, None if self.own_pool and drawn.back else drawn.poll)
+                out.write(chunk, data, drawn.poll if self.pool.running else None)
         else:
             for chunk in chunks:
                 out.write(chunk, draw_overlay(overlay_pages(chunk, self.bases, out.number, out.total)))
@@ -395,15 +399,9 @@ class StampJob:
     def _redraw_jobs(self, chunks: list[list[Plan]], first: int, total: int) -> list[tuple]:
         """`draw_chunk`'s arguments for each chunk: the bases its parts are drawn on (each blank
         pickled once), its first page number, the page count, and whether it comes marked."""
-        packs: dict[str, object] = {}
-        jobs = []
+        blanks, jobs = self._packed_bases(), []
         for chunk_plans in chunks:
-            keys = dict.fromkeys(p.key for p in chunk_plans)
-            for k in keys:
-                if k not in packs:
-                    base = self.bases[k]
-                    packs[k] = packed(k, base.fields, base.layout)
-            jobs.append(({k: packs[k] for k in keys}, chunk_plans, first, total, self.finished))
+            jobs.append(({p.key: blanks[p.key] for p in chunk_plans}, chunk_plans, first, total, self.finished))
             first += sum(self.bases[p.key].pages for p in chunk_plans)
         return jobs
 
