@@ -253,7 +253,7 @@ def _contents_pdf_in(cache_dir: Path, context: dict, html: str, title: str, shar
         with tempfile.TemporaryDirectory(prefix="sheets-contents-") as tmp:
             # tagged and described as it is written, by the stamped files' own tagger (sheets.pdf.tagged)
             made = write_stamped([(blank, filled)], Path(tmp) / "contents.pdf", title=title, cache_dir=cache_dir,
-                                 pool=shared, finished=True)
+                                 pool=shared)
             data = made.read_bytes()
         cache.write(hit, data)
     return data

@@ -1,14 +1,16 @@
 """A tagged page's structure, carried along when the page becomes a form XObject (pikepdf).
 
-Stamped sheets (`sheets.pdf.stream`) and imposed cards (`sheets.kinds.cards.impose`) draw the
-pages WeasyPrint laid out as form XObjects, and the source's structure tree stays behind. So each such form carries the structure
-of its page as plain direct objects under `/WSStruct` (`KEY`): every structure element of that
+Stamped sheets (`sheets.pdf.tagged`) and imposed cards (`sheets.kinds.cards.impose`) draw the
+pages WeasyPrint laid out as form XObjects, and the source's structure tree stays behind. So
+each such page's structure is taken as plain direct objects (`page_structure`; an imposed card's
+form carries it under `/WSStruct`, `KEY`): every structure element of that
 page in tree order, empty table cells, rows and bodies included (a table keeps its grid; empty
 Spans are pruned), with any element of the tree that owns some of the page's marked content and
 the walk misses (so that every MCID of the page has its element), each `{/S type, /K [kids:
-MCIDs of the form's content, or elements], /Alt, /ActualText, /Lang, /A …}`. The last pass
-(`finish.tag_forms`) turns those into a real structure tree (marked-content references into the
-form, `/Stm`) and drops the key. Elements outside the tree (WeasyPrint's page margin boxes:
+MCIDs of the form's content, or elements], /Alt, /ActualText, /Lang, /A …}`. The tagged writer
+(a stamped file, as it is written) and the last pass over an imposed sheet (`finish.tag_forms`)
+turn those into a real structure tree (marked-content references into the form, `/Stm`); the
+key goes. Elements outside the tree (WeasyPrint's page margin boxes:
 running footers, a card's number) are not carried: their marked content becomes a pagination
 artifact (`ua.artifact_margin_boxes`).
 

@@ -1,14 +1,13 @@
 """The last pass over every PDF the tool writes (pikepdf): tags, language, title, boxes.
 
 - **Structure.** Pages drawn from forms that carry their page's tags (`/WSStruct`, see
-  `sheets.pdf.carried`: stamped sheets, imposed cards) get a real structure tree: each
-  form's elements are rebuilt with marked-content references into the form (`/Stm`), the
-  form gets `/StructParents`; a form drawn twice is copied, so each drawing has its own
-  elements. The caller may name forms that are units of a page (`unit_forms`, prefixes of
-  their names: the cards kind's card faces): each drawing is one `Div`, and a unit drawn
-  again (the same back behind every card) is an artifact. What the page draws itself is marked: text (stamped values, page footers) as
-  a `Span` of a `P` element, the rest (rules, ticks' boxes, crop marks) as an `Artifact`.
-  Every page then has `/StructParents`.
+  `sheets.pdf.carried`: imposed cards, each card face a form) get a real structure tree: each
+  drawing of such a form is one unit of its page, a `Div` whose elements are the form's rebuilt
+  with marked-content references into the form (`/Stm`), the form getting `/StructParents`; a
+  form drawn again (the same back behind every card, --copies) is an artifact. What the page
+  draws itself is marked: text (page footers) as a `Span` of a `P` element, the rest (rules,
+  crop marks) as an `Artifact`. Every page then has `/StructParents`. (Stamped files are
+  tagged as they are written, by `sheets.pdf.tagged`, with the same structure.)
 - **Document.** `/Lang`, a title (`/Title`, XMP `dc:title`) shown by the viewer
   (`/ViewerPreferences /DisplayDocTitle`), XMP metadata with fixed dates (FIXED_EPOCH).
 - **Words.** Letter-spaced runs carry their text as `/ActualText` (`sheets.pdf.spacing`).
@@ -37,7 +36,6 @@ from sheets.pdf.ua import tag_widgets
 from sheets.pdf.carried import KEPT, KEY
 
 _STRUCT_KEY = Name(KEY)
-_DONE = Name("/WSStructDone")  # a form's description kept while its file is tagged (for copies)
 
 
 # -- structure ---------------------------------------------------------------
@@ -50,8 +48,8 @@ class _Tree:
         self.kids = Array()
         self.nums = Array()
         self.key = 0
-        self.used: set = set()  # forms already adopted (drawn again: copied, or a twin for cards)
-        self.twins: dict = {}  # unit form -> its artifact twin
+        self.used: set = set()  # forms already adopted (drawn again: a twin, `_twin`)
+        self.twins: dict = {}  # form -> its artifact twin
 
     def _element(self, desc, parent, page, form, owners: dict) -> Dictionary:
         elem = self.pdf.make_indirect(Dictionary(Type=Name.StructElem, S=desc.S, P=parent, Pg=page))
@@ -71,9 +69,7 @@ class _Tree:
     def adopt(self, page: pikepdf.Page, form: pikepdf.Stream, parent) -> list:
         """The form's elements, rebuilt on `page` (the form gets its parent-tree entry)."""
         owners: dict[int, Dictionary] = {}
-        elems = [self._element(desc, parent, page.obj, form, owners) for desc in form[_DONE]]
-        if _STRUCT_KEY in form:
-            del form[_STRUCT_KEY]
+        elems = [self._element(desc, parent, page.obj, form, owners) for desc in form[_STRUCT_KEY]]
         if owners:
             form.StructParents = self.entry([owners.get(i) for i in range(max(owners) + 1)])
         return elems
@@ -107,7 +103,7 @@ class _Tree:
 def _tagged_forms(page: pikepdf.Page) -> dict[str, pikepdf.Stream]:
     xobjects = page.obj.get("/Resources", Dictionary()).get("/XObject", Dictionary())
     return {str(name): form for name, form in xobjects.items()
-            if isinstance(form, pikepdf.Stream) and (_STRUCT_KEY in form or _DONE in form)}
+            if isinstance(form, pikepdf.Stream) and _STRUCT_KEY in form}
 
 
 def _runs(ops: list, forms: dict) -> list[tuple[str, list]]:
@@ -147,7 +143,7 @@ def _has_text(ops: list) -> bool:
     return any(str(item[1]) in ("Tj", "TJ", "'", '"') for item in ops)
 
 
-def _tag_page(tree: _Tree, page: pikepdf.Page, unit_forms: tuple[str, ...]) -> None:
+def _tag_page(tree: _Tree, page: pikepdf.Page) -> None:
     forms = _tagged_forms(page)
     ops = pikepdf.parse_content_stream(page)  # written back as parsed, as `marking` writes a page
     first = len(tree.kids)
@@ -161,24 +157,16 @@ def _tag_page(tree: _Tree, page: pikepdf.Page, unit_forms: tuple[str, ...]) -> N
                 form = forms.pop(name, None)
                 if form is None:
                     continue
-                unit = name.startswith(unit_forms)
-                if form.objgen in tree.used and unit:
+                if form.objgen in tree.used:
                     # a unit drawn again (a card: the same back behind every card, --copies): its
-                    # tagged drawing came first; this one is an artifact (one twin per unit)
+                    # tagged drawing came first; this one is an artifact (one twin per form)
                     _draw(page, name, _twin(tree, form))
                     continue
-                if form.objgen in tree.used:  # a blank stamped again: a page of its own, tagged
-                    form = _copy_form(tree.pdf, form)
-                    _draw(page, name, form)
                 tree.used.add(form.objgen)
-                holder = tree.document
-                if unit:  # one unit: one division
-                    holder = tree.pdf.make_indirect(Dictionary(Type=Name.StructElem, S=Name.Div,
-                                                               P=tree.document, Pg=page.obj))
-                    holder.K = Array(tree.adopt(page, form, holder))
-                    tree.kids.append(holder)
-                else:
-                    tree.kids.extend(tree.adopt(page, form, holder))
+                holder = tree.pdf.make_indirect(Dictionary(Type=Name.StructElem, S=Name.Div,
+                                                           P=tree.document, Pg=page.obj))
+                holder.K = Array(tree.adopt(page, form, holder))
+                tree.kids.append(holder)
             out.extend(group)
         elif kind == "marked":
             out.extend(group)
@@ -228,15 +216,6 @@ def _tag_links(tree: _Tree, page: pikepdf.Page, first: int) -> None:
         elem.K.append(Dictionary(Type=Name.OBJR, Obj=annot, Pg=page.obj))
 
 
-def _copy_form(pdf: pikepdf.Pdf, form: pikepdf.Stream) -> pikepdf.Stream:
-    copy = pdf.make_stream(form.read_raw_bytes())
-    for key, value in form.items():
-        if key not in ("/Length", "/StructParents"):
-            copy[key] = value
-    copy[_STRUCT_KEY] = form[_DONE]
-    return copy
-
-
 def _twin(tree: _Tree, form: pikepdf.Stream) -> pikepdf.Stream:
     """The form as an artifact: its marked content without MCIDs, all of it inside one
     `/Artifact` sequence (made once per form)."""
@@ -247,7 +226,7 @@ def _twin(tree: _Tree, form: pikepdf.Stream) -> pikepdf.Stream:
         data = b"/Artifact BMC\n" + pikepdf.unparse_content_stream(ops) + b"\nEMC\n"
         twin = tree.twins[form.objgen] = tree.pdf.make_stream(data)
         for key, value in form.items():
-            if key not in ("/Length", "/Filter", "/DecodeParms", "/StructParents", KEY, "/WSStructDone"):
+            if key not in ("/Length", "/Filter", "/DecodeParms", "/StructParents", KEY):
                 twin[key] = value
     return twin
 
@@ -261,28 +240,20 @@ def _draw(page: pikepdf.Page, name: str, form: pikepdf.Stream) -> None:
     page.obj.Resources = resources
 
 
-def tag_forms(pdf: pikepdf.Pdf, unit_forms: tuple[str, ...] = ()) -> bool:
-    """Build the structure tree of a file whose pages draw tagged forms (see above; `unit_forms`:
-    the name prefixes of forms each drawing of which is one unit); False (nothing changed) when
-    the file has its own tree or no tagged form."""
+def tag_forms(pdf: pikepdf.Pdf) -> bool:
+    """Build the structure tree of a file whose pages draw tagged forms (see above); False
+    (nothing changed) when the file has its own tree or no tagged form."""
     if "/StructTreeRoot" in pdf.Root:
         return False
     if not any(_tagged_forms(page) for page in pdf.pages):
         return False
     tree = _Tree(pdf)
-    # a form drawn on several pages is copied, and each copy needs the description
     for page in pdf.pages:
-        for form in _tagged_forms(page).values():
-            if _DONE not in form:
-                form[_DONE] = form[_STRUCT_KEY]
-    for page in pdf.pages:
-        _tag_page(tree, page, unit_forms)
-    for page in pdf.pages:
+        _tag_page(tree, page)
+    for page in pdf.pages:  # each form's description, now in the tree, goes
         for form in page.obj.get("/Resources", Dictionary()).get("/XObject", Dictionary()).values():
-            if isinstance(form, pikepdf.Stream):
-                for key in (_DONE, _STRUCT_KEY):
-                    if key in form:
-                        del form[key]
+            if isinstance(form, pikepdf.Stream) and _STRUCT_KEY in form:
+                del form[_STRUCT_KEY]
     tree.finish()
     return True
 
@@ -360,11 +331,10 @@ def tag_fields(data: bytes) -> bytes:
         return save(pdf)
 
 
-def finish_pdf(data: bytes, title: str | None = None, lang: str = "en", unit_forms: tuple[str, ...] = ()) -> bytes:
-    """A finished PDF's bytes: its tagged forms tagged (`unit_forms`: see tag_forms), described,
-    boxed (see above)."""
+def finish_pdf(data: bytes, title: str | None = None, lang: str = "en") -> bytes:
+    """A finished PDF's bytes: its tagged forms tagged (see tag_forms), described, boxed (see above)."""
     with pikepdf.open(io.BytesIO(data)) as pdf:
         mark_spacing(pdf)
-        tag_forms(pdf, unit_forms)
+        tag_forms(pdf)
         describe(pdf, title, lang)
         return save(pdf)

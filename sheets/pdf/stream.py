@@ -6,9 +6,9 @@ object streams, and the file ends in a cross-reference stream (and an /ID, `_ide
 writes are pikepdf's objects (a source page's resources, copied object by object and renumbered:
 `_import`) and Python values naming this file's objects (`Ref`), in one syntax (`syntax`).
 
-Pages are built from a "base" page (a page of some source PDF, drawn as a form XObject that is
-written once and shared by every page that uses it) plus an overlay page (a reportlab page
-carrying the few values that differ). The same calls in the same order give the same bytes.
+What a page is made of (a blank's page drawn as a form XObject, a reportlab overlay page on top,
+its structure elements) is the tagged writer's, `sheets.pdf.tagged.TaggedPdf`, the one kind of
+file written here. The same calls in the same order give the same bytes.
 """
 from __future__ import annotations
 
@@ -20,8 +20,6 @@ from decimal import Decimal
 from typing import BinaryIO
 
 from sheets.base import interrupts
-from sheets.pdf.carried import KEY as STRUCT_KEY
-from sheets.pdf.carried import page_structure
 
 with interrupts.held():  # a Ctrl-C while pikepdf registers its C++ types aborts the process
     import pikepdf
@@ -101,14 +99,6 @@ def fresh_links(links: list[tuple[list, str]]) -> list[dict]:
              "/A": {"/S": Name.URI, "/URI": pikepdf.String(uri)}} for rect, uri in links]
 
 
-def read_ahead(pdf: pikepdf.Pdf, index: int) -> None:
-    """Page `index` of a source PDF read now (its content and structure), so that
-    `StreamingPdf.form` later finds it read: done while this process would otherwise wait (on
-    its workers). Nothing is written, so nothing changes."""
-    page_content(pdf.pages[index])
-    page_structure(pdf, index)
-
-
 class StreamingPdf:
     """Write a PDF object by object; `close()` writes the page tree and the xref."""
 
@@ -121,11 +111,8 @@ class StreamingPdf:
         self._pages = self._reserve()
         self._kids: list[int] = []
         self._memo: dict[tuple[str, tuple[int, int]], int] = {}
-        self._forms: dict[tuple[str, int], int] = {}
         self._title = title
-        self._links: dict[int, list] = {}  # form -> its page's web links, drawn on every page using it
         self._pending: list[tuple[int, bytes]] = []  # objects for the next object stream (_pack)
-        self._packs = False  # some are in object streams: the file ends in a cross-reference stream
         self._source = ""  # the source file being imported from (`_import`)
 
     # -- objects --------------------------------------------------------------
@@ -184,7 +171,6 @@ class StreamingPdf:
         self._write_stream(stm, {"/Type": Name.ObjStm, "/N": len(self._pending), "/First": len(header),
                                  "/Filter": Name.FlateDecode}, zlib.compress(body, 6))
         self._pending = []
-        self._packs = True
 
     def _xref_stream(self, root: int, info: int) -> None:
         self._flush_pack()
@@ -246,24 +232,6 @@ class StreamingPdf:
         return num
 
     # -- pages ----------------------------------------------------------------
-    def form(self, source: str, pdf: pikepdf.Pdf, index: int) -> Ref:
-        """Page `index` of a source PDF as a form XObject (written once per source page)."""
-        key = (source, index)
-        num = self._forms.get(key)
-        if num is None:
-            content, entries, structure, links = self.form_parts(source, pdf, index)
-            if structure is not None:  # the page's tags travel with it (sheets.pdf.finish)
-                entries[STRUCT_KEY] = syntax(structure)
-            num = self._forms[key] = self._add_stream(content, entries)
-            self._links[num] = links
-        return Ref(num)
-
-    def form_parts(self, source: str, pdf: pikepdf.Pdf, index: int) -> tuple[bytes, dict, Array | None, list]:
-        """Page `index` of a source PDF as the parts of a form XObject: its content, its entries
-        (the resources imported, written once), its structure (sheets.pdf.carried) and web links."""
-        page = pdf.pages[index]
-        return page_content(page), self.form_entries(source, pdf, index), page_structure(pdf, index), uri_links(page)
-
     def form_entries(self, source: str, pdf: pikepdf.Pdf, index: int) -> dict:
         """The entries of page `index`'s form XObject, its resources imported into this file."""
         page = pdf.pages[index]
@@ -280,23 +248,6 @@ class StreamingPdf:
         found["/XObject"] = {**{k: self._import(source, v) for k, v in xobjects.items()}, "/WSBase": form}
         return found
 
-    def add_page(self, form: Ref, size: tuple[float, float], overlay_source: str | None = None,
-                 overlay: pikepdf.Page | None = None) -> None:
-        """One page: the form drawn full size, then the overlay page's content on top."""
-        content = b"q /WSBase Do Q\n" + (page_content(overlay) if overlay is not None else b"")
-        resources = overlay.obj.get("/Resources", Dictionary()) if overlay is not None else Dictionary()
-        page = {"/Type": Name.Page, "/Parent": Ref(self._pages), "/MediaBox": [0, 0, float(size[0]), float(size[1])],
-                "/Resources": self._page_resources(overlay_source or "overlay", resources, form),
-                "/Contents": self._add_stream(content)}
-        links = self._links.get(form)
-        if links:
-            page["/Annots"] = [self._add(link) for link in fresh_links(links)]
-        self._kids.append(self._add(page))
-
-    @property
-    def page_count(self) -> int:
-        return len(self._kids)
-
     def close(self, catalog: dict | None = None, title: str | None = None) -> None:
         """The page tree, the catalog (with `catalog`'s entries), the info (`title`, else the
         one given at the start) and the xref."""
@@ -309,13 +260,4 @@ class StreamingPdf:
         if title or self._title:
             info["/Title"] = pikepdf.String(title or self._title)
         info_ref = self._add(info)
-        if self._pending or self._packs:
-            self._xref_stream(root, info_ref)
-            return
-        xref = self._f.tell()
-        size = self._count + 1
-        lines = [b"xref\n0 %d\n" % size, b"0000000000 65535 f \n"]
-        lines += [b"%010d 00000 n \n" % self._offsets[n] for n in range(1, size)]
-        self._f.write(b"".join(lines))
-        self._f.write(b"trailer\n<< /Size %d /Root %d 0 R /Info %d 0 R >>\nstartxref\n%d\n%%%%EOF\n"
-                      % (size, root, info_ref, xref))
+        self._xref_stream(root, info_ref)

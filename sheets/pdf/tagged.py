@@ -193,7 +193,7 @@ class TaggedPdf(StreamingPdf):
         self._ops = pikepdf.Stream(self._scratch, b"")
 
     # -- the blanks -------------------------------------------------------------
-    def form(self, source: str, pdf, index: int):  # type: ignore[override]
+    def form(self, source: str, pdf, index: int):
         key = (source, index)
         if key not in self._bases:
             base = copy.copy(prepared(pdf, index))  # what is the source page's alone, then this file's:
@@ -222,7 +222,7 @@ class TaggedPdf(StreamingPdf):
         return self._entry(num)
 
     # -- pages ------------------------------------------------------------------
-    def add_page(self, form, size: tuple[float, float],  # type: ignore[override]
+    def add_page(self, form, size: tuple[float, float],
                  overlay_source: str | None = None, overlay=None) -> None:
         base = self._bases[form]
         self._ops.write(BASE_DRAWN + (page_content(overlay) if overlay is not None else b""))
@@ -342,7 +342,7 @@ class TaggedPdf(StreamingPdf):
         return self._f.md5.digest()  # type: ignore[attr-defined]
 
     # -- the document -------------------------------------------------------------
-    def close(self, catalog: dict | None = None, title: str | None = None) -> None:  # type: ignore[override]
+    def close(self, catalog: dict | None = None, title: str | None = None) -> None:
         title = title or self._title or "warsheets"
         tree_num, parents_num = self._reserve(), self._reserve()
         self._pack_bytes(self._document, syntax({"/Type": Name.StructElem, "/S": Name.Document, "/P": Ref(tree_num),

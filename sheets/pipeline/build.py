@@ -149,7 +149,7 @@ def _stamped_and_finished(sheet: Sheet, target: Path, **how) -> Path:
     output.ensure_dir(target.parent)
     # a fillable file is the same streamed, tagged file, then its form fields added and tagged
     # (sheets.pipeline.stamp.widgets)
-    return write_stamped(sheet.parts or [], target, title=title, finished=True, forms=sheet.forms,
+    return write_stamped(sheet.parts or [], target, title=title, forms=sheet.forms,
                          keywords=sheet.context.get("keywords") or "", **how)
 
 

@@ -13,9 +13,8 @@ from sheets.pipeline.stamp.layout import render_base
 
 def finished_pdf(html: str, forms: bool, finish=None) -> bytes:
     """A sheet's PDF as it is written: laid out, finished (cards imposed), then tagged,
-    described and boxed (sheets.pdf.finish, pikepdf; the forms the finisher names as units
-    of a page, `unit_forms`, e.g. imposed cards, tagged one by one)."""
-    return finish_pdf(pdf_of_html(html, forms, finish), unit_forms=getattr(finish, "unit_forms", ()))
+    described and boxed (sheets.pdf.finish, pikepdf: imposed cards tagged card by card)."""
+    return finish_pdf(pdf_of_html(html, forms, finish))
 
 
 def layout_job(kind: str, *args):

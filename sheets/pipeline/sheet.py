@@ -20,9 +20,9 @@ class Finisher(Protocol):
 
     It runs in worker processes, so it must pickle; it must be deterministic; and
     `key` must name everything that changes its output (it joins the cache key).
-    It may raise SheetsError (e.g. a card whose text does not fit). It may name, as
-    `unit_forms` (a tuple of name prefixes), the forms its pages draw that are each one unit
-    of the page (a card): the last pass tags each drawing as one element (sheets.pdf.finish).
+    It may raise SheetsError (e.g. a card whose text does not fit). A page it draws from
+    forms carrying their page's tags (sheets.pdf.carried: an imposed card) is tagged by the
+    last pass, each drawing one element of its page (sheets.pdf.finish).
     """
 
     key: str

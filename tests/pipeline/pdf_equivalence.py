@@ -1,9 +1,6 @@
 """What a finished PDF *says*, independent of how its objects are numbered and stored.
 
-Issue 38 moved the finishing of stamped files (tags, document entries) from a qpdf pass over
-the whole file to the streaming writer (sheets.pdf.tagged): the bytes differ
-(object numbers, object streams, compression), the content must not. `summary(path)` reads a
-file back with pikepdf and returns, in plain Python values:
+`summary(path)` reads a file back with pikepdf and returns, in plain Python values:
   - the document: /Lang, /MarkInfo, /ViewerPreferences, the title, the XMP packet;
   - every page: its boxes, its content stream (decoded), its resources' names, the content of
     every form it draws (decoded, with the form's own resources' names), its annotations;
@@ -125,19 +122,3 @@ def summary(path) -> dict:
             "pages": out_pages, "fonts": _fonts(pdf), "tree": tree, "parents": parents, "fields": fields,
             "next_key": int(root.ParentTreeNextKey) if root is not None else None,
         }
-
-
-def differences(a: dict, b: dict) -> list[str]:
-    """Where two summaries differ (empty: the same content)."""
-    diffs = []
-    for key in a:
-        if key == "pages":
-            if len(a["pages"]) != len(b["pages"]):
-                diffs.append(f"page count {len(a['pages'])} != {len(b['pages'])}")
-            for i, (pa, pb) in enumerate(zip(a["pages"], b["pages"])):
-                for k in pa:
-                    if pa[k] != pb[k]:
-                        diffs.append(f"page {i} {k}: {pa[k]!r:.300} != {pb[k]!r:.300}")
-        elif a[key] != b.get(key):
-            diffs.append(f"{key}: {str(a[key])[:300]} != {str(b.get(key))[:300]}")
-    return diffs

@@ -161,8 +161,7 @@ def test_a_campaign_record_is_stamped_on_one_blank_for_every_seed_of_as_many_mis
     _, (other_blank, other) = record(6)
     assert render_html(blank) == render_html(other_blank) and render_html(filled) != render_html(other)
     stats: dict = {}
-    target = stamping.write_stamped([(blank, filled)], tmp_path / "r.pdf", cache_dir=cache, stats=stats,
-                                    finished=True)
+    target = stamping.write_stamped([(blank, filled)], tmp_path / "r.pdf", cache_dir=cache, stats=stats)
     assert stats == {**stats, "stamped": 1, "laid_out": 0}, stats
     reference = laid_out(filled)
     mm = 72 / 25.4
@@ -666,7 +665,7 @@ def test_a_tagged_files_blanks_are_prepared_once_and_kept_in_the_cache(regiment,
     def squad():
         return filled_playbooks(regiment, roll_squad(regiment, Dice.seeded(3), 6), "s.pdf")
 
-    first, _ = stamp(squad(), tmp_path / "a.pdf", cache, finished=True)
+    first, _ = stamp(squad(), tmp_path / "a.pdf", cache)
     kept = sorted(cache.glob("blank-*.tagged.json"))
     blanks = sorted(cache.glob("blank-*.pdf"))
     assert kept and len(kept) == len(blanks)  # every blank the squad was stamped on
@@ -674,9 +673,9 @@ def test_a_tagged_files_blanks_are_prepared_once_and_kept_in_the_cache(regiment,
     made = []
     real = tagged.page_structure
     monkeypatch.setattr(tagged, "page_structure", lambda pdf, i: made.append(i) or real(pdf, i))
-    again, _ = stamp(squad(), tmp_path / "b.pdf", cache, finished=True)
+    again, _ = stamp(squad(), tmp_path / "b.pdf", cache)
     assert again == first and made == []  # taken from the cache, not prepared again
     for path in kept:  # an entry of another format: prepared again, the same bytes
         cached.write(path, cached.read(path).replace(tagged.PREPARED_FORMAT.encode(), b"prepared 0"))
-    third, _ = stamp(squad(), tmp_path / "c.pdf", cache, finished=True)
+    third, _ = stamp(squad(), tmp_path / "c.pdf", cache)
     assert third == first and made

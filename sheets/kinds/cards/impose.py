@@ -17,7 +17,6 @@ import io
 import json
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, replace
-from typing import ClassVar
 
 from sheets.base import interrupts
 from sheets.base.errors import SheetsError
@@ -67,8 +66,6 @@ class Imposition:
     continued: bool = False
     # per card: the set it is of, when several sets share the sheet (builder.decks_sheet); None: `set_id`
     sets_of: tuple[str, ...] | None = None
-    #: each card face drawn on a page is one unit (sheets.pdf.finish); not data: not in `key`
-    unit_forms: ClassVar[tuple[str, ...]] = (FRONT, BACK)
 
     @property
     def key(self) -> str:

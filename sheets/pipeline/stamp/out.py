@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from typing import Callable
 
 from sheets.base import interrupts, output
-from sheets.pdf.stream import StreamingPdf, open_source
+from sheets.pdf.stream import open_source
 from sheets.pipeline.stamp.chunk import Drawn
 from sheets.pdf.tagged import TaggedPdf
 
@@ -23,7 +23,7 @@ class Out:
     """The target's temporary file and the PDF written into it (see the module)."""
 
     def __init__(self, job) -> None:
-        self.job = job  # the StampJob: its target, title, bases, `finished`
+        self.job = job  # the StampJob: its target, title, bases
         self.total = 0  # pages in the whole file (the footers' "page N of M")
         self.written = 0  # chunks written
         self.number = 0  # pages written
@@ -56,8 +56,7 @@ class Out:
             self._handle = os.fdopen(fd, "wb")
         title = self.job.title
         keywords = self.job.keywords
-        self._pdf = (TaggedPdf(self._handle, title, keywords=keywords) if self.job.finished
-                     else StreamingPdf(self._handle, title, keywords))
+        self._pdf = TaggedPdf(self._handle, title, keywords=keywords)
 
     def discard(self) -> None:
         """Nothing written is kept (see the module)."""
@@ -87,12 +86,12 @@ class Out:
     def write(self, chunk: list, data, between: Callable[[], None] | None = None) -> None:
         """One chunk's parts: each page its base's page with the chunk's overlay page on top.
         `data`: the overlay PDF, or a worker's `Drawn` (the overlay with its pages' content
-        marked already, for a tagged file). `between`: called after each page (the workers'
+        marked already). `between`: called after each page (the workers'
         next chunks handed out while this process writes: sheets.pipeline.stamp.write)."""
         if self._pdf is None:
             self._open()
         pdf, bases = self._pdf, self.job.bases
-        marked = data.pages if isinstance(data, Drawn) and self.job.finished else None
+        marked = data.pages if isinstance(data, Drawn) else None
         overlay = open_source(data.pdf if isinstance(data, Drawn) else data)
         source, n = f"overlay-{self.written * CHUNK}", 0
         with self._errors(), overlay:
@@ -110,8 +109,7 @@ class Out:
                     if between is not None:
                         between()
                 if plan.key.startswith("part-"):  # a part's own base: drawn here only
-                    if self.job.finished:
-                        pdf.forget(plan.key)
+                    pdf.forget(plan.key)
                     self._later.append(base)
         self.written += 1
         if self.sure:

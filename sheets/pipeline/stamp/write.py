@@ -23,7 +23,7 @@ from typing import Callable
 
 from sheets.base import interrupts, output
 from sheets.pdf import tagged
-from sheets.pdf.stream import open_source, read_ahead
+from sheets.pdf.stream import open_source
 from sheets.pipeline.workers import Pool
 from sheets.pipeline import cache
 from sheets.pipeline.sheet import Sheet, render_html
@@ -102,22 +102,13 @@ def missing_blanks(parts: list, cache_dir: Path | None) -> dict[str, str]:
     return found
 
 
-def read_page(reader, index: int, finished: bool) -> None:
-    """A source page read now, while this process would otherwise wait on its workers: for a
-    tagged file (`finished`) made ready to be its form (sheets.pdf.tagged.prepared), else its
-    content and structure read (sheets.pdf.stream.read_ahead). Nothing is written."""
-    if finished:
-        tagged.prepared(reader, index)
-    else:
-        read_ahead(reader, index)
-
-
-def read_now(pdf: bytes, between: Callable[[], None], finished: bool):
-    """A laid-out PDF opened and each of its pages read (`read_page`), `between` called after
-    each page (the workers' next jobs handed out)."""
+def read_now(pdf: bytes, between: Callable[[], None]):
+    """A laid-out PDF opened and each of its pages made ready to be a tagged page's form
+    (sheets.pdf.tagged.prepared), `between` called after each page (the workers' next jobs
+    handed out): work done while this process would otherwise wait on its workers."""
     reader = open_source(pdf)
     for p in range(len(reader.pages)):
-        read_page(reader, p, finished)
+        tagged.prepared(reader, p)
         between()
     return reader
 
@@ -139,7 +130,6 @@ class StampJob:
     bases: dict[str, Base] = field(default_factory=dict)
     todo: list[str] = field(default_factory=list)  # blanks the cache does not hold
     keywords: str = ""  # the file's /Keywords (what rolled its dice: metadata, never on a page)
-    finished: bool = False  # tagged and described as it is written (TaggedPdf), not raw
     forms: bool = False  # fillable: a form field at every field the blank leaves to the player
     planned: dict = field(default_factory=dict)  # part index -> its Plan, made while the blanks were laid out
     planned_on: dict = field(default_factory=dict)  # the (fields, layout) of the blanks those plans are on
@@ -149,7 +139,7 @@ class StampJob:
     # -- phase 1: bases ---------------------------------------------------------
     def _prepared_at(self, key: str) -> Path | None:
         """Where the cache keeps blank `key`'s pages as a tagged file's writer prepares them."""
-        return cache.prepared_path(self.cache_dir, key) if self.finished else None
+        return cache.prepared_path(self.cache_dir, key)
 
     def find_blanks(self) -> None:
         for blank, _ in self.parts:
@@ -196,7 +186,7 @@ class StampJob:
         """What this process does while the workers lay out, a step at a time: each filled part
         rendered (Jinja) and, when this process has its blank, planned as a worker would
         (`plan_chunk`, PLAN_AHEAD parts at most), so that the stamping only draws it; then the
-        pages of the blanks those plans go on parsed (sheets.pdf.stream.read_ahead)."""
+        pages of the blanks those plans go on made ready to be forms (sheets.pdf.tagged.prepared)."""
         planning = self.planned_on  # key -> (fields, layout): the cached blanks, and taller ones found
         taller = Taller({}, self.cache_dir)
         for i, (key, (_, filled)) in enumerate(zip(self.part_keys, self.parts)):
@@ -235,13 +225,13 @@ class StampJob:
         for i in sorted(wanted - set(todo)):  # the cache's, read while the workers lay out the rest
             if not fresh.out:  # none out (a warm run): read when the file is written, as before
                 break
-            opened[i] = read_now(made[i][0], fresh.poll, self.finished)  # type: ignore[index]
+            opened[i] = read_now(made[i][0], fresh.poll)  # type: ignore[index]
         for i, (pdf, layout) in zip(todo, fresh):
             layout = _same_shape_as_cached(layout)
             cache.write_blank(self.cache_dir, keys[i], pdf, layout)
             made[i] = (pdf, layout)
             if i in wanted and fresh.out:  # none out: the rest is read when the file is written
-                opened[i] = read_now(pdf, fresh.poll, self.finished)  # type: ignore[index]
+                opened[i] = read_now(pdf, fresh.poll)  # type: ignore[index]
         return made
 
     # -- phase 2: plans and overlays ------------------------------------------------
@@ -253,9 +243,9 @@ class StampJob:
         total = out.total = sum(self.bases[k].pages for k in self.part_keys if k is not None)
         chunks = -(-len(self.parts) // CHUNK)
         parallel = chunks > 1 and any(k is not None for k in self.part_keys) and self.pool.parallel(chunks)
-        # on the workers, a tagged file's pages come marked (marking.marked_pages): that work is
+        # on the workers, a page's content comes marked (marking.marked_pages): that work is
         # theirs, not this process's, which writes every page (in one process it gains nothing)
-        jobs = self._chunk_jobs(total, self.finished and parallel)
+        jobs = self._chunk_jobs(total, parallel)
         interrupts.phase("stamping")
         if parallel:
             drawn = self.pool.map(stamp_chunk, jobs, ahead=self.pool.size + AHEAD)
@@ -367,12 +357,12 @@ class StampJob:
         return grown
 
     def _read_ahead(self, keys=None):
-        """Each base's pages parsed, one page a step (sheets.pdf.stream.read_ahead): the parts' bases,
-        or those of `keys`."""
+        """Each base's pages made ready to be forms (sheets.pdf.tagged.prepared), one page a step:
+        the parts' bases, or those of `keys`."""
         for key in keys if keys is not None else dict.fromkeys(k for k in self.part_keys if k is not None):
             base = self.bases[key]
             for p in range(base.pages):
-                read_page(base.reader, p, self.finished)
+                tagged.prepared(base.reader, p)
                 yield True
 
     # -- phase 3: the file --------------------------------------------------------
@@ -398,10 +388,11 @@ class StampJob:
 
     def _redraw_jobs(self, chunks: list[list[Plan]], first: int, total: int) -> list[tuple]:
         """`draw_chunk`'s arguments for each chunk: the bases its parts are drawn on (each blank
-        pickled once), its first page number, the page count, and whether it comes marked."""
+        pickled once), its first page number, the page count, and that it comes marked (the
+        chunks are drawn again on the workers only when there are several)."""
         blanks, jobs = self._packed_bases(), []
         for chunk_plans in chunks:
-            jobs.append(({p.key: blanks[p.key] for p in chunk_plans}, chunk_plans, first, total, self.finished))
+            jobs.append(({p.key: blanks[p.key] for p in chunk_plans}, chunk_plans, first, total, True))
             first += sum(self.bases[p.key].pages for p in chunk_plans)
         return jobs
 
@@ -445,14 +436,14 @@ class StampJob:
 
 def write_stamped(parts: list[StampPart], target: Path, *, title: str = "", cache_dir: Path | None = None,
                   workers: int | None = None, progress: Callable[[str], None] | None = None,
-                  stats: dict | None = None, pool: Pool | None = None, finished: bool = False,
+                  stats: dict | None = None, pool: Pool | None = None,
                   forms: bool = False, keywords: str = "") -> Path:
     """Stamp every part onto its cached blank and stream the pages into `target` (atomic).
 
     Big jobs are split in chunks of CHUNK parts, planned and drawn on every core (`workers`
     processes, or the caller's `pool`: a kit's, whose workers have WeasyPrint imported already);
-    the pages are streamed to disk chunk by chunk. `finished`: tagged and described as they
-    are written (what `finish_pdf` does to the raw file, in the same pass: TaggedPdf).
+    the pages are streamed to disk chunk by chunk, tagged and described as they are written
+    (sheets.pdf.tagged.TaggedPdf).
     """
     where = cache_dir if cache_dir is not None else cache.default_dir()
     try:
@@ -461,12 +452,12 @@ def write_stamped(parts: list[StampPart], target: Path, *, title: str = "", cach
         where = None  # a cache we cannot make is only slower
     if pool is not None:
         written = StampJob(parts, target, title, where, pool, progress, stats, own_pool=False,
-                           finished=finished, forms=forms, keywords=keywords).run()
+                           forms=forms, keywords=keywords).run()
     else:
         with Pool(workers, warm_up=chunk.warm_up) as own:  # started once, for every phase that needs them
             if len(parts) > CHUNK:
                 own.start()  # its workers start Python while this process renders the blanks' HTML
             written = StampJob(parts, target, title, where, own, progress, stats,
-                               finished=finished, forms=forms, keywords=keywords).run()
+                               forms=forms, keywords=keywords).run()
     cache.trim(where)  # under its size bound
     return written
