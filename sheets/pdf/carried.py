@@ -2,15 +2,14 @@
 
 Stamped sheets (`sheets.pdf.tagged`) and imposed cards (`sheets.kinds.cards.impose`) draw the
 pages WeasyPrint laid out as form XObjects, and the source's structure tree stays behind. So
-each such page's structure is taken as plain direct objects (`page_structure`; an imposed card's
-form carries it under `/WSStruct`, `KEY`): every structure element of that
+each such page's structure is taken as plain direct objects (`page_structure`): every
+structure element of that
 page in tree order, empty table cells, rows and bodies included (a table keeps its grid; empty
 Spans are pruned), with any element of the tree that owns some of the page's marked content and
 the walk misses (so that every MCID of the page has its element), each `{/S type, /K [kids:
 MCIDs of the form's content, or elements], /Alt, /ActualText, /Lang, /A …}`. The tagged writer
-(a stamped file, as it is written) and the last pass over an imposed sheet (`finish.tag_forms`)
-turn those into a real structure tree (marked-content references into the form, `/Stm`); the
-key goes. Elements outside the tree (WeasyPrint's page margin boxes:
+(`sheets.pdf.tagged`: a stamped file or an imposed card sheet, as it is written) turns those
+into a real structure tree (marked-content references into the form, `/Stm`). Elements outside the tree (WeasyPrint's page margin boxes:
 running footers, a card's number) are not carried: their marked content becomes a pagination
 artifact (`ua.artifact_margin_boxes`).
 
@@ -25,8 +24,7 @@ with interrupts.held():  # a Ctrl-C while pikepdf registers its C++ types aborts
     import pikepdf
     from pikepdf import Array, Dictionary, Name
 
-KEY = "/WSStruct"
-#: what an element carries besides its role and kids, wherever it is copied (here, `finish`, `tagged`)
+#: what an element carries besides its role and kids, wherever it is copied (here, `tagged`)
 KEPT = ("/Alt", "/ActualText", "/Lang", "/E", "/T", "/A", "/C", "/ID")
 _EMPTY_OK = ("/Span", "/NonStruct")  # pruned when they own nothing (outloud TAG-020); other empties stay
 

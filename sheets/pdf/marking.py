@@ -12,10 +12,50 @@ from __future__ import annotations
 import io
 import zlib
 
-from sheets.pdf.finish import _has_text, _runs, pikepdf
+from sheets.base import interrupts
+
+with interrupts.held():  # a Ctrl-C while pikepdf registers its C++ types aborts the process
+    import pikepdf
 
 BASE = "/WSBase"
 BASE_DRAWN = b"q /WSBase Do Q\n"  # a stamped page's content begins by drawing its blank
+
+
+def runs(ops: list, forms: dict) -> list[tuple[str, list]]:
+    """The page's own operators cut at the top level: ("form", ops) for a `q … Do … Q` group
+    (or a bare Do), ("marked", ops) for a group already marked, ("own", ops) for the rest.
+    `ops`: (operands, operator) pairs, or pikepdf's instructions as parsed, each run holding them
+    as given (read by index: an instruction's operands become Python values only for a Do)."""
+    found: list[tuple[str, list]] = []
+    names = [str(item[1]) for item in ops]  # each operator's name, once
+    start = depth = 0
+    for end, name in enumerate(names, 1):
+        if name in _OPENS:
+            depth += 1
+        elif name in _CLOSES:
+            depth -= 1
+        if depth > 0:
+            continue
+        group = ops[start:end]
+        kind = ("marked" if names[start] in ("BMC", "BDC")
+                else "form" if "Do" in names[start:end] and any(
+                    str(o[1]) == "Do" and str(o[0][0]) in forms for o in group) else "own")
+        if kind == "own" and found and found[-1][0] == "own":
+            found[-1][1].extend(group)
+        else:
+            found.append((kind, group))
+        start = end
+    if start < len(ops):
+        found.append(("own", ops[start:]))
+    return found
+
+
+_OPENS = frozenset(("q", "BT", "BMC", "BDC"))
+_CLOSES = frozenset(("Q", "ET", "EMC"))
+
+
+def has_text(ops: list) -> bool:
+    return any(str(item[1]) in ("Tj", "TJ", "'", '"') for item in ops)
 
 
 def mark_content(ops: list, tagged: bool) -> tuple[bytes, str]:
@@ -31,14 +71,14 @@ def mark_content(ops: list, tagged: bool) -> tuple[bytes, str]:
     events: list[str] = []
     spans = 0
     form = tagged  # the first tagged form is the blank's
-    for kind, group in _runs(ops, {BASE: True} if tagged else {}):
+    for kind, group in runs(ops, {BASE: True} if tagged else {}):
         if kind == "form" and form:
             form = False
             events.append("F")
             out.extend(group)
         elif kind in ("form", "marked"):
             out.extend(group)
-        elif _has_text(group):
+        elif has_text(group):
             out.append(([pikepdf.Name.Span, pikepdf.Dictionary(MCID=spans)], pikepdf.Operator("BDC")))
             events.append("T")
             spans += 1

@@ -25,11 +25,11 @@ import zlib
 from array import array
 from typing import BinaryIO
 
-from sheets.pdf.finish import KEPT, pikepdf, xmp_packet
+from sheets.pdf.finish import pikepdf, xmp_packet
 from sheets.pdf.marking import BASE_DRAWN, mark_content
 from sheets.pdf.spacing import mark_bytes, to_unicode
 from sheets.pdf import carried, stream
-from sheets.pdf.carried import page_structure
+from sheets.pdf.carried import KEPT, page_structure
 from sheets.pdf.stream import Ref, StreamingPdf, fresh_links, page_content, syntax
 from sheets.pdf.ua import printable_link, scope_tables
 
@@ -191,13 +191,19 @@ class TaggedPdf(StreamingPdf):
         self._resources_of: tuple[str | None, dict] = (None, {})  # one overlay's at a time (`_resources`)
         self._scratch = pikepdf.new()  # holds the stream a page's content is parsed from
         self._ops = pikepdf.Stream(self._scratch, b"")
+        self._units: set[tuple[str, int]] = set()  # imposed units drawn once (`add_units_page`)
+        self._twins: dict[tuple[str, int], int] = {}  # unit -> its artifact twin's number
 
     # -- the blanks -------------------------------------------------------------
-    def form(self, source: str, pdf, index: int):
+    def form(self, source: str, pdf, index: int, group: bool = True):
+        """Page `index` of a source PDF as a form this file draws (its key); `group`: with the
+        page's transparency group (an imposed card is drawn as its page's content, without)."""
         key = (source, index)
         if key not in self._bases:
             base = copy.copy(prepared(pdf, index))  # what is the source page's alone, then this file's:
             base.entries = {**self.form_entries(source, pdf, index), "/Filter": Name.FlateDecode}
+            if not group:
+                base.entries.pop("/Group", None)
             base.elements = {}  # (its formats hold this file's Document number)
             self._bases[key] = base
         return key
@@ -340,6 +346,60 @@ class TaggedPdf(StreamingPdf):
 
     def _identity(self) -> bytes:
         return self._f.md5.digest()  # type: ignore[attr-defined]
+
+    # -- imposed cards --------------------------------------------------------------
+    def add_units_page(self, size: tuple[float, float], placements: list[tuple[str, tuple[str, int], str]],
+                       furniture: bytes, boxes: dict) -> None:
+        """A paper page of units (imposed cards): each placement (its XObject name, a page as
+        `form` returned it, its `cm` operands) drawn, then `furniture` (crop marks, a fold line:
+        marked as artifacts already). A unit's first drawing is one element of the document, a
+        `Div` of its page's elements; drawn again (the same back behind every card, --copies)
+        it is an artifact (`_twin`): read once, printed every time."""
+        page = self._reserve()
+        xobjects: dict = {}
+        content = []
+        for name, key, matrix in placements:
+            num = self._twin(key) if key in self._units else self._unit(key, page)
+            xobjects[name] = Ref(num)
+            content.append(b"q %s cm %s Do Q" % (matrix.encode("ascii"), name.encode("ascii")))
+        content.append(furniture)
+        entries = {"/Type": Name.Page, "/Parent": Ref(self._pages), "/MediaBox": [0, 0, float(size[0]), float(size[1])],
+                   "/Resources": {"/XObject": xobjects}, "/Contents": self._add_stream(b"\n".join(content) + b"\n"),
+                   "/StructParents": self._owners_entry([]), "/Tabs": Name.S, **boxes}
+        self._pack_bytes(page, syntax(entries))
+        self._kids.append(page)
+
+    def _unit(self, key: tuple[str, int], page: int) -> int:
+        """The form of a unit's first drawing, its elements in a Div of the document's."""
+        base = self._bases[key]
+        form_num, div = self._reserve(), self._reserve()
+        self._units.add(key)
+        first = self._reserve_many(len(base.nodes)) if base.nodes else 0
+        for i, (head, parent, kids) in enumerate(base.nodes):
+            items = [b"%d 0 R" % (first + v) if child else _MCR % (v, page, form_num) for child, v in kids]
+            self._pack_bytes(first + i, _ELEM % (head, first + parent if parent >= 0 else div, page, b" ".join(items)))
+        self._pack_bytes(div, _ELEM % (b"/S /Div", self._document, page,
+                                       b" ".join(b"%d 0 R" % (first + i) for i in base.tops)))
+        self._doc_kids.append(div)
+        own = {}
+        if base.owners:
+            own["/StructParents"] = self._owners_entry([first + i if i is not None else None for i in base.owners])
+        self._write_stream(form_num, {**base.entries, **own}, base.data)
+        return form_num
+
+    def _twin(self, key: tuple[str, int]) -> int:
+        """A unit drawn again: its form as an artifact, its marked content without MCIDs, all
+        of it inside one `/Artifact` sequence (written once per unit)."""
+        num = self._twins.get(key)
+        if num is None:
+            base = self._bases[key]
+            self._ops.write(zlib.decompress(base.data))
+            ops = [([operands[0]], pikepdf.Operator("BMC")) if str(op) == "BDC" else (operands, op)
+                   for operands, op in pikepdf.parse_content_stream(self._ops)]
+            data = b"/Artifact BMC\n" + pikepdf.unparse_content_stream(ops) + b"\nEMC\n"
+            num = self._twins[key] = self._reserve()
+            self._write_stream(num, base.entries, zlib.compress(data, 6))
+        return num
 
     # -- the document -------------------------------------------------------------
     def close(self, catalog: dict | None = None, title: str | None = None) -> None:

@@ -12,9 +12,9 @@ from sheets.pipeline.stamp.layout import render_base
 
 
 def finished_pdf(html: str, forms: bool, finish=None) -> bytes:
-    """A sheet's PDF as it is written: laid out, finished (cards imposed), then tagged,
-    described and boxed (sheets.pdf.finish, pikepdf: imposed cards tagged card by card)."""
-    return finish_pdf(pdf_of_html(html, forms, finish))
+    """A sheet's PDF as it is written: laid out, finished (cards imposed, and tagged as they are:
+    `writes_tagged`), then described and boxed (sheets.pdf.finish, pikepdf)."""
+    return finish_pdf(pdf_of_html(html, forms, finish), marked=getattr(finish, "writes_tagged", False))
 
 
 def layout_job(kind: str, *args):

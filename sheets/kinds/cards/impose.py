@@ -5,11 +5,12 @@ carries an anchor id, which WeasyPrint writes as a named destination, so the pag
 each card starts on tells which card ran over; that is an error naming the card,
 never a card silently cut off.
 
-Imposition: each card page becomes a Form XObject (pikepdf's `Page.as_form_xobject`, its
-box the card page's MediaBox, bleed and all) that paper pages place with a `cm` matrix computed
-from the layout (`CardGrid`), then crop marks are drawn as
-plain PDF paths outside the cut lines. With backs, a back page follows each front
-page, laid out so that duplex printing puts card k's back behind card k.
+Imposition: each card page becomes a Form XObject (its box the card page's MediaBox, bleed and
+all) that paper pages place with a `cm` matrix computed from the layout (`CardGrid`), then crop
+marks are drawn as plain PDF paths outside the cut lines. With backs, a back page follows each
+front page, laid out so that duplex printing puts card k's back behind card k. The sheet is
+written by the stamped files' tagged writer (sheets.pdf.tagged): each card drawn is one `Div` of
+the structure tree, its page's elements in it; a card drawn again is an artifact.
 """
 from __future__ import annotations
 
@@ -17,19 +18,20 @@ import io
 import json
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, replace
+from typing import ClassVar
 
 from sheets.base import interrupts
 from sheets.base.errors import SheetsError
 from sheets.kinds.cards.grid import SAFE_EDGE_MM, CardGrid
-from sheets.pdf.carried import KEY as STRUCT_KEY
-from sheets.pdf.carried import page_structures
+from sheets.pdf import tagged
+from sheets.pdf.tagged import TaggedPdf
 
 with interrupts.held():  # a Ctrl-C while pikepdf registers its C++ types aborts the process
     import pikepdf
     from pikepdf import Array, Dictionary
 
 MM = 72 / 25.4  # PDF points per millimetre
-IMPOSITION_VERSION = "6"  # bump when imposition output changes for the same input
+IMPOSITION_VERSION = "7"  # bump when imposition output changes for the same input
 #: the names of the forms a paper page draws: a card's front and its back (each one card, tagged as a unit)
 FRONT, BACK = "/Card", "/Back"
 
@@ -66,6 +68,9 @@ class Imposition:
     continued: bool = False
     # per card: the set it is of, when several sets share the sheet (builder.decks_sheet); None: `set_id`
     sets_of: tuple[str, ...] | None = None
+    #: what it returns is tagged and its words marked already (sheets.pdf.tagged): the last pass
+    #: (sheets.pdf.finish) only describes and repairs it. Not data: not in `key`
+    writes_tagged: ClassVar[bool] = True
 
     @property
     def key(self) -> str:
@@ -158,33 +163,17 @@ def preflight(cards: pikepdf.Pdf, spec: Imposition) -> list[int]:
     return [runs[f"card-{i}"] for i in range(len(spec.cards))]
 
 
-def _form_xobject(out: pikepdf.Pdf, page: pikepdf.Page, structure: Array | None) -> pikepdf.Object:
-    """A page of the card document as a Form XObject of `out` (with its tags, when the card
-    document is tagged: see sheets.pdf.carried)."""
-    form = page.as_form_xobject()
-    form.BBox = Array([float(v) for v in page.mediabox])  # the whole card page: qpdf's default is its TrimBox
-    if "/Group" in form:
-        del form.Group  # a form drawn as the card page's own content, not a transparency group of its own
-    if structure is not None:
-        form[STRUCT_KEY] = structure
-    return out.copy_foreign(form)
-
-
-def _paper_page(out: pikepdf.Pdf, grid: CardGrid, placements: list[tuple[str, pikepdf.Object, str]],
+def _paper_page(out: TaggedPdf, grid: CardGrid, placements: list[tuple[str, tuple[str, int], str]],
                 marks: list[tuple], fold_at: float | None = None, trims: Sequence[tuple[float, float]] = ()) -> None:
-    """Add one paper page: `placements` are (XObject name, form, cm operands), `trims`
-    the lower-left trim corners (mm) of the cards placed.
+    """Add one paper page: `placements` are (XObject name, a card page as `out.form` made it,
+    cm operands), `trims` the lower-left trim corners (mm) of the cards placed. Each card drawn
+    is one unit of the page's structure (sheets.pdf.tagged: `add_units_page`).
 
     With `fold_at` (mm from the left), the page is twice the grid's width and gets a
     dashed fold line there.
     """
     width = grid.paper_w * (2 if fold_at is not None else 1)
-    page = out.add_blank_page(page_size=(width * MM, grid.paper_h * MM))
     ops = []
-    xobjects = Dictionary()
-    for name, form, matrix in placements:
-        xobjects[name] = form
-        ops.append(f"q {matrix} cm {name} Do Q")
     # crop marks and the fold line are page furniture: artifacts, outside the structure tree
     if marks:
         ops.append("/Artifact <</Type /Layout>> BDC q 0 0 0 RG 0.3 w 0 J [] 0 d")
@@ -194,29 +183,26 @@ def _paper_page(out: pikepdf.Pdf, grid: CardGrid, placements: list[tuple[str, pi
         # the fold line keeps inside the inked area too (SAFE_EDGE_MM from the paper's edge)
         ops.append(f"/Artifact <</Type /Layout>> BDC q 0.35 0.35 0.35 RG 0.5 w [3 2] 0 d {fold_at * MM:.3f} "
                    f"{SAFE_EDGE_MM * MM:.3f} m {fold_at * MM:.3f} {(grid.paper_h - SAFE_EDGE_MM) * MM:.3f} l S Q EMC")
-    _boxes(page, grid, trims, width)
-    page.obj.Resources = Dictionary(XObject=xobjects)
-    page.obj.Contents = out.make_stream(("\n".join(ops) + "\n").encode("ascii"))
+    out.add_units_page((width * MM, grid.paper_h * MM), placements, "\n".join(ops).encode("ascii"),
+                       _boxes(grid, trims, width))
 
 
-def _boxes(page: pikepdf.Page, grid: CardGrid, trims: Sequence[tuple[float, float]], width: float) -> None:
+def _boxes(grid: CardGrid, trims: Sequence[tuple[float, float]], width: float) -> dict:
     """TrimBox: the cut lines around the cards placed on this page (`trims`: each card's
     lower-left trim corner, mm); with bleed, a BleedBox that far beyond them. Both stay
-    inside the MediaBox (0 0 `width` paper_h)."""
+    inside the MediaBox (0 0 `width` paper_h); a page without cards is trimmed at its edges."""
     if not trims:
-        return
+        return {"/TrimBox": [0, 0, round(width * MM, 3), round(grid.paper_h * MM, 3)]}
     x0 = max(0.0, min(x for x, _ in trims))
     y0 = max(0.0, min(y for _, y in trims))
     x1 = min(width, max(x for x, _ in trims) + grid.card_w)
     y1 = min(grid.paper_h, max(y for _, y in trims) + grid.card_h)
 
-    def box(pad: float) -> Array:
-        return Array([round(v * MM, 3) for v in (
-            max(0.0, x0 - pad), max(0.0, y0 - pad), min(width, x1 + pad), min(grid.paper_h, y1 + pad))])
+    def box(pad: float) -> list:
+        return [round(v * MM, 3) for v in (
+            max(0.0, x0 - pad), max(0.0, y0 - pad), min(width, x1 + pad), min(grid.paper_h, y1 + pad))]
 
-    page.obj.TrimBox = box(0)
-    if grid.bleed > 0:
-        page.obj.BleedBox = box(grid.bleed)
+    return {"/TrimBox": box(0), **({"/BleedBox": box(grid.bleed)} if grid.bleed > 0 else {})}
 
 
 def _cm(x_mm: float, y_mm: float, bleed: float, rotated: bool, grid: CardGrid) -> str:
@@ -235,11 +221,12 @@ def impose(cards: pikepdf.Pdf, spec: Imposition) -> bytes:
     puts each back beside its front (mirrored about the fold line) on the same page.
     """
     grid = spec.grid
-    out = pikepdf.new()
+    buf = io.BytesIO()
+    out = TaggedPdf(buf, spec.title or spec.set_title)
     n = len(spec.cards)
-    tags = page_structures(cards)
-    fronts = [_form_xobject(out, cards.pages[i], tags[i]) for i in range(n)]
-    backs = [_form_xobject(out, cards.pages[n + j], tags[n + j]) for j in range(len(spec.back_names))]
+    # each card page a form (its whole page, bleed and all), its structure carried (sheets.pdf.carried)
+    fronts = [out.form("cards", cards, i, group=False) for i in range(n)]
+    backs = [out.form("cards", cards, n + j, group=False) for j in range(len(spec.back_names))]
     counts = spec.counts or (1,) * n
     order = [k for _ in range(spec.copies) for k in range(n) for _ in range(counts[k])]
     ox, oy = spec.back_offset
@@ -270,8 +257,6 @@ def impose(cards: pikepdf.Pdf, spec: Imposition) -> bytes:
                 placements.append((f"{BACK}{slot}", backs[j], _cm(x + ox, y + oy, grid.bleed, rotated, grid)))
                 trims.append((x + ox, y + oy))
             _paper_page(out, grid, placements, [], trims=trims)
-    out.docinfo.Title = spec.title or spec.set_title
-    out.docinfo.Author = out.docinfo.Creator = "warsheets"
-    buf = io.BytesIO()
-    out.save(buf, deterministic_id=True)  # the card document's objects copied: saved while it is open
+    out.close()  # the card document's objects copied: written while it is open
+    tagged.forget(cards)
     return buf.getvalue()
