@@ -272,12 +272,17 @@ def built_dist(shared) -> dict[str, Path]:
 
 
 @pytest.fixture(scope="session")
-def whole_kit_letter(tmp_path_factory) -> BuiltKit:
-    """`sheets kit --seed 7 --paper letter`, every game, built once for the whole session (as whole_kit)."""
-    out = tmp_path_factory.mktemp("whole-kit-letter") / "kit"
-    result = CliRunner().invoke(app, ["kit", "--seed", "7", "--paper", "letter", "-o", str(out)])
-    assert result.exit_code == 0, result.output
-    return BuiltKit(out, result.stdout)
+def whole_kit_letter(shared) -> BuiltKit:
+    """`sheets kit --seed 7 --paper letter`, every game, built once for the whole run (across
+    pytest-xdist's workers too, as whole_kit)."""
+
+    def build(folder: Path) -> None:
+        result = CliRunner().invoke(app, ["kit", "--seed", "7", "--paper", "letter", "-o", str(folder / "kit")])
+        assert result.exit_code == 0, result.output
+        (folder / "stdout").write_text(result.stdout, encoding="utf-8")
+
+    folder = shared("whole-kit-letter", build)
+    return BuiltKit(folder / "kit", (folder / "stdout").read_text(encoding="utf-8"))
 
 
 def ink_margins_mm(path: Path, dpi: int = 72) -> list[tuple[float, float, float, float] | None]:

@@ -11,6 +11,7 @@ Each command runs in its own process with a private cache and a private TMPDIR.
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -52,11 +53,22 @@ def _words(pdf: Path) -> list[str]:
         return [w[4] for page in doc for w in page.get_text("words")]
 
 
-@pytest.mark.parametrize("offset", [100, 200, 800])
-def test_a_corrupted_compiled_template_is_rebuilt_silently(tmp_path, offset):
-    env = _env(tmp_path)
-    first = sheets(env, "reference", "wotw", "-o", tmp_path / "a.pdf")
+@pytest.fixture(scope="module")
+def first_reference(tmp_path_factory) -> tuple[Path, subprocess.CompletedProcess]:
+    """`sheets reference wotw` once, in a folder of its own: its PDF and the cache it compiled
+    the templates into (each corruption below starts from a copy of that cache)."""
+    where = tmp_path_factory.mktemp("first-reference")
+    first = sheets(_env(where), "reference", "wotw", "-o", where / "a.pdf")
     assert first.returncode == 0, first.stderr
+    return where, first
+
+
+@pytest.mark.parametrize("offset", [100, 200, 800])
+def test_a_corrupted_compiled_template_is_rebuilt_silently(tmp_path, offset, first_reference):
+    where, first = first_reference
+    shutil.copytree(where / "cache", tmp_path / "cache")
+    shutil.copy2(where / "a.pdf", tmp_path / "a.pdf")
+    env = _env(tmp_path)
     compiled = _compiled(tmp_path)
     assert compiled and all(unsealed(p.read_bytes()) is not None for p in compiled)  # written sealed
     for path in compiled:  # 20 bytes flipped inside the marshalled code, as the audit did
