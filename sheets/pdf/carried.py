@@ -101,7 +101,7 @@ def _walk(elem, page, memo: dict, seen: set) -> Dictionary | None:
         seen.add(elem.objgen)
     node = _describe(elem)
     own_pg = _page_of(elem.get("/Pg"))
-    kids = []
+    kids: list = []  # MCIDs and elements
     for kid in _kids(elem):
         if isinstance(kid, int):
             if own_pg == page:

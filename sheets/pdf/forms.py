@@ -274,7 +274,7 @@ def _field_tree(pdf, widgets: list, radios: dict[str, tuple[str, str]], caption_
     import pikepdf  # noqa: PLC0415
 
     fields, names = _fields(widgets, radios)
-    nodes: dict[tuple, object] = {}
+    nodes: dict[tuple, pikepdf.Dictionary] = {}
     roots = pikepdf.Array()
     for item, name, path in zip(fields, names, _tree(names)):
         if isinstance(item, list):
@@ -324,8 +324,8 @@ def finish_form(pdf_bytes: bytes, radios: dict[str, tuple[str, str]] | None = No
     if autosize:
         for font in fonts.values():
             _true_box(font)
-    text_font = next((str(_DA_FONT.search(str(w.DA)).group(1)) for w in widgets
-                      if "/DA" in w and _DA_FONT.search(str(w.DA))), None)
+    text_font = next((found.group(1) for w in widgets
+                      if "/DA" in w and (found := _DA_FONT.search(str(w.DA)))), None)
     caption_da = f"0 g /{text_font} 0 Tf" if text_font else None
     for widget in widgets:  # tooltips and appearances, while each widget is its own field
         name = str(widget.T)

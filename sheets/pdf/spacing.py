@@ -116,7 +116,8 @@ def mark_bytes(data: bytes, cmap_of) -> bytes | None:
         font = tfs[at][1]
         if font not in maps:
             maps[font] = cmap_of(font)
-        text = _text(items, maps[font]) if maps[font] else None
+        cmap = maps[font]
+        text = _text(items, cmap) if cmap else None
         if not text:
             continue
         actual = ("\ufeff" + text).encode("utf-16-be").hex().encode()

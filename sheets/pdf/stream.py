@@ -2,7 +2,7 @@
 
 No library writes a file incrementally, so this writer knows bytes and object numbers: each
 object is written as soon as it is made and only its byte offset kept; small objects go into
-object streams, and the file ends in a cross-reference stream (and an /ID, `_identity`). What it
+object streams, and the file ends in a cross-reference stream (and an /ID, an MD5 of its bytes). What it
 writes are pikepdf's objects (a source page's resources, copied object by object and renumbered:
 `_import`) and Python values naming this file's objects (`Ref`), in one syntax (`syntax`).
 
@@ -12,6 +12,7 @@ file written here. The same calls in the same order give the same bytes.
 """
 from __future__ import annotations
 
+import hashlib
 import io
 import sys
 import zlib
@@ -99,11 +100,26 @@ def fresh_links(links: list[tuple[list, str]]) -> list[dict]:
              "/A": {"/S": Name.URI, "/URI": pikepdf.String(uri)}} for rect, uri in links]
 
 
+class _Hashed:
+    """A file handle that keeps an MD5 of what is written (the file's /ID: from the content, so
+    the same input gives the same bytes)."""
+
+    def __init__(self, handle: BinaryIO):
+        self.handle, self.md5 = handle, hashlib.md5()
+
+    def write(self, data: bytes) -> int:
+        self.md5.update(data)
+        return self.handle.write(data)
+
+    def tell(self) -> int:
+        return self.handle.tell()
+
+
 class StreamingPdf:
     """Write a PDF object by object; `close()` writes the page tree and the xref."""
 
     def __init__(self, handle: BinaryIO, title: str = "", keywords: str = "") -> None:
-        self._f = handle
+        self._f = _Hashed(handle)
         self._keywords = keywords  # the info's /Keywords: what rolled the file's dice, never on a page
         self._offsets = array("Q", [0])  # by object number (a dict would grow ~100 bytes an object)
         self._count = 0
@@ -186,15 +202,10 @@ class StreamingPdf:
             rows.byteswap()
         entries = {"/Type": Name.XRef, "/Size": self._count + 1, "/W": [1, 5, 2], "/Root": Ref(root),
                    "/Info": Ref(info), "/Filter": Name.FlateDecode}
-        ident = self._identity()
-        if ident is not None:  # the file's identifier, from its own bytes (the same input, the same /ID)
-            entries["/ID"] = [pikepdf.String(ident), pikepdf.String(ident)]
+        ident = self._f.md5.digest()  # the file's identifier, from its own bytes (the same input, the same /ID)
+        entries["/ID"] = [pikepdf.String(ident), pikepdf.String(ident)]
         self._write_stream(num, entries, zlib.compress(rows.tobytes(), 6))
         self._f.write(b"startxref\n%d\n%%%%EOF\n" % at)
-
-    def _identity(self) -> bytes | None:
-        """The trailer's /ID (None: none), asked for when the file ends in a cross-reference stream."""
-        return None
 
     def _add(self, value) -> Ref:
         num = self._reserve()
@@ -243,7 +254,7 @@ class StreamingPdf:
 
     def _page_resources(self, source: str, resources, form: Ref) -> dict:
         """An overlay page's resources, imported, with the blank's form as `/WSBase`."""
-        found = {k: self._import(source, v) for k, v in resources.items() if k != "/XObject"}
+        found: dict[str, object] = {k: self._import(source, v) for k, v in resources.items() if k != "/XObject"}
         xobjects = resources.get("/XObject", Dictionary())
         found["/XObject"] = {**{k: self._import(source, v) for k, v in xobjects.items()}, "/WSBase": form}
         return found

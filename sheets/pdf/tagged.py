@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import base64
 import copy
-import hashlib
 import json
 import zlib
 from array import array
@@ -33,7 +32,7 @@ from sheets.pdf.carried import KEPT, page_structure
 from sheets.pdf.stream import Ref, StreamingPdf, fresh_links, page_content, syntax
 from sheets.pdf.ua import printable_link, scope_tables
 
-Name = pikepdf.Name
+Name, Dictionary = pikepdf.Name, pikepdf.Dictionary
 
 
 def _refs(numbers) -> bytes:
@@ -97,7 +96,7 @@ def prepared(pdf: pikepdf.Pdf, index: int) -> _Base:
     pages = hit[1]
     if index not in pages:
         page = pdf.pages[index]
-        fonts = page.obj.get("/Resources", {}).get("/Font", {})
+        fonts = page.obj.get("/Resources", Dictionary()).get("/Font", Dictionary())
         content = page_content(page)
         content = mark_bytes(content, lambda name: to_unicode(fonts[name]) if name in fonts else None) or content
         structure = page_structure(pdf, index)
@@ -163,26 +162,11 @@ _OBJR = b"<< /Type /OBJR /Obj %d 0 R /Pg %d 0 R >>"
 _ELEM = b"<< /Type /StructElem %s /P %d 0 R /Pg %d 0 R /K [ %s ] >>"
 
 
-class _Hashed:
-    """A file handle that keeps an MD5 of what is written (the file's /ID: from the content, so
-    the same input gives the same bytes)."""
-
-    def __init__(self, handle: BinaryIO):
-        self.handle, self.md5 = handle, hashlib.md5()
-
-    def write(self, data: bytes) -> int:
-        self.md5.update(data)
-        return self.handle.write(data)
-
-    def tell(self) -> int:
-        return self.handle.tell()
-
-
 class TaggedPdf(StreamingPdf):
     """A StreamingPdf whose pages are tagged as they are written (see the module)."""
 
     def __init__(self, handle: BinaryIO, title: str = "", lang: str = "en", keywords: str = "") -> None:
-        super().__init__(_Hashed(handle), title, keywords)  # type: ignore[arg-type]
+        super().__init__(handle, title, keywords)
         self._lang = lang
         self._document = self._reserve()
         self._doc_kids = array("Q")
@@ -344,9 +328,6 @@ class TaggedPdf(StreamingPdf):
             found = self._resources_of[1][key] = tuple(syntax(made).split(b"%d 0 R" % _ANY_FORM))
         return found
 
-    def _identity(self) -> bytes:
-        return self._f.md5.digest()  # type: ignore[attr-defined]
-
     # -- imposed cards --------------------------------------------------------------
     def add_units_page(self, size: tuple[float, float], placements: list[tuple[str, tuple[str, int], str]],
                        furniture: bytes, boxes: dict) -> None:
@@ -394,8 +375,8 @@ class TaggedPdf(StreamingPdf):
         if num is None:
             base = self._bases[key]
             self._ops.write(zlib.decompress(base.data))
-            ops = [([operands[0]], pikepdf.Operator("BMC")) if str(op) == "BDC" else (operands, op)
-                   for operands, op in pikepdf.parse_content_stream(self._ops)]
+            ops = [([item.operands[0]], pikepdf.Operator("BMC")) if str(item.operator) == "BDC"
+                   else (item.operands, item.operator) for item in pikepdf.parse_content_stream(self._ops)]
             data = b"/Artifact BMC\n" + pikepdf.unparse_content_stream(ops) + b"\nEMC\n"
             num = self._twins[key] = self._reserve()
             self._write_stream(num, base.entries, zlib.compress(data, 6))

@@ -10,6 +10,7 @@ from `finish.describe`.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from sheets.base import interrupts
 
@@ -152,10 +153,10 @@ def tag_widgets(pdf: pikepdf.Pdf) -> None:
     root = pdf.Root.get("/StructTreeRoot")
     tree = root.get("/ParentTree") if root is not None else None
     nums = tree.get("/Nums") if tree is not None else None
-    if nums is None:
+    if root is None or nums is None:
         return
     top = _kids(root)
-    parent = top[0] if top and _is_elem(top[0]) else root
+    parent: Any = top[0] if top and _is_elem(top[0]) else root
     key = int(root.get("/ParentTreeNextKey", 0))
     key = max([key] + [int(nums[i]) + 1 for i in range(0, len(nums), 2)])
     for page in pdf.pages:
@@ -174,7 +175,7 @@ def tag_widgets(pdf: pikepdf.Pdf) -> None:
             else:
                 parent.K = Array([kids, elem])
             annot.StructParent = key
-            nums.extend([key, elem])
+            nums.extend(Array([key, elem]))
             key += 1
         if any(a.get("/Subtype") == Name.Widget for a in page.obj.get("/Annots", Array())):
             page.obj.Tabs = Name.S
@@ -207,7 +208,7 @@ def _referenced(root) -> set[tuple]:
     return found
 
 
-def _unowned(ops: list, holder, referenced: set) -> list:
+def _unowned(ops: list, holder, referenced: set) -> list | None:
     """`ops` with marked content no element references made a pagination artifact (None: none)."""
     changed = False
     for i, (operands, op) in enumerate(ops):

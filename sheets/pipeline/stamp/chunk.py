@@ -28,7 +28,7 @@ def warm_up() -> None:
 
 @dataclass
 class Plan:
-    key: str  # the base (blank) the part is drawn on
+    key: str  # the base (blank) the part is drawn on; "": none yet (a part laid out in full)
     ops: list[list[Op]] | None  # per page; None: the part must be laid out in full
     footer: str
     html: str | None = None  # the filled HTML, kept only when it must be laid out
@@ -49,7 +49,7 @@ def plan_chunk(blanks: dict, items: list, forms: bool = False, taller: "Taller |
             continue
         html = render_html(filled)
         if key is None:  # no blank: this part is laid out in full (still in chunks, on every core)
-            plans.append(Plan(key, None, fields_of(html).footer, html))
+            plans.append(Plan("", None, fields_of(html).footer, html))
             filled.html = None
             continue
         fields, layout = blanks[key]

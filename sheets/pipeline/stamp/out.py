@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import tempfile
 from contextlib import contextmanager
-from typing import Callable
+from typing import BinaryIO, Callable
 
 from sheets.base import interrupts, output
 from sheets.pdf.stream import open_source
@@ -32,8 +32,8 @@ class Out:
         self._later: list = []  # bases drawn for the last time, let go when the file is sure
         self._tmp: str | None = None
         self._target = self.job.target
-        self._handle = None
-        self._pdf = None
+        self._handle: BinaryIO | None = None
+        self._pdf: TaggedPdf | None = None
 
     # -- the temporary file ------------------------------------------------------
     @contextmanager
@@ -43,7 +43,7 @@ class Out:
         except OSError as exc:
             raise output.OutputError(f"cannot write {self.job.target}: {exc.strerror or exc}") from None
 
-    def _open(self) -> None:
+    def _open(self) -> TaggedPdf:
         target = self._target = output.through_links(self.job.target)  # a link stays a link: its file is written
         with self._errors():
             output.ensure_dir(target.parent)
@@ -53,10 +53,9 @@ class Out:
             with interrupts.held():  # a Ctrl-C waits until the name is known, so that it is removed
                 fd, self._tmp = tempfile.mkstemp(prefix=output.scratch_prefix(prefix), suffix=".tmp",
                                                  dir=target.parent)
-            self._handle = os.fdopen(fd, "wb")
-        title = self.job.title
-        keywords = self.job.keywords
-        self._pdf = TaggedPdf(self._handle, title, keywords=keywords)
+            handle = self._handle = os.fdopen(fd, "wb")
+        self._pdf = TaggedPdf(handle, self.job.title, keywords=self.job.keywords)
+        return self._pdf
 
     def discard(self) -> None:
         """Nothing written is kept (see the module)."""
@@ -88,9 +87,7 @@ class Out:
         `data`: the overlay PDF, or a worker's `Drawn` (the overlay with its pages' content
         marked already). `between`: called after each page (the workers'
         next chunks handed out while this process writes: sheets.pipeline.stamp.write)."""
-        if self._pdf is None:
-            self._open()
-        pdf, bases = self._pdf, self.job.bases
+        pdf, bases = self._pdf or self._open(), self.job.bases
         marked = data.pages if isinstance(data, Drawn) else None
         overlay = open_source(data.pdf if isinstance(data, Drawn) else data)
         source, n = f"overlay-{self.written * CHUNK}", 0
@@ -122,16 +119,17 @@ class Out:
 
     def commit(self) -> None:
         """The file closed, flushed and renamed over the target."""
-        if self._pdf is None:
-            self._open()
+        pdf = self._pdf or self._open()
+        handle, tmp = self._handle, self._tmp
+        assert handle is not None and tmp is not None  # the file is open (`_open`)
         with self._errors():
-            self._pdf.close()
-            self._handle.flush()
-            os.fsync(self._handle.fileno())
-            self._handle.close()
+            pdf.close()
+            handle.flush()
+            os.fsync(handle.fileno())
+            handle.close()
             self._handle = None
-            os.chmod(self._tmp, 0o644)
-            os.replace(self._tmp, self._target)
+            os.chmod(tmp, 0o644)
+            os.replace(tmp, self._target)
             self._tmp = None
 
     def __enter__(self) -> "Out":

@@ -220,6 +220,7 @@ def _draw(canvas, page_h: float, op: Op) -> None:
             canvas.rect(x, page_h - y - h, w, h, stroke=0, fill=1)
         if op.kind == "fill":
             return
+        assert op.font is not None and op.baseline is not None  # a tick is planned with its font and baseline
         face = face_for(op.font, op.lines[0])[0]
         light = 0.299 * r + 0.587 * g + 0.114 * b > 0.5
         canvas.setFillColorRGB(*((0, 0, 0) if light else (1, 1, 1)))  # the tick contrasts with the fill
@@ -238,6 +239,7 @@ def _draw(canvas, page_h: float, op: Op) -> None:
         return
     # text ("words": a run of a stamped row, at its baseline)
     font = op.font
+    assert font is not None  # a text is planned with its font
     face, asc, desc, _ = face_for(font, "".join(op.lines))
     s = op.size
     line_h = font["line_height"] * s / font["size"]
@@ -314,7 +316,7 @@ def draw_overlay(pages: list[tuple[float, float, list[Op]]]) -> bytes:
     # a TTF as the initial font: reportlab then starts no page by selecting Helvetica (a font the
     # page would name without embedding); the first text's face, registered already to draw it
     first = next((op for _, _, ops in pages for op in ops if op.font is not None and op.lines), None)
-    initial = face_for(first.font, first.lines[0])[0] if first is not None else face_for(_PLAIN)[0]
+    initial = face_for(first.font, first.lines[0])[0] if first is not None and first.font else face_for(_PLAIN)[0]
     canvas = Canvas(buf, invariant=1, pageCompression=1, initialFontName=initial)
     canvas.setProducer("warsheets")
     for width, height, ops in pages:

@@ -19,7 +19,7 @@ import json
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from sheets.base import interrupts, output
 from sheets.pdf import tagged
@@ -35,6 +35,9 @@ from sheets.pipeline.stamp import chunk
 from sheets.pipeline.stamp.chunk import Plan, Taller, draw_chunk, overlay_pages, plan_chunk, plan_on, stamp_chunk, packed
 from sheets.pipeline.stamp.overlay import draw_overlay, grown_html
 
+if TYPE_CHECKING:
+    import pikepdf
+
 StampPart = tuple  # (blank Sheet or None, filled Sheet)
 PLAN_AHEAD = 8 * CHUNK  # parts planned while the blanks are laid out, at most (bounds memory)
 AHEAD = 2  # chunks drawn and not yet written, at most, beyond one a worker (bounds memory)
@@ -48,7 +51,7 @@ class Base:
     pdf: bytes
     layout: dict
     fields: Fields | None = None
-    _reader: object = None
+    _reader: "pikepdf.Pdf | None" = None
     #: where the cache keeps this blank's pages as the tagged writer prepares them
     #: (sheets.pdf.tagged.prepared): read with the blank, written once they are all made
     prepared_at: Path | None = None
@@ -76,6 +79,12 @@ class Base:
     def pages(self) -> int:
         return len(self.layout["pages"])
 
+    @property
+    def read_fields(self) -> Fields:
+        """Its fields, which the job reads with its blank's HTML (`StampJob.lay_out_bases`)."""
+        assert self.fields is not None, self.key
+        return self.fields
+
     def let_go(self) -> None:
         """Drawn for the last time: its bytes and what was read of them go (bounds memory)."""
         self.keep_prepared()
@@ -87,6 +96,12 @@ class Base:
 
 def _same_shape_as_cached(layout: dict) -> dict:
     return json.loads(json.dumps(layout))  # tuples become lists, as in a cache hit
+
+
+def _html_of(plan: Plan) -> str:
+    """A part's filled HTML, which its plan keeps when the part must be laid out in full."""
+    assert plan.html is not None, plan.key
+    return plan.html
 
 
 def missing_blanks(parts: list, cache_dir: Path | None) -> dict[str, str]:
@@ -168,7 +183,7 @@ class StampJob:
         # this process's own work meanwhile; then, while the workers lay out the rest, each part
         # laid out in full read as it comes back (`opened`): its tree walked and its content read
         # now, not after every part is back, when this process alone writes the file
-        opened: dict[int, object] = {}
+        opened: dict[int, pikepdf.Pdf] = {}
         made = self.laid_out(jobs, meanwhile=self._work_ahead(), opened=opened,
                              read=range(len(self.todo), len(jobs)))
         for key, (pdf, layout) in zip(self.todo, made):
@@ -267,7 +282,7 @@ class StampJob:
             if data is None:  # a part to lay out in full: the page count may change
                 out.discard()
             elif out.live:
-                if self.own_pool and parallel and drawn.back:  # type: ignore[union-attr]
+                if self.own_pool and parallel and drawn.back:
                     self.pool.close()  # all drawn, none to lay out: the workers go while the rest is written
                     between = None
                 out.write(chunk_plans, data, between)
@@ -275,7 +290,7 @@ class StampJob:
         if fallback:  # lay those parts out in full; the page count may change, so draw again
             grown = self.grow(plans, fallback)
             fallback = [i for i in fallback if i not in grown]
-            laid = self.laid_out([(plans[i].html,) for i in fallback])
+            laid = self.laid_out([(_html_of(plans[i]),) for i in fallback])
             for i, (pdf, layout) in zip(fallback, laid):
                 key = f"part-{i}"
                 self.bases[key] = Base(key, pdf, _same_shape_as_cached(layout))
@@ -285,7 +300,7 @@ class StampJob:
 
     def _packed_bases(self) -> dict:
         """Every base as a chunk's job sends it to a worker (`chunk.packed`: each blank pickled once)."""
-        return {k: packed(k, b.fields, b.layout) for k, b in self.bases.items()}
+        return {k: packed(k, b.read_fields, b.layout) for k, b in self.bases.items()}
 
     def _chunk_jobs(self, total: int, marked: bool) -> list[tuple]:
         """`stamp_chunk`'s arguments for each chunk: its blanks (each pickled once), its parts
@@ -310,14 +325,14 @@ class StampJob:
         if key is None or not key.startswith("part-"):
             return filled
         base = self.bases[key]
-        return plan_on(key, base.fields, base.layout, self.blank_html[key], self.forms, base.fields)
+        return plan_on(key, base.read_fields, base.layout, self.blank_html[key], self.forms, base.fields)
 
     def _load_taller(self, plans: list[Plan]) -> None:
         """The taller blanks (`Taller`) a worker planned these parts on, read from the cache."""
         for plan in plans:
             if plan.grown_from is None or plan.key in self.bases:
                 continue
-            html = self.blank_html[plan.key] = grown_html(self.blank_html[plan.grown_from], plan.grow)
+            html = self.blank_html[plan.key] = grown_html(self.blank_html[plan.grown_from], plan.grow or {})
             hit = cache.read_blank(self.cache_dir, plan.key)
             if hit is None:  # trimmed by another command meanwhile: the same HTML gives the same bytes
                 self.taller_laid_out += 1
@@ -349,7 +364,7 @@ class StampJob:
         grown = set()
         for i, key in wanted.items():
             base = self.bases[key]
-            plan = plan_on(key, base.fields, base.layout, plans[i].html, self.forms)
+            plan = plan_on(key, base.read_fields, base.layout, _html_of(plans[i]), self.forms)
             if plan.ops is not None:
                 plan.grow, plan.grown_from = plans[i].grow, self.part_keys[i]
                 plans[i] = plan
@@ -398,7 +413,8 @@ class StampJob:
 
     def add_form(self, plans: list[Plan]) -> None:
         """The stamped file with its form fields (sheets.pipeline.stamp.widgets)."""
-        sizes, pages = [], []
+        sizes: list[tuple[float, float]] = []
+        pages: list[list] = []
         for i, plan in enumerate(plans):
             base = self.bases[plan.key]
             sizes += [(p["width"], p["height"]) for p in base.layout["pages"]]
@@ -445,9 +461,10 @@ def write_stamped(parts: list[StampPart], target: Path, *, title: str = "", cach
     the pages are streamed to disk chunk by chunk, tagged and described as they are written
     (sheets.pdf.tagged.TaggedPdf).
     """
-    where = cache_dir if cache_dir is not None else cache.default_dir()
+    chosen = cache_dir if cache_dir is not None else cache.default_dir()
+    where: Path | None = chosen
     try:
-        where.mkdir(parents=True, exist_ok=True)
+        chosen.mkdir(parents=True, exist_ok=True)
     except OSError:
         where = None  # a cache we cannot make is only slower
     if pool is not None:
