@@ -1,15 +1,16 @@
-"""A stamped file tagged and finished while it is written: `finish_pdf`'s work in one pass.
+"""The one tagger: a stamped file, or an imposed card sheet, tagged and finished as it is written.
 
-`TaggedPdf` is a `StreamingPdf` that does, page by page, what `sheets.pdf.finish` does to
-a whole stamped file afterwards (the same structure, the same content, the same document
-entries), so that nothing proportional to the page count is held: each page gets its own
+`TaggedPdf` is a `StreamingPdf` whose pages are tagged as they are written, so that nothing
+proportional to the page count is held. A stamped page (`add_page`) gets its own
 copy of its blank's form (with `/StructParents`) and its structure elements (marked-content
 references into that form), its own text marked as a `Span` of a `P`, the rest as an
 `Artifact`; its web links join the page's Link elements. Only numbers are kept for the end:
 the parent tree's entries (one object number per key) and the Document's kids. `close()`
 writes the structure tree root, `/MarkInfo`, `/Lang`, the title shown by the viewer, the XMP
 metadata (fixed dates) and the xref. Letter-spaced runs of the blanks carry their words as
-`/ActualText` (`sheets.pdf.spacing`), and every page has a `/TrimBox`.
+`/ActualText` (`sheets.pdf.spacing`), and every page has a `/TrimBox`. A paper page of imposed
+cards (`add_units_page`) draws several card pages as forms, each card's first drawing a `Div` of
+its page's elements, a card drawn again an artifact.
 
 A blank's structure is compiled once (`_Base`): each page's elements are then one format in
 which only object numbers are put (`_elements`), so 1,000 playbooks' 300,000 elements cost

@@ -151,7 +151,7 @@ def _unpacked(blanks: dict) -> dict:
 def stamp_chunk(blanks: dict, items: list, first: int, total: int,
                  forms: bool = False, taller: Taller | None = None, marked: bool = False) -> tuple[list[Plan], object]:
     """Plan a chunk of parts and draw its overlay (None when a part must be laid out in full).
-    `blanks`: key -> (fields, layout), or that `packed`. `marked` (a tagged file): the overlay
+    `blanks`: key -> (fields, layout), or that `packed`. `marked` (on the workers): the overlay
     comes with each page's content marked for the structure tree (`marking.marked_pages`), so
     that the process writing the file does not."""
     blanks = _unpacked(blanks)
@@ -173,7 +173,7 @@ def draw_chunk(blanks: dict, plans: list[Plan], first: int, total: int, marked: 
 
 @dataclass
 class Drawn:
-    """A chunk's overlay PDF and, for a tagged file, each page's marked content (or None)."""
+    """A chunk's overlay PDF and each page's marked content (or None: not one content stream)."""
 
     pdf: bytes
     pages: list | None = None

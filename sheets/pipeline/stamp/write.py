@@ -153,7 +153,7 @@ class StampJob:
 
     # -- phase 1: bases ---------------------------------------------------------
     def _prepared_at(self, key: str) -> Path | None:
-        """Where the cache keeps blank `key`'s pages as a tagged file's writer prepares them."""
+        """Where the cache keeps blank `key`'s pages as the tagged writer prepares them."""
         return cache.prepared_path(self.cache_dir, key)
 
     def find_blanks(self) -> None:
