@@ -252,10 +252,7 @@ class TaggedPdf(StreamingPdf):
             elements, offsets = self._elements(base, first - page)
             self._pack_run(first, (elements % tuple([page + k for k in offsets])).split(b"\0"))
         elif first:
-            for i, (head, parent, kids) in enumerate(base.nodes):
-                items = [b"%d 0 R" % (first + v) if child else _MCR % (v, page, form_num) for child, v in kids]
-                self._pack_bytes(first + i, _ELEM % (head, first + parent if parent >= 0 else self._document,
-                                                     page, b" ".join(items + objrs.get(i, []))))
+            self._write_elements(base, first, page, form_num, self._document, objrs)
         self._doc_kids.extend(tops)
         own = {"/StructParents": form_parents} if form_parents is not None else {}
         self._write_stream(form_num, {**base.entries, **own}, base.data)
@@ -268,6 +265,16 @@ class TaggedPdf(StreamingPdf):
             entries["/Annots"] = [Ref(a) for a in annots]
         self._pack_bytes(page, syntax(entries))
         self._kids.append(page)
+
+    def _write_elements(self, base: _Base, first: int, page: int, form_num: int, top: int,
+                        objrs: dict[int, list[bytes]] | None = None) -> None:
+        """A blank's elements as objects `first`, `first` + 1, ..., one by one: their marked
+        content in the form `form_num` drawn on `page`, the top ones under the element `top`
+        (the Document, or a card's Div), each with its links' object references (`objrs`)."""
+        for i, (head, parent, kids) in enumerate(base.nodes):
+            items = [b"%d 0 R" % (first + v) if child else _MCR % (v, page, form_num) for child, v in kids]
+            self._pack_bytes(first + i, _ELEM % (head, first + parent if parent >= 0 else top, page,
+                                                 b" ".join(items + (objrs or {}).get(i, []))))
 
     def _elements(self, base: _Base, delta: int) -> tuple[bytes, list[int]]:
         """A page's structure elements (a page with no web links) as one format and its numbers:
@@ -357,9 +364,7 @@ class TaggedPdf(StreamingPdf):
         form_num, div = self._reserve(), self._reserve()
         self._units.add(key)
         first = self._reserve_many(len(base.nodes)) if base.nodes else 0
-        for i, (head, parent, kids) in enumerate(base.nodes):
-            items = [b"%d 0 R" % (first + v) if child else _MCR % (v, page, form_num) for child, v in kids]
-            self._pack_bytes(first + i, _ELEM % (head, first + parent if parent >= 0 else div, page, b" ".join(items)))
+        self._write_elements(base, first, page, form_num, div)
         self._pack_bytes(div, _ELEM % (b"/S /Div", self._document, page,
                                        b" ".join(b"%d 0 R" % (first + i) for i in base.tops)))
         self._doc_kids.append(div)

@@ -12,6 +12,7 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
+import pikepdf
 import pypdf
 import pytest
 from pypdf.generic import ContentStream
@@ -348,9 +349,21 @@ def test_identical_backs_are_drawn_once(cli, tmp_path):
     xobjects = reader.pages[1]["/Resources"]["/XObject"]
     refs = [xobjects.raw_get(name).idnum for name in sorted(xobjects, key=lambda n: int(n[5:]))]
     # the back is drawn from one form, tagged (its structure read once), then from one
-    # artifact twin of it behind every other card (sheets/pdf/finish.py)
+    # artifact twin of it behind every other card (sheets/pdf/tagged.py, `add_units_page`)
     assert len(set(refs)) == 2 and len(set(refs[1:])) == 1 and refs[0] != refs[1]
     assert "theregiment" in norm(pdf_text(tmp_path / "w.pdf"))
+    with pikepdf.open(tmp_path / "w.pdf") as pdf:
+        forms = pdf.pages[1].obj.Resources.XObject
+        first, twin = forms["/Back0"], forms["/Back1"]
+        assert "/StructParents" in first and b"/MCID" in first.read_bytes()  # read by a screen reader, once
+        data = twin.read_bytes()  # printed behind every other card, read by nobody
+        assert "/StructParents" not in twin and b"/MCID" not in data
+        assert data.startswith(b"/Artifact BMC") and data.rstrip().endswith(b"EMC")
+        # one Div per card drawn tagged: every front (the even pages) once, the back once
+        divs = [e for e in pdf.Root.StructTreeRoot.K.K if e.get("/S") == "/Div"]
+        fronts = [name for page in pdf.pages[::2] for name in page.obj.Resources.XObject.keys()]
+        assert len(fronts) > 1 and all(name.startswith("/Card") for name in fronts)
+        assert len(divs) == len(fronts) + 1
 
 
 # -- pre-flight ----------------------------------------------------------------
