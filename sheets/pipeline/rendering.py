@@ -50,6 +50,13 @@ class TemplateError(SheetsError):
 # -- inline markup ---------------------------------------------------------
 _BOLD = re.compile(r"\*\*(.+?)\*\*", re.S)
 _ITALIC = re.compile(r"(?<![*\w])\*(?!\s)(.+?)(?<!\s)\*(?![*\w])", re.S)
+#: the space before a bold or italic word goes inside its tag ("or <strong>orders</strong>" is
+#: written "or<strong> orders</strong>"; the same break, the same words). WeasyPrint (70) measures
+#: a run of text that ends in a space with the space: when the tag after it does not fit on the
+#: line, the run is laid out again a point narrower, fits Pango's line without its space but not
+#: WeasyPrint's with it, and the line is cut after its *first* word ("Introduce" alone above "new,
+#: conflicting, or confusing orders"; "passing" alone on a Down Range tank card: issue 47's review)
+_SPACE_BEFORE_TAG = re.compile(r" <(strong|em)>")
 
 
 # Values that must not break across lines: a number joined to its word by a hyphen
@@ -103,7 +110,7 @@ def _marked_up(text: Any) -> Markup:
     html = _nobreak(str(escape(str(text))))
     html = _BOLD.sub(r"<strong>\1</strong>", html)
     html = _ITALIC.sub(r"<em>\1</em>", html)
-    return Markup(html)
+    return Markup(_SPACE_BEFORE_TAG.sub(r"<\1> ", html))
 
 
 @lru_cache(maxsize=4096)

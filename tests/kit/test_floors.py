@@ -156,6 +156,17 @@ def test_the_large_print_kit_prints_every_text_at_12_pt(theme, large_print_kit):
     assert low == {}
 
 
+def test_no_line_of_the_large_print_kit_is_cut_before_a_word_that_fits(large_print_kit):
+    """The large-print kit's lines, 12 pt in the same columns, broken as the A4 and Letter kits'
+    are (tests/kit/test_line_breaks.py): no line cut before a word that would have fit on it."""
+    from linebreaks import early_breaks
+
+    pdfs = sorted(p for p in large_print_kit.glob("*.pdf") if p.name != "kit.pdf")
+    assert len(pdfs) > 10
+    found = {pdf.name: [str(b) for b in early_breaks(pdf)] for pdf in pdfs}
+    assert {name: breaks for name, breaks in found.items() if breaks} == {}
+
+
 def test_every_card_s_footer_is_printed_whole_in_large_print(large_print_kit, tmp_path):
     """At 12 pt a card's footer (its deck's name, its number) is printed whole: on a poker card "The
     Regiment · Battle plans" beside "5/11" lost its last word, so the large-print footer names the

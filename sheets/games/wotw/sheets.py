@@ -26,6 +26,8 @@ TRACK_COLUMNS = 3
 LARGE_PRINT_TRACK_COLUMNS = 2
 FRONT_ROWS = 27
 SPARE_ROWS = 2
+#: the team's points on a mission of no campaign and no team file: lines to write them on
+STATE_LINES = "CP spent: ______ CP saved: ______"
 #: the pages of a mission's log sheet, in print order: the front, its back (the play aid: a
 #: duplex pair), then the continuation page of a track longer than the front holds
 PAGES = ("front", "back", "continuation")
@@ -147,7 +149,7 @@ def mission_context(game: Game, mission: Mission, team: Team | None, campaign=No
     elif team:
         state = f"Team cost {team.cp_spent} CP, {team.cp_saved} CP saved."
     else:
-        state = "CP spent: ______ CP saved: ______"
+        state = STATE_LINES
     values = {
         "number": str(m.number), "theatre": m.theatre_name,
         "team": f"{nation.name} (max {nation.max_team_size} men, {nation.starting_cp} CP to start)",
@@ -449,7 +451,8 @@ def blank_log_sheet(game: Game, paper: str = "a4") -> Sheet:
     empty = {"terrain": "", "places": [], "events": [], "note": None}
     size = max((n.max_team_size for n in data.teams.nations), default=8)
     ctx = {"m": BlankMission(True, True, True), "p": "", "blank": True,
-           "v": dict.fromkeys(("number", "theatre", "team", "enemy", "weather", "rules", "objective", "state", "rolled"), ""),
+           "v": {**dict.fromkeys(("number", "theatre", "team", "enemy", "weather", "rules", "objective", "rolled"), ""),
+                 "state": STATE_LINES},
            "front": in_columns(front), "continuation": in_columns(continuation), "last_step": 0,
            "front_large": in_columns(front, LARGE_PRINT_TRACK_COLUMNS),
            "continuation_large": in_columns(continuation, LARGE_PRINT_TRACK_COLUMNS),
