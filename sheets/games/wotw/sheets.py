@@ -26,6 +26,10 @@ TRACK_COLUMNS = 3
 LARGE_PRINT_TRACK_COLUMNS = 2
 FRONT_ROWS = 27
 SPARE_ROWS = 2
+#: the fewest rows a front's track has: five lines (the shortest missions the tables roll, 10
+#: steps, get 5 spare rows, not 2). Their page has the room, and they share the blank of the
+#: 11 to 13 step missions: one blank fewer to lay out, for missions rolled 1 time in 200
+MIN_FRONT_ROWS = 15
 #: the team's points on a mission of no campaign and no team file: lines to write them on
 STATE_LINES = "CP spent: ______ CP saved: ______"
 #: the pages of a mission's log sheet, in print order: the front, its back (the play aid: a
@@ -35,10 +39,14 @@ PAGES = ("front", "back", "continuation")
 
 def track_pages(steps: list[dict]) -> tuple[list[dict], list[dict]]:
     """The track's rows on the front and on the continuation page (empty: none): the steps
-    rolled, then spare rows, so that the last column of each page is full."""
+    rolled, then spare rows (at least MIN_FRONT_ROWS on a front), so that the last column of
+    each page is full."""
     spare = {"n": 0, "terrain": "", "cover": "", "enemy": "", "struck": False, "objective": False}
     rows = list(steps)
-    total = min(len(rows) + SPARE_ROWS, FRONT_ROWS) if len(rows) <= FRONT_ROWS else len(rows) + SPARE_ROWS
+    if len(rows) <= FRONT_ROWS:
+        total = max(min(len(rows) + SPARE_ROWS, FRONT_ROWS), MIN_FRONT_ROWS)
+    else:
+        total = len(rows) + SPARE_ROWS
     total = -(-total // TRACK_COLUMNS) * TRACK_COLUMNS
     rows += [dict(spare) for _ in range(total - len(rows))]
     for i, r in enumerate(rows, 1):

@@ -69,7 +69,7 @@ def test_the_200_cover_every_option(wotw, rolled):
 
 
 def test_every_mission_planned_on_its_pages(wotw, rolled):
-    from sheets.games.wotw.sheets import FRONT_ROWS, SPARE_ROWS, log_sheet
+    from sheets.games.wotw.sheets import FRONT_ROWS, MIN_FRONT_ROWS, SPARE_ROWS, log_sheet
     from sheets.pipeline.sheet import render_html
 
     for seed, theatre, flags, m in rolled:
@@ -79,9 +79,9 @@ def test_every_mission_planned_on_its_pages(wotw, rolled):
         assert [filled.context["pages"][0] for _, filled in sheet.parts] == kinds, (seed, theatre, flags)
         front = render_html(sheet.parts[0][1])
         pages_html = front + (render_html(sheet.parts[2][1]) if steps > FRONT_ROWS else "")
-        # rows for the steps rolled and a few spare, no more
+        # rows for the steps rolled and a few spare, no more (a short track: its five lines)
         rows = pages_html.count('<td class="pos')
-        assert steps <= rows <= steps + SPARE_ROWS + 2, (seed, rows, steps)
+        assert steps <= rows <= max(steps + SPARE_ROWS + 2, MIN_FRONT_ROWS), (seed, rows, steps)
         for step in m.track:
             assert f">{html.escape(step.terrain)}<" in pages_html.replace("&#34;", '"'), (seed, step.terrain)
         # the events table holds the terrains rolled and no other
@@ -98,13 +98,13 @@ def test_every_mission_planned_on_its_pages(wotw, rolled):
 
 def _load(wotw, m) -> float:
     """How much a mission's front carries, in about millimetres (to pick the fullest to build)."""
-    from sheets.games.wotw.sheets import FRONT_ROWS, TRACK_COLUMNS, mission_context, split_balanced
+    from sheets.games.wotw.sheets import FRONT_ROWS, MIN_FRONT_ROWS, TRACK_COLUMNS, mission_context, split_balanced
 
     ctx = mission_context(wotw, m, None)
     columns = split_balanced([e for col in ctx["legend"] for e in col])
     legend = max(sum(math.ceil((sum(len(r) + len(t) + 3 for r, t in e["events"]) + 1) / 55) * 3.2 + 1
                      for e in col) for col in columns)
-    lines = math.ceil(min(len(m.track) + 2, FRONT_ROWS) / TRACK_COLUMNS)
+    lines = math.ceil(max(min(len(m.track) + 2, FRONT_ROWS), MIN_FRONT_ROWS) / TRACK_COLUMNS)
     return len(ctx["roster"]) * 6.6 + lines * 7.6 + legend + (9 if m.engineers else 0) + (8 if m.weather or m.airborne else 0)
 
 
