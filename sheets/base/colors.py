@@ -7,7 +7,7 @@ from __future__ import annotations
 
 MIN_CONTRAST = 4.5
 MIN_TEXT_PT = 7.5  # smallest type on tokens and cards: the play floor of the theme (content/_print/design.yaml)
-MIN_SHEET_PT = 6.0  # smallest type a filled sheet is stamped at: a value that does not fit at 6 pt is laid out
+MIN_SHEET_PT = 6.0  # smallest type a filled sheet is stamped at (not in large print: sheets.kinds.style.stamp_floors): a value that does not fit at 6 pt is laid out
 DARK, LIGHT = "#111111", "#ffffff"
 
 

@@ -109,6 +109,7 @@ def of(game, band: bool = True) -> dict:
     # an icon in running text is set at the text's size, on its baseline (only a game with icons has the rule)
     icon_css = "img.icon { height: 1em; width: auto; vertical-align: -0.15em; }\n" if icons else ""
     return {"theme_css": css(theme.base, theme, theme.band if band else None) + Markup(icon_css),
+            **stamp_floors(theme.base),
             # the words the header band prints above every page ("" without one): a page's own head
             # need not name the game again
             "band_title": theme.band if band else "",
@@ -137,7 +138,16 @@ def band_of(game) -> str:
 
 def of_library(library) -> dict:
     """The kit's own pages (its contents): the base theme, no game's band."""
-    return {"theme_css": css(library.theme(), None, None)}
+    return {"theme_css": css(library.theme(), None, None), **stamp_floors(library.theme())}
+
+
+def stamp_floors(base: BaseTheme) -> dict:
+    """The smallest type the stamper may shrink a value to in the large-print edition (base.html.j2
+    writes it on <html> as `data-stamp-floor`): its floor, as every laid-out text. A value that
+    does not fit at it grows its box or is laid out in full, reflowed at 12 pt as the rest. (On a
+    standard page the stamper keeps its own floor, colors.MIN_SHEET_PT: at the play floor the
+    fullest Letter fronts would run onto a second page, parting each from its play aid.)"""
+    return {"stamp_floor_large_pt": base.large_print.floor_pt}
 
 
 def large_print(sheets: list[Sheet], on: bool = True) -> list[Sheet]:

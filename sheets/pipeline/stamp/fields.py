@@ -22,6 +22,7 @@ _ROWS = re.compile(r'\bdata-rows\b')
 _FOOTER = re.compile(r'(data-footer=")([^"]*)(")')
 _TITLE = re.compile(r"<title>.*?</title>", re.S)
 _TAG = re.compile(r"<[^>]+>")
+_FLOOR = re.compile(r'<html\b[^>]*\sdata-stamp-floor="([0-9.]+)"')
 
 
 @dataclass(frozen=True)
@@ -53,6 +54,9 @@ class Fields:
     skeleton: str
     values: dict[str, Value]
     footer: str
+    #: the smallest type a value may be shrunk to (<html data-stamp-floor>: the large-print
+    #: edition's floor; None: a page that names none, the stamper's own MIN_SHEET_PT)
+    floor_pt: float | None = None
 
 
 _SEEN: dict[tuple[str, str], "Value"] = {}  # a field's markup -> its value (shared: a Value is frozen)
@@ -91,4 +95,6 @@ def fields_of(html: str) -> Fields:
     skeleton = _FIELD.sub(take, html)
     footers = _FOOTER.findall(skeleton)
     skeleton = _TITLE.sub("", _FOOTER.sub(r"\1\3", skeleton))
-    return Fields(skeleton, values, htmllib.unescape(footers[0][1]) if footers else "")
+    floor = _FLOOR.search(html)
+    return Fields(skeleton, values, htmllib.unescape(footers[0][1]) if footers else "",
+                  float(floor.group(1)) if floor else None)

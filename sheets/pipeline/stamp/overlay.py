@@ -41,10 +41,12 @@ class Op:
     artifact: bool | str = False
 
 
-def _fit_text(text: str, spec: dict) -> Op | None:
-    """Shrink, then wrap, a value into its field's content box, never below the smallest
-    type a sheet carries; None when it cannot be drawn exactly (a glyph the stamp font
-    lacks, text to shape or reorder, or no fit): the sheet is laid out instead."""
+def _fit_text(text: str, spec: dict, floor: float | None) -> Op | None:
+    """Shrink, then wrap, a value into its field's content box, never below the sheet's floor
+    (`Fields.floor_pt`: the large-print edition's, else MIN_SHEET_PT) or its own size if that
+    is smaller (a note, a footer: at their role's floor already); None when it cannot be drawn
+    exactly (a glyph the stamp font lacks, text to shape or reorder, or no fit): the box grows
+    (`growth`) or the sheet is laid out instead, its text at its own size."""
     font = spec["font"]
     text = _transform(text, font["transform"])
     if not drawable(font, text):
@@ -53,7 +55,7 @@ def _fit_text(text: str, spec: dict) -> Op | None:
     x, y, w, h = spec["content"]
     size = font["size"]
     lh = font["line_height"]
-    smallest = min(size, MIN_SHEET_PT)
+    smallest = min(size, floor if floor is not None else MIN_SHEET_PT)
     for step in range(0, 9):
         s = size * (1 - 0.05 * step)
         if s < smallest - 1e-9:
@@ -100,7 +102,7 @@ def plan_part(blank: Fields, layout: dict, filled: Fields) -> list[list[Op]] | N
                 return None
             ops[spec["page"]] += drawn
             continue
-        drawn = _value_ops(before, value, spec)
+        drawn = _value_ops(before, value, spec, blank.floor_pt)
         if drawn is None:
             return None
         ops[spec["page"]] += drawn
@@ -123,7 +125,7 @@ def _rows_ops(name: str, value, layout: dict) -> list[Op] | None:
     return ops
 
 
-def _value_ops(before, value, spec: dict) -> list[Op] | None:
+def _value_ops(before, value, spec: dict, floor: float | None) -> list[Op] | None:
     """What to draw for one field whose value differs from the blank's; None: it cannot be drawn."""
     kind = value.kind
     if kind == "text":
@@ -131,7 +133,7 @@ def _value_ops(before, value, spec: dict) -> list[Op] | None:
             return None  # cannot paint over text already on the blank
         if not value.text:
             return []
-        op = _fit_text(value.text, spec)
+        op = _fit_text(value.text, spec, floor)
         return [op] if op is not None else None  # None: laid out in full, where it is printed whole
     if kind == "box":
         return _box_ops(before, value, spec)
@@ -155,7 +157,7 @@ def growth(blank: Fields, layout: dict, filled: Fields) -> dict[str, float] | No
         spec = layout["fields"].get(name)
         before = blank.values[name]
         if not (before.grow and value.kind == "text" == before.kind and value.text and not before.text
-                and spec is not None and _fit_text(value.text, spec) is None):
+                and spec is not None and _fit_text(value.text, spec, blank.floor_pt) is None):
             continue
         font = spec["font"]
         text = _transform(value.text, font["transform"])

@@ -143,3 +143,21 @@ def test_the_fullest_fronts_print_on_one_page_with_the_play_aid_behind(cli, tmp_
         rows = _track_rows_mm(doc[0])
         assert len(rows) >= math.ceil(min(len(m.track), 27) / 3), rows
         assert min(rows) >= 7.0, (seed, rows)
+
+
+def test_a_large_print_mission_stamps_every_value_at_12_pt(cli, tmp_path, library, rolled):
+    """In large print the stamper shrinks no value under the edition's floor (12 pt): a value that
+    does not fit grows its box or the page is laid out in full (it shrank them to 6 pt: an
+    objective at 7.8 pt, a track's terrain at 8.4, the audit trail at 7.2). The fullest front of
+    the rolled missions, and the longest track, each with every text at the floor."""
+    from floors import under_floor
+
+    theme = library.theme()
+    short = [r for r in rolled if len(r[3].track) <= ONE_PAGE]
+    for seed, theatre, flags, m in [max(short, key=lambda r: _load(library.game("wotw"), r[3])),
+                                    max(rolled, key=lambda r: len(r[3].track))]:
+        out = tmp_path / f"{seed}.pdf"
+        options = [f"--{k}" for k, on in flags.items() if on]
+        result = cli("mission", "--theatre", theatre, "--seed", str(seed), *options, "--large-print", "-o", out)
+        assert result.exit_code == 0, result
+        assert under_floor(out, theme, large_print=True) == [], seed
